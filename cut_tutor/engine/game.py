@@ -1,0 +1,157 @@
+"""A game: the cut for dealer, a series of hands, running totals, and the end (R4, R6, R19, R20).
+
+>>> from cut_tutor.engine import Rules
+>>> game = Game(Rules(players=3), seed=1)
+>>> game.hand_number, game.state.turn == (game.dealer + 1) % 3
+(1, True)
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from .cards import RANK_MASK
+from .moves import Move
+from .rules import Rules
+from .state import State
+
+DEFAULT_NAMES = ("You", "Daryl", "Madonna", "Marty", "Ann", "Ben", "Cleo", "Dev")
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """How one hand ended: who went out (``None`` for a stalemate) and what each seat scored."""
+
+    number: int
+    dealer: int
+    winner: int | None
+    scores: tuple[int, ...]
+    busts: tuple[int, ...]
+    automated: tuple[bool, ...]
+    deal: str
+    moves: tuple[str, ...] = field(repr=False, default=())
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "number": self.number, "dealer": self.dealer, "winner": self.winner, "scores": list(self.scores),
+            "busts": list(self.busts), "automated": list(self.automated), "deal": self.deal,
+            "moves": list(self.moves),
+        }  # fmt: skip
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> HandResult:
+        return cls(
+            number=int(data["number"]), dealer=int(data["dealer"]), winner=data["winner"],
+            scores=tuple(data["scores"]), busts=tuple(data["busts"]), automated=tuple(data["automated"]),
+            deal=str(data["deal"]), moves=tuple(data.get("moves", ())),
+        )  # fmt: skip
+
+
+def cut_for_dealer(rules: Rules, seed: int) -> tuple[int, list[tuple[int, int]]]:
+    """R4: every seat cuts, high card deals (A low, K high); clear cards and ties re-cut.
+
+    Returns the dealer and every card cut, in order, as ``(seat, rank)``.
+    """
+    rng = random.Random(f"cut:{seed}")
+    deck = rules.deck()
+    rng.shuffle(deck)
+    cuts: list[tuple[int, int]] = []
+    contenders = list(range(rules.players))
+    while True:
+        drawn = {}
+        for seat in contenders:
+            while True:
+                if not deck:
+                    deck = rules.deck()
+                    rng.shuffle(deck)
+                card = deck.pop() & RANK_MASK
+                cuts.append((seat, card))
+                if not rules.is_clear[card]:
+                    break
+            drawn[seat] = card
+        best = max(drawn.values())
+        contenders = [seat for seat, card in drawn.items() if card == best]
+        if len(contenders) == 1:
+            return contenders[0], cuts
+
+
+class Game:
+    """A series of hands under one set of rules, reproducible from its seed."""
+
+    def __init__(self, rules: Rules, seed: int, names: list[str] | None = None) -> None:
+        self.rules = rules
+        self.seed = seed
+        self.names = list(names) if names else list(DEFAULT_NAMES[: rules.players])
+        if len(self.names) != rules.players:
+            raise ValueError(f"names: {len(self.names)} names for {rules.players} players")
+        self.automated = [False] * rules.players
+        self.dealer, self.cut = cut_for_dealer(rules, seed)
+        self.results: list[HandResult] = []
+        self._hand_automated = [False] * rules.players
+        self.hand_number = 1
+        self.state = self._deal()
+
+    def hand_seed(self, number: int) -> int:
+        """The shuffle seed of hand ``number``, derived from the game seed."""
+        return random.Random(f"{self.seed}:{number}").getrandbits(40)
+
+    def _deal(self) -> State:
+        self.hand_number = len(self.results) + 1
+        self._hand_automated = list(self.automated)
+        return State.deal(self.rules, self.hand_seed(self.hand_number), self.dealer)
+
+    def play(self, move: Move | str) -> None:
+        """Play a move in the current hand; the hand's result is recorded the moment it ends."""
+        if self.automated[self.state.turn]:
+            self._hand_automated[self.state.turn] = True
+        self.state.play(move)
+        if self.state.over and len(self.results) < self.hand_number:
+            self._record()
+
+    def _record(self) -> None:
+        state = self.state
+        self.results.append(
+            HandResult(
+                number=self.hand_number,
+                dealer=state.dealer,
+                winner=state.winner,
+                scores=tuple(state.scores()),
+                busts=tuple(state.busts),
+                automated=tuple(self._hand_automated),
+                deal=state.deal_code or "",
+                moves=tuple(str(m) for m in state.moves),
+            )
+        )
+
+    @property
+    def totals(self) -> list[int]:
+        """Running totals after the hands finished so far."""
+        return [sum(r.scores[seat] for r in self.results) for seat in range(self.rules.players)]
+
+    @property
+    def over(self) -> bool:
+        """R20: a total reached the Game End Total, or N rounds were played."""
+        if not self.results or not self.state.over:
+            return False
+        if self.rules.end_condition == "rounds":
+            return len(self.results) >= self.rules.rounds
+        return max(self.totals) >= self.rules.game_end_total
+
+    @property
+    def winners(self) -> list[int]:
+        """Seats with the lowest total; equal totals share the win (R20)."""
+        totals = self.totals
+        return [seat for seat, total in enumerate(totals) if total == min(totals)]
+
+    def next_hand(self) -> State:
+        """Deal the next hand: the winner deals, after a stalemate the deal passes left (R6)."""
+        if not self.state.over:
+            raise ValueError("the current hand is still being played")
+        if self.over:
+            raise ValueError("the game is over")
+        last = self.results[-1]
+        self.dealer = last.winner if last.winner is not None else (last.dealer + 1) % self.rules.players
+        self.state = self._deal()
+        return self.state

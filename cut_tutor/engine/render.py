@@ -1,0 +1,96 @@
+"""HTML drawings of a state or a view, so a position shows itself in a notebook without any widget."""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+from .cards import RANK_MASK, UP, card_name, cards_of
+from .state import State
+
+_STYLE = (
+    "<style>.cut-pos{font-family:system-ui,sans-serif;font-size:13px}"
+    ".cut-pos .card{display:inline-block;min-width:1.9em;padding:.2em .25em;margin:1px;border:1px solid #555;"
+    "border-radius:4px;background:#fff;color:#111;text-align:center;font-weight:600}"
+    ".cut-pos .card.red{color:#b00}.cut-pos .card.down{background:repeating-linear-gradient(45deg,#346,#346 3px,"
+    "#457 3px,#457 6px);color:#cde}.cut-pos .card.clear{background:#ffe9a8}"
+    ".cut-pos .stack{display:inline-flex;flex-direction:column;margin-right:6px;vertical-align:top}"
+    ".cut-pos td{padding:2px 6px;vertical-align:top}</style>"
+)
+
+
+def _card(text: str | None, *, clear: bool = False) -> str:
+    if text is None:
+        return '<span class="card down" title="face-down">?</span>'
+    cls = "card clear" if clear else "card"
+    return f'<span class="{cls}">{escape(text)}</span>'
+
+
+def _stacks(stacks: list[list[str | None]], is_clear: Any) -> str:
+    out = []
+    for stack in stacks:
+        cards = "".join(_card(c, clear=c is not None and is_clear(c)) for c in reversed(stack)) or "&nbsp;"
+        out.append(f'<span class="stack">{cards}</span>')
+    return "".join(out)
+
+
+def _table(rows: list[tuple[str, str, str, str]], pile: str, footer: str) -> str:
+    body = "".join(
+        f"<tr><td><b>{escape(name)}</b></td><td>{hand}</td><td>{stacks}</td><td>{extra}</td></tr>"
+        for name, hand, stacks, extra in rows
+    )
+    return (
+        f'{_STYLE}<div class="cut-pos"><table><tr><th>seat</th><th>hand</th><th>stacks</th><th></th></tr>'
+        f"{body}</table><div>Pile: {pile or '<i>empty</i>'}</div><div>{footer}</div></div>"
+    )
+
+
+def state_html(state: State) -> str:
+    """Every card of a state, face-down ones shown by rank in brackets (a referee's view)."""
+    is_clear = state.rules.is_clear
+    rows = []
+    for seat in range(state.players):
+        hand = "".join(_card(card_name(c), clear=is_clear[c]) for c in cards_of(state.hands[seat]))
+        stacks = _stacks(
+            [[card_name(c) if c & UP else f"[{card_name(c)}]" for c in stack] for stack in state.stacks[seat]],
+            lambda text: not text.startswith("[") and is_clear[_rank(text)],
+        )
+        marks = ("▶ " if seat == state.turn and not state.over else "") + ("💥" * state.busts[seat])
+        rows.append((f"Seat {seat}" + (" D" if seat == state.dealer else ""), hand, stacks, marks))
+    pile = "".join(_card(card_name(c)) for c in state.pile)
+    return _table(rows, pile, _status(state.winner, state.stalemate, state.turn, state.phase))
+
+
+def view_html(view: dict[str, Any]) -> str:
+    """One seat's view: its own hand, everyone's face-up cards, counts for the rest."""
+    rows = []
+    for info in view["seats"]:
+        seat = info["seat"]
+        if seat == view["seat"]:
+            hand = "".join(_card(c) for c in view["hand"])
+        else:
+            known = "".join(_card(c) for c in info["known"])
+            hand = f"{info['hand_count']} cards " + (f"(known: {known})" if known else "")
+        stacks = _stacks(info["stacks"], lambda text: text in ("JK", view["rules"]["clear_rank"]))
+        marks = ("▶ " if seat == view["turn"] and view["winner"] is None else "") + "💥" * info["busts"]
+        name = ("You" if seat == view["seat"] else f"Seat {seat}") + (" D" if seat == view["dealer"] else "")
+        rows.append((name, hand, stacks, marks))
+    pile = "".join(_card(p["card"]) for p in view["pile"])
+    footer = _status(view["winner"], view["stalemate"], view["turn"], view["phase"])
+    if view["legal"]:
+        footer += "<br>Legal: " + escape(", ".join(view["legal"]))
+    return _table(rows, pile, footer)
+
+
+def _rank(text: str) -> int:
+    from .cards import parse_card
+
+    return parse_card(text) & RANK_MASK
+
+
+def _status(winner: int | None, stalemate: bool, turn: int, phase: str) -> str:
+    if winner is not None:
+        return f"Seat {winner} went out."
+    if stalemate:
+        return "Stalemate (R15)."
+    return f"Seat {turn} to move ({phase})."
