@@ -21,7 +21,7 @@ UP = 32
 RANK_MASK = 31
 
 _NAMES = {1: "A", 11: "J", 12: "Q", 13: "K", 14: "JK"}
-NAMES: tuple[str, ...] = ("?",) + tuple(_NAMES.get(r, str(r)) for r in range(1, NRANKS))
+NAMES: tuple[str, ...] = ("?", *tuple(_NAMES.get(r, str(r)) for r in range(1, NRANKS)))
 _PARSE = {name: rank for rank, name in enumerate(NAMES) if rank} | {"1": ACE, "JOKER": JOKER, "T": 10}
 
 

@@ -148,6 +148,14 @@ def _cards(text: Any, where: str) -> list[int]:
         raise PositionError(f"{where}: {exc}") from None
 
 
+def _one_card(text: str, where: str) -> int:
+    """Exactly one card name (a pile or stack token); an empty token like ``@2`` or ``[]`` is an error."""
+    cards = _cards(text, where)
+    if len(cards) != 1:
+        raise PositionError(f"{where}: {text!r} is not one card name")
+    return cards[0]
+
+
 def _int(data: dict[str, Any], key: str, where: str, low: int, high: int, default: int | None = None) -> int:
     value = data.get(key, default)
     if value is None:
@@ -207,10 +215,10 @@ def state_from_position(data: Any) -> State:
         raise PositionError("position.pile: expected text like '9@2 9@3'")
     for token in pile_text.split():
         card_text, _, by = token.partition("@")
-        card = _cards(card_text, "position.pile")[0]
+        card = _one_card(card_text, "position.pile")
         if rules.is_clear[card]:
             raise PositionError(f"position.pile: {card_text} is a clear card and cannot lie on the pile (R9)")
-        if not by.isdigit() or int(by) >= n:
+        if not by.isdecimal() or int(by) >= n:
             raise PositionError(f"position.pile: {token!r} needs the seat that laid it, like 9@2")
         state.pile.append(card)
         state.pile_by.append(int(by))
@@ -238,7 +246,7 @@ def _stack(text: Any, where: str) -> list[int]:
     stack = []
     for token in text.split():
         down = token.startswith("[") and token.endswith("]")
-        card = _cards(token.strip("[]"), where)[0]
+        card = _one_card(token.strip("[]"), where)
         stack.append(card if down else card | UP)
     return stack
 

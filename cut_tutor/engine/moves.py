@@ -41,7 +41,7 @@ class Move(NamedTuple):
     jokers: int = 0
 
     @property
-    def count(self) -> int:
+    def size(self) -> int:
         """Cards this move lays (hand and stack cards together)."""
         return self.n + self.jokers + len(self.stacks)
 
@@ -49,9 +49,9 @@ class Move(NamedTuple):
         refs = "".join(f" s{i + 1}" for i in self.stacks)
         kind = self.kind
         if kind == PLAY:
-            return f"{self.count}×{card_name(self.rank)}{refs}"
+            return f"{self.size}×{card_name(self.rank)}{refs}"
         if kind == ADD:
-            return f"add {self.count}×{card_name(self.rank)}{refs}" if self.count else "add 0"
+            return f"add {self.size}×{card_name(self.rank)}{refs}" if self.size else "add 0"
         if kind == CLEAR:
             parts = [_times(self.n, self.rank), _times(self.jokers, JOKER)]
             return "clear " + "+".join(p for p in parts if p) + refs if self.n or self.jokers else "clear" + refs

@@ -39,12 +39,12 @@ class GreedyPlayer:
 
 def _greedy_key(move: Move) -> tuple[int, int, int]:
     if move.kind == PLAY:
-        return (3, move.count, move.rank)
+        return (3, move.size, move.rank)
     if move.kind == CLEAR:
-        return (2, -move.count, 0)
+        return (2, -move.size, 0)
     if move.kind == TAKE:
         return (0, 0, -move.rank)
-    return (1, move.count, 0)
+    return (1, move.size, 0)
 
 
 def play_hand(state: State, players: list[Player], rng: random.Random) -> State:

@@ -72,7 +72,8 @@ def view_html(view: dict[str, Any]) -> str:
             known = "".join(_card(c) for c in info["known"])
             hand = f"{info['hand_count']} cards " + (f"(known: {known})" if known else "")
         stacks = _stacks(info["stacks"], lambda text: text in ("JK", view["rules"]["clear_rank"]))
-        marks = ("▶ " if seat == view["turn"] and view["winner"] is None else "") + "💥" * info["busts"]
+        playing = view["winner"] is None and not view["stalemate"]
+        marks = ("▶ " if seat == view["turn"] and playing else "") + "💥" * info["busts"]
         name = ("You" if seat == view["seat"] else f"Seat {seat}") + (" D" if seat == view["dealer"] else "")
         rows.append((name, hand, stacks, marks))
     pile = "".join(_card(p["card"]) for p in view["pile"])

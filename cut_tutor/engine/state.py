@@ -47,9 +47,31 @@ class State:
     """
 
     __slots__ = (
-        "rules", "players", "dealer", "deal_code", "hands", "known", "hand_count", "stacks", "pile",
-        "pile_by", "cleared", "undealt", "turn", "phase", "exposed", "turns", "busts", "clears",
-        "blind_plays", "winner", "stalemate", "moves", "turn_start", "_legal", "_legal_set",
+        "_legal",
+        "_legal_set",
+        "blind_plays",
+        "busts",
+        "cleared",
+        "clears",
+        "deal_code",
+        "dealer",
+        "exposed",
+        "hand_count",
+        "hands",
+        "known",
+        "moves",
+        "phase",
+        "pile",
+        "pile_by",
+        "players",
+        "rules",
+        "stacks",
+        "stalemate",
+        "turn",
+        "turn_start",
+        "turns",
+        "undealt",
+        "winner",
     )  # fmt: skip
 
     def __init__(self, rules: Rules, dealer: int = 0) -> None:
@@ -411,7 +433,7 @@ class State:
         if self.pile and move.rank > self.top:
             return f"{card_name(move.rank)} is above the pile top {card_name(self.top)}: play equal or lower (R8)"
         cap = self._cap(move.rank)
-        if move.count > cap:
+        if move.size > cap:
             return f"USA rules: at most {cap} {card_name(move.rank)} may be laid to reach four on the pile (R10)"
         return "that play is not allowed here (R7, R8)"
 
@@ -431,8 +453,8 @@ class State:
         self.moves.append(move)
         seat = self.turn
         kind = move.kind
-        if kind == PLAY or kind == ADD:
-            if move.count:
+        if kind in (PLAY, ADD):
+            if move.size:
                 self._lay(seat, move)
             self._after_play(seat)
         elif kind == CLEAR:
@@ -440,7 +462,7 @@ class State:
             self._clear_pile(seat)
         elif kind == TAKE:
             self._take(seat, move)
-        elif kind == FLIP or kind == GAMBLE:
+        elif kind in (FLIP, GAMBLE):
             if kind == GAMBLE:
                 self.exposed.remove(move.stacks[0])
             self._blind(seat, move.stacks[0])

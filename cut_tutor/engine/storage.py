@@ -31,8 +31,10 @@ class SaveError(ValueError):
 
 
 def save_data(game: Game) -> dict[str, Any]:
-    """The JSON-ready save of a game, as of the start of the current turn."""
+    """The JSON-ready save of a game, as of the start of the current turn (or the end of a finished hand)."""
     state = game.state
+    # A finished hand is already in ``results``: keep its last turn too, or the resumed hand would replay it.
+    upto = len(state.moves) if state.over else state.turn_start
     return {
         "format": SAVE_FORMAT,
         "version": SAVE_VERSION,
@@ -46,7 +48,7 @@ def save_data(game: Game) -> dict[str, Any]:
             "number": game.hand_number,
             "dealer": game.dealer,
             "deal": state.deal_code,
-            "moves": [str(m) for m in state.moves[: state.turn_start]],
+            "moves": [str(m) for m in state.moves[:upto]],
         },
     }
 
@@ -56,9 +58,14 @@ def save_game(game: Game, path: str | os.PathLike[str]) -> Path:
     path = Path(path)
     if path.exists():
         try:
-            _parse(path.read_text(encoding="utf-8"), path)
+            read_save(path)
         except SaveError:
-            keep = path.with_name(f"{path.stem}.corrupt-{time.strftime('%Y%m%d-%H%M%S')}{path.suffix}")
+            stamp = time.strftime("%Y%m%d-%H%M%S")
+            keep = path.with_name(f"{path.stem}.corrupt-{stamp}{path.suffix}")
+            number = 1
+            while keep.exists():  # never replace an earlier kept file
+                number += 1
+                keep = path.with_name(f"{path.stem}.corrupt-{stamp}-{number}{path.suffix}")
             path.rename(keep)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
@@ -75,8 +82,10 @@ def _parse(text: str, path: Path) -> dict[str, Any]:
     if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
         raise SaveError(f"{path}: not a cut_tutor save file; it has been kept as it is")
     version = data.get("version")
-    if not isinstance(version, int) or version > SAVE_VERSION:
-        raise SaveError(f"{path}: saved by a newer version (save format {version}); this version reads 1")
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise SaveError(f"{path}: the save file has no valid version ({version!r}); it has been kept as it is")
+    if version > SAVE_VERSION:
+        raise SaveError(f"{path}: saved by a newer version (save format {version}); this version reads {SAVE_VERSION}")
     return data
 
 
@@ -104,12 +113,14 @@ def load_game(path: str | os.PathLike[str], rules: Rules | None = None) -> Game:
         game.results = [HandResult.from_dict(r) for r in data["results"]]
         hand = data["hand"]
         game.dealer = int(hand["dealer"])
+        if not 0 <= game.dealer < saved.players:
+            raise SaveError(f"{path}: hand.dealer {game.dealer} is not one of the {saved.players} seats")
         game.state = game._deal()
         if game.state.deal_code != hand["deal"]:
             raise SaveError(f"{path}: the current hand's deal {hand['deal']} does not match the seed")
         for index, text in enumerate(hand["moves"]):
             try:
-                game.play(Move.parse(text))
+                game.play(Move.parse(str(text)))
             except (MoveSyntaxError, IllegalMoveError) as exc:
                 raise SaveError(f"{path}: hand.moves[{index}]: {exc}; the file has been kept") from None
     except (KeyError, TypeError, ValueError) as exc:
@@ -187,7 +198,7 @@ class History:
                      int(r.automated[seat]), r.deal)
                     for r in game.results
                     for seat in range(game.rules.players)
-                ],  # fmt: skip
+                ],
             )
         return game_id
 
@@ -199,7 +210,7 @@ class History:
                 {
                     "id": row[0], "finished": row[1], "rules": json.loads(row[2]), "seed": row[3],
                     "names": json.loads(row[4]), "totals": json.loads(row[5]), "winners": json.loads(row[6]),
-                }  # fmt: skip
+                }
                 for row in rows
             ]
 

@@ -1,0 +1,234 @@
+"""Advice for one seat (C1, C5): the recommended move, every candidate ranked, and why in plain English.
+
+>>> from cut_tutor.engine import Rules, State, view
+>>> state = State.from_position({"rules": {"players": 2}, "turn": 0, "pile": "Q@1",
+...     "seats": [{"hand": "J 7 7 5 5", "stacks": ["", "", "", ""]}, {"hand": "K K", "stacks": ["", "", "", ""]}]})
+>>> advice = advise(view(state, 0), coach="Madonna", level="Expert")
+>>> advice.text
+'Play your J — it sheds less right now, but it sets up your next turns: your 2 7s, then your 2 5s.'
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ..engine.cards import JOKER, card_name
+from ..engine.moves import ADD, CLEAR, DONE, FLIP, GAMBLE, PLAY, TAKE, TURNUP, Move
+from .styles import COACH_STYLE, Level, Style, level_of, style_of
+from .values import COMPONENTS, Candidate, evaluate
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+
+@dataclass
+class Advice:
+    """A coach's word on one position: the move, why, the plan, and every candidate behind it."""
+
+    coach: str
+    level: str
+    move: Move
+    text: str
+    plan: str | None
+    candidates: list[Candidate]
+
+    @property
+    def label(self) -> str:
+        """The play as the table's buttons name it (``Play 2× Q``)."""
+        return move_label(self.move)
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per legal move: its components, total, and which one is recommended."""
+        import pandas as pd
+
+        rows = [
+            {"move": str(c.move), **c.components, "total": c.total, "recommended": c.move == self.move}
+            for c in self.candidates
+        ]
+        return pd.DataFrame(rows, columns=["move", *COMPONENTS, "total", "recommended"])
+
+
+def move_label(move: Move) -> str:
+    """Button text for a move, in the guide's words."""
+    kind = move.kind
+    if kind == PLAY:
+        return f"Play {move.size}× {card_name(move.rank)}" + "".join(f" + pile {k + 1}" for k in move.stacks)
+    if kind == CLEAR:
+        return f"Play {move.size}× clear"
+    if kind == ADD:
+        return f"Play {move.size + 1}× {card_name(move.rank)}" if move.size else "Play 1× (add nothing)"
+    if kind == TAKE:
+        return f"Take the pile (show {card_name(move.rank)})" if move.rank else "Take the pile"
+    if kind == FLIP:
+        return f"Flip pile {move.stacks[0] + 1}"
+    if kind == GAMBLE:
+        return f"Risk pile {move.stacks[0] + 1}"
+    if kind == TURNUP:
+        return f"Turn up pile {move.stacks[0] + 1}"
+    return "Done"
+
+
+def _cards_phrase(move: Move) -> str:
+    if move.kind == CLEAR:
+        parts = []
+        if move.n:
+            parts.append(_plural(move.n, card_name(move.rank)))
+        if move.jokers:
+            parts.append("Joker" if move.jokers == 1 else f"{move.jokers} Jokers")
+        if move.stacks:
+            parts.append("your face-up clear card" + ("s" if len(move.stacks) > 1 else ""))
+        return "your " + " and ".join(parts) if parts else "your clear cards"
+    return "your " + _plural(move.size, card_name(move.rank))
+
+
+def _plural(n: int, name: str) -> str:
+    return name if n == 1 else f"{n} {name}s"
+
+
+def choose(candidates: list[Candidate], level: Level) -> tuple[Candidate, Candidate]:
+    """The recommendation and the best move for this turn alone (without the line).
+
+    A move that goes out always wins; a move that completes a clear keeps its own advice when it is
+    the best play for this turn: lookahead never overrules a sure thing (C5).
+    """
+    by_turn = max(candidates, key=lambda c: c.total - c.components["line"])
+    out = [c for c in candidates if c.goes_out]
+    if out:
+        return max(out, key=lambda c: c.total), by_turn
+    if by_turn.clears or level.depth == 0:
+        return by_turn, by_turn
+    return candidates[0], by_turn
+
+
+def explain(best: Candidate, by_turn: Candidate, view: dict[str, Any]) -> tuple[str, str | None]:
+    """A sentence naming the deciding components and the cards; the plan when the line decided (C5)."""
+    move = best.move
+    parts = best.components
+    if best is not by_turn and best.plan:
+        plan = ", then ".join(best.plan)
+        head = _verb(move)
+        return f"{head} — it sheds less right now, but it sets up your next turns: {plan}.", plan
+    head = _verb(move)
+    reason = _reason(best, view)
+    plan = ", then ".join(best.plan) if best.plan else None
+    return f"{head} — {reason}.", plan
+
+
+def _verb(move: Move) -> str:
+    kind = move.kind
+    if kind == PLAY:
+        return f"Play {_cards_phrase(move)}"
+    if kind == CLEAR:
+        return f"Clear with {_cards_phrase(move)}"
+    if kind == ADD:
+        return f"Add {_cards_phrase(move)}" if move.size else "Add nothing"
+    if kind == TAKE:
+        return f"Take the pile, showing your {card_name(move.rank)}" if move.rank else "Take the pile"
+    if kind == FLIP:
+        return f"Flip pile {move.stacks[0] + 1}"
+    if kind == GAMBLE:
+        return f"Risk pile {move.stacks[0] + 1}"
+    if kind == TURNUP:
+        return f"Turn up pile {move.stacks[0] + 1}"
+    return "Stop here (Done)"
+
+
+def _reason(cand: Candidate, view: dict[str, Any]) -> str:
+    move, parts = cand.move, cand.components
+    pile = view["pile"]
+    seats = view["seats"]
+    me = view["seat"]
+    nxt = seats[(me + 1) % view["players"]]
+    if cand.goes_out:
+        return "it empties your cards and wins the hand"
+    if parts["go out"] >= 50:
+        return "it clears, and your go-again finishes your cards"
+    if move.kind == CLEAR:
+        near = [s for s in seats if s["seat"] != me and s["cards_left"] <= 2]
+        if near:
+            return f"dumps a clear card worth {view['rules']['clear_value']} points before seat {near[0]['seat']} goes out"
+        return f"sweeps a pile of {len(pile)} cards ({view['pile_points']} pts) and you go again"
+    if cand.clears:
+        return f"completes four {card_name(move.rank)}s: the pile clears and you go again"
+    if move.kind in (FLIP, GAMBLE):
+        if not pile:
+            return "the pile is empty, so a blind card always lands"
+        return f"the pile costs {view['pile_points']} pts to take and the odds favour the flip (risk {parts['risk']:+.1f})"
+    if move.kind == TURNUP:
+        return "a blind card would be costly on this pile; seeing it first is cheaper"
+    if move.kind == TAKE:
+        return "every other move costs more" if move.rank else "nothing you hold plays"
+    if move.kind == DONE:
+        return "another blind card is not worth the pile it could cost you"
+    if move.kind == ADD and not move.size:
+        return "keeping those cards is worth more than adding them"
+    if nxt["cards_left"] <= 2 and parts["control"] > 2:
+        return f"plays low so seat {nxt['seat']}, down to {nxt['cards_left']} card(s), must match or take the pile"
+    if not pile and move.rank >= 11:
+        return "leads high on an empty pile"
+    n = move.size
+    if move.rank >= 11:
+        return f"sheds {_count_word(n)} high card{'s' if n > 1 else ''} while the pile allows it"
+    if n > 1:
+        return f"sheds {_count_word(n)} cards at once"
+    if parts["assets"] >= 0:
+        return "sheds a card while keeping your low cards and clears"
+    return "it is the most valuable play you have"
+
+
+def _count_word(n: int) -> str:
+    return {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}.get(n, str(n))
+
+
+def advise(view: dict[str, Any], coach: str = "Madonna", level: str = "Expert") -> Advice:
+    """The coach's advice for the seat to move in ``view`` (C1–C6). Needs only the view (C2)."""
+    if not view.get("legal"):
+        raise ValueError(f"seat {view.get('seat')} has no move to advise: it is not its turn or the hand is over")
+    style = style_of(coach)
+    lvl = level_of(level)
+    candidates = evaluate(view, style, lvl)
+    best, by_turn = choose(candidates, lvl)
+    text, plan = explain(best, by_turn, view)
+    name = coach if coach in COACH_STYLE else style.name
+    return Advice(name, lvl.name, best.move, text, plan, candidates)
+
+
+def compare(view: dict[str, Any], level: str = "Expert") -> pd.DataFrame:
+    """All three coaches on one position: each one's move, total and reason, and whether they disagree."""
+    import pandas as pd
+
+    rows = []
+    for coach in COACH_STYLE:
+        advice = advise(view, coach, level)
+        rows.append({"coach": coach, "move": str(advice.move), "total": advice.candidates[0].total,
+                     "advice": advice.text})  # fmt: skip
+    frame = pd.DataFrame(rows)
+    frame["agrees"] = frame["move"] == frame["move"].mode().iloc[0]
+    return frame
+
+
+class AIPlayer:
+    """An AI seat: a Level and a Style, choosing from its view only; noise comes from its own seeded RNG."""
+
+    def __init__(self, level: str = "Experienced", style: str = "Balanced", seed: int = 0) -> None:
+        self.level: Level = level_of(level)
+        self.style: Style = style_of(style)
+        self.rng = random.Random(seed)
+
+    def __repr__(self) -> str:
+        return f"AIPlayer({self.level.name}:{self.style.name})"
+
+    def choose_view(self, view: dict[str, Any]) -> Move:
+        """The move this seat plays: the engine's values plus the Level's noise (C4)."""
+        candidates = evaluate(view, self.style, self.level)
+        if self.level.noise:
+            for cand in candidates:
+                cand.total += self.rng.gauss(0.0, self.level.noise)
+            candidates.sort(key=lambda c: -c.total)
+        best, _ = choose(candidates, self.level)
+        return best.move
+
+
+

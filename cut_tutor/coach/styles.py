@@ -1,0 +1,78 @@
+"""Styles, coaches and Levels as data (C3, C4): one principle each, expressed as weights.
+
+Adding a coach is one dict entry: the three coaches are the three seat styles under a name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Style:
+    """What a seat is trying to do: the weights its move values are built from."""
+
+    name: str
+    principle: str
+    risk_aversion: float  # multiplies the expected cost of a blind card that busts
+    blind_into_pile: float  # flat cost of a blind play onto a non-empty pile (Rock flips only into empty piles)
+    high_pile_flip: float  # bonus for a blind play on a high pile (Gambler flips on high piles)
+    low_asset: float  # what spending an A, 2 or 3 costs: low cards are the escape from taking
+    clear_asset: float  # what spending a clear card costs while nobody is about to go out (insurance)
+    high_dump: float  # bonus per J, Q, K shed: unload high cards before being caught with them
+    group: float  # weight on the number of cards shed: the solid group play
+    spare_clear: float  # bonus for a clear play when holding more clears than one, to seize the board
+
+
+@dataclass(frozen=True)
+class Level:
+    """How well a seat plays: lookahead depth, noise, and how finely it counts the odds (C4)."""
+
+    name: str
+    depth: int  # future turns weighed by the line (0: this turn only)
+    noise: float  # spread of the random error added to each move's value in AI play
+    counts_cards: bool  # counts cleared and picked-up cards when judging blind odds
+    odds_margin: float  # extra cost a gamble must overcome: higher levels act on thinner odds
+    hinder: float  # how sharply it plays low against a seat about to go out (C6)
+
+
+STYLES: dict[str, Style] = {
+    "Rock": Style("Rock", "Protect the position", 1.5, 6.0, 0.0, 2.0, 7.0, 0.6, 1.3, 0.0),
+    "Balanced": Style("Balanced", "None, deliberately", 1.0, 1.0, 1.0, 1.0, 3.0, 1.2, 1.0, 1.0),
+    "Gambler": Style("Gambler", "Act to remove risk", 0.6, 0.0, 4.0, 0.5, 1.0, 2.5, 0.9, 4.0),
+}
+
+#: The coach names and the seat style each one plays (the guide's *Coach styles* table).
+COACH_STYLE: dict[str, str] = {"Daryl": "Rock", "Madonna": "Balanced", "Marty": "Gambler"}
+
+#: The description shown under the coach picker.
+COACHES: dict[str, str] = {
+    "Daryl": "Daryl plays it safe. Protect the position: take the solid group play, keep flexible low cards,"
+    " hold a clear as insurance, flip only into an empty pile. Fewer chances taken, so fewer rewards collected.",
+    "Madonna": "Madonna plays balanced. No defining principle, deliberately: the straightforward value play,"
+    " drawing on both the others, with their weaknesses along with their strengths.",
+    "Marty": "Marty plays the risk. Act to remove risk: flip on an empty or high pile, unload a high card before"
+    " he's caught with it, spend a spare clear to seize the board. The biggest losses when a gamble misses.",
+}
+
+LEVELS: dict[str, Level] = {
+    "Average": Level("Average", 0, 6.0, False, 4.0, 0.4),
+    "Experienced": Level("Experienced", 1, 2.0, False, 1.5, 0.8),
+    "Expert": Level("Expert", 2, 0.0, True, 0.0, 1.0),
+}
+
+
+def style_of(name: str) -> Style:
+    """A style by seat name (Rock, Balanced, Gambler) or coach name (Daryl, Madonna, Marty)."""
+    key = COACH_STYLE.get(name.strip().title(), name.strip().title())
+    if key not in STYLES:
+        raise ValueError(f"style: {name!r} is not one of {', '.join([*STYLES, *COACH_STYLE])}")
+    return STYLES[key]
+
+
+def level_of(name: str) -> Level:
+    """A Level by name (Average, Experienced, Expert)."""
+    key = name.strip().title()
+    if key not in LEVELS:
+        raise ValueError(f"level: {name!r} is not one of {', '.join(LEVELS)}")
+    return LEVELS[key]

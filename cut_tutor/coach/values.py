@@ -1,0 +1,313 @@
+"""The move-value engine (C1): every legal move of a seat scored from its view alone, by named parts.
+
+Components, in the guide's order and in points a learner can compare:
+
+``go out``   the move empties your cards (or clears and leaves one play that does)
+``shed``     cards shed, by count and by their points; negative for cards taken
+``assets``   low cards and clear cards kept, high cards and clear-card points dumped
+``control``  what the next seat faces; going again after a clear; hindering a seat about to go out
+``risk``     a blind card that may bust: the chance it misses times what the pile costs to take
+``line``     lookahead: how well the cards you keep play over your next turns (C5)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from ..engine.cards import JOKER, NRANKS, parse_card
+from ..engine.moves import ADD, CLEAR, DONE, FLIP, GAMBLE, PLAY, TAKE, TURNUP, Move
+from ..engine.rules import Rules
+from .styles import Level, Style
+
+COMPONENTS = ("go out", "shed", "assets", "control", "risk", "line")
+#: The rank the line assumes the pile comes back at: neither a cleared table nor an impossible one (C5).
+MIDDLING = 8
+#: Points of one card shed, before its own card points count.
+PER_CARD = 3.0
+#: A seat this close to going out changes the play (C6).
+NEAR_OUT = 2
+
+
+@dataclass
+class Candidate:
+    """One legal move with its value parts and total."""
+
+    move: Move
+    components: dict[str, float]
+    total: float = 0.0
+    plan: list[str] = field(default_factory=list)
+    goes_out: bool = False
+    clears: bool = False
+
+
+@lru_cache(maxsize=64)
+def _rules(key: tuple[tuple[str, Any], ...]) -> Rules:
+    return Rules.from_dict(dict(key))
+
+
+@lru_cache(maxsize=4096)
+def _move(text: str) -> Move:
+    return Move.parse(text)
+
+
+class Seat:
+    """What the seat to advise knows, read from its view (C2): nothing else reaches the coach."""
+
+    def __init__(self, view: dict[str, Any], level: Level) -> None:
+        self.rules = rules = _rules(tuple(sorted(view["rules"].items())))
+        self.points = rules.points
+        self.is_clear = rules.is_clear
+        me = view["seat"]
+        self.hand = [0] * NRANKS
+        for name in view["hand"]:
+            self.hand[parse_card(name)] += 1
+        self.hand_count = len(view["hand"])
+        mine = view["seats"][me]
+        self.stacks = [[None if c is None else parse_card(c) for c in stack] for stack in mine["stacks"]]
+        self.stack_cards = sum(len(s) for s in self.stacks)
+        self.pile = [parse_card(p["card"]) for p in view["pile"]]
+        self.top = self.pile[-1] if self.pile else 0
+        run = 0
+        for card in reversed(self.pile):
+            if card != self.top:
+                break
+            run += 1
+        self.run = run
+        self.pile_points = sum(self.points[c] for c in self.pile)
+        players = view["players"]
+        self.next_left = view["seats"][(me + 1) % players]["cards_left"]
+        self.min_left = min(s["cards_left"] for s in view["seats"] if s["seat"] != me)
+        self.phase = view["phase"]
+        self.pool = _pool(view, rules, level.counts_cards)
+        self.clears_held = sum(self.hand[r] for r in range(NRANKS) if self.is_clear[r])
+
+    @property
+    def cards_left(self) -> int:
+        return self.hand_count + self.stack_cards
+
+
+def _pool(view: dict[str, Any], rules: Rules, counts_cards: bool) -> list[int]:
+    """The cards a blind card may be: the deck minus what the seat sees (all public knowledge when counting)."""
+    pool = [0] * NRANKS
+    for card in rules.deck():
+        pool[card] += 1
+    seen = list(view["hand"]) + [p["card"] for p in view["pile"]]
+    for info in view["seats"]:
+        seen += [c for stack in info["stacks"] for c in stack if c is not None]
+        if counts_cards and info["seat"] != view["seat"]:
+            seen += info["known"]
+    if counts_cards:
+        seen += view["cleared"]
+    for name in seen:
+        pool[parse_card(name)] -= 1
+    return [max(0, n) for n in pool]
+
+
+def evaluate(view: dict[str, Any], style: Style, level: Level) -> list[Candidate]:
+    """Score every legal move of the seat to move in ``view``; best first, ties kept in move order."""
+    seat = Seat(view, level)
+    candidates = [_score(seat, _move(text), style, level) for text in view["legal"]]
+    for cand in candidates:
+        cand.total = round(sum(cand.components.values()), 2)
+    return sorted(candidates, key=lambda c: -c.total)
+
+
+def _shed_value(seat: Seat, rank: int, count: int) -> float:
+    return count * PER_CARD + 0.5 * count * seat.points[rank]
+
+
+def _asset_change(seat: Seat, rank: int, count: int, style: Style) -> float:
+    """Spending (count > 0) or gaining (count < 0) cards of a rank, as assets and liabilities."""
+    if seat.is_clear[rank]:
+        if seat.min_left <= NEAR_OUT:  # C6: dump clears before someone goes out
+            return count * seat.points[rank] * 0.5
+        return -count * style.clear_asset
+    if rank <= 3:
+        return -count * style.low_asset * (4 - rank)
+    if rank >= 11:
+        return count * style.high_dump
+    return 0.0
+
+
+def _control(seat: Seat, top_after: int, style: Style, level: Level) -> float:
+    """What the next seat faces: a low top is hard to follow; it matters most when they are near out."""
+    if top_after == 0:
+        return 0.0
+    weight = 0.3 + (level.hinder * 1.5 if seat.next_left <= NEAR_OUT else 0.0)
+    return weight * (13 - top_after)
+
+
+def _score(seat: Seat, move: Move, style: Style, level: Level) -> Candidate:
+    parts = dict.fromkeys(COMPONENTS, 0.0)
+    cand = Candidate(move, parts)
+    kind = move.kind
+    if kind in (PLAY, ADD):
+        _score_lay(seat, move, style, level, cand)
+    elif kind == CLEAR:
+        count = move.size
+        left = seat.cards_left - count
+        cand.clears = True
+        parts["shed"] = count * PER_CARD
+        parts["assets"] = _clear_assets(seat, move, style)
+        parts["control"] = 4.0 + (style.spare_clear if seat.clears_held - move.n - move.jokers >= 1 else 0.0)
+        parts["control"] += 0.1 * seat.pile_points * style.spare_clear
+        if left == 0:
+            cand.goes_out = True
+            parts["go out"] = 100.0
+        else:
+            hand = seat.hand[:]
+            hand[move.rank] -= move.n
+            hand[JOKER] -= move.jokers
+            if _one_play_empties(seat, hand, left):
+                parts["go out"] = 80.0
+            parts["line"] = _line(seat, hand, level, cand, empty_first=True)
+    elif kind == TAKE:
+        gained = list(seat.pile) + ([move.rank] if move.rank else [])
+        parts["shed"] = -sum(_shed_value(seat, c, 1) for c in gained) * 0.7
+        parts["assets"] = sum(_asset_change(seat, c, -1, style) for c in gained) * 0.5
+        parts["control"] = -8.0 * level.hinder if seat.next_left <= NEAR_OUT else 0.0
+        hand = seat.hand[:]
+        for card in seat.pile:
+            hand[card] += 1
+        parts["line"] = _line(seat, hand, level, cand)
+    elif kind in (FLIP, GAMBLE):
+        _score_blind(seat, move, style, level, parts)
+    elif kind == TURNUP:
+        risk = _blind_odds(seat)
+        parts["risk"] = round(-style.risk_aversion * risk[2] * _take_cost(seat) * 0.25, 2)
+        parts["control"] = -3.0
+    elif kind == DONE:
+        pass
+    return cand
+
+
+def _clear_assets(seat: Seat, move: Move, style: Style) -> float:
+    value = 0.0
+    if move.n:
+        value += _asset_change(seat, move.rank, move.n, style)
+    if move.jokers:
+        value += _asset_change(seat, JOKER, move.jokers, style)
+    for k in move.stacks:
+        card = seat.stacks[k][-1]
+        if card is not None:
+            value += _asset_change(seat, card, 1, style)
+    if seat.pile and seat.min_left > NEAR_OUT:
+        value += min(8.0, 0.5 * len(seat.pile) + 0.1 * seat.pile_points)  # the pile it saves you from taking
+    return value
+
+
+def _score_lay(seat: Seat, move: Move, style: Style, level: Level, cand: Candidate) -> None:
+    parts = cand.components
+    rank, count = move.rank, move.size
+    left = seat.cards_left - count
+    run = (seat.run if seat.top == rank else 0) + count
+    if move.kind == ADD and count == 0:
+        run = seat.run
+    parts["shed"] = _shed_value(seat, rank, count) + (style.group - 1.0) * count * PER_CARD
+    parts["assets"] = _asset_change(seat, rank, count, style) - 1.5 * len(move.stacks)
+    hand = seat.hand[:]
+    hand[rank] -= move.n
+    if left == 0:
+        cand.goes_out = True
+        parts["go out"] = 100.0
+        return
+    if run >= 4 and count:
+        cand.clears = True
+        parts["control"] = 4.0
+        if _one_play_empties(seat, hand, left):
+            parts["go out"] = 80.0
+        parts["line"] = _line(seat, hand, level, cand, empty_first=True)
+        return
+    parts["control"] = _control(seat, rank, style, level)
+    parts["line"] = _line(seat, hand, level, cand)
+
+
+def _blind_odds(seat: Seat) -> tuple[float, float, float]:
+    """Chances that a blind card clears, fits, or busts, from the unseen cards."""
+    total = sum(seat.pool) or 1
+    clear = sum(seat.pool[r] for r in range(NRANKS) if seat.is_clear[r]) / total
+    if not seat.pile:
+        return clear, 1.0 - clear, 0.0
+    fit = sum(seat.pool[r] for r in range(1, seat.top + 1) if not seat.is_clear[r]) / total
+    return clear, fit, max(0.0, 1.0 - clear - fit)
+
+
+def _take_cost(seat: Seat) -> float:
+    """What taking the pile (and a missed blind card) costs, in the same points as shedding."""
+    return (len(seat.pile) + 1) * PER_CARD + 0.5 * (seat.pile_points + 6) + seat.rules.bust_penalty
+
+
+def _score_blind(seat: Seat, move: Move, style: Style, level: Level, parts: dict[str, float]) -> None:
+    p_clear, p_fit, p_bust = _blind_odds(seat)
+    last = seat.cards_left == 1
+    parts["shed"] = round((p_clear + p_fit) * PER_CARD + p_fit * 2.5, 2)
+    parts["control"] = round(p_clear * 4.0, 2)
+    if last:
+        parts["go out"] = round((p_clear + p_fit) * 100.0, 2)
+    cost = style.risk_aversion * p_bust * _take_cost(seat) + level.odds_margin * p_bust
+    if seat.pile:
+        cost += style.blind_into_pile
+        if seat.top >= 10:
+            cost -= style.high_pile_flip
+    parts["risk"] = round(-cost, 2)
+
+
+def _one_play_empties(seat: Seat, hand: list[int], left: int) -> bool:
+    """After a clear: can one play on the empty pile shed every remaining card (hand only)?"""
+    if left != sum(hand):
+        return False
+    ranks = [r for r in range(1, NRANKS) if hand[r]]
+    if all(seat.is_clear[r] for r in ranks):
+        return True
+    return len(ranks) == 1 and (seat.rules.four_plus_clears or hand[ranks[0]] <= 4)
+
+
+def _best_group(seat: Seat, hand: list[int], top: int) -> int:
+    """The rank a simple player sheds next on a pile topped by ``top`` (0 = empty): most value."""
+    best, best_value = 0, 0.0
+    for rank in range(1, NRANKS):
+        if hand[rank] and not seat.is_clear[rank] and (top == 0 or rank <= top):
+            value = _shed_value(seat, rank, min(hand[rank], 4))
+            if value > best_value:
+                best, best_value = rank, value
+    return best
+
+
+def _line(seat: Seat, hand: list[int], level: Level, cand: Candidate, *, empty_first: bool = False) -> float:
+    """C5: play the kept hand forward ``level.depth`` turns, the pile coming back at a middling rank."""
+    if level.depth == 0:
+        return 0.0
+    hand = hand[:]
+    value = 0.0
+    weight = 0.8
+    for turn in range(level.depth):
+        top = 0 if (empty_first and turn == 0) else MIDDLING
+        rank = _best_group(seat, hand, top)
+        if rank:
+            count = min(hand[rank], 4)
+            value += weight * _shed_value(seat, rank, count)
+            hand[rank] -= count
+            cand.plan.append(_group_name(rank, count))
+        else:
+            clear = next((r for r in range(NRANKS) if hand[r] and seat.is_clear[r]), 0)
+            if not clear:
+                value -= weight * 6.0  # nothing plays at a middling pile: a take is likely
+                break
+            hand[clear] -= 1
+            value += weight * PER_CARD
+            cand.plan.append(f"your {'Joker' if clear == JOKER else _group_name(clear, 1)[5:]} to clear")
+        if sum(hand) == 0:
+            value += weight * 30.0
+            break
+        weight *= 0.8
+    stranded = sum(hand[r] * (seat.points[r] * 0.4 + (2.0 if r > MIDDLING else 0.5)) for r in range(NRANKS))
+    return round(value - 0.25 * stranded, 2)
+
+
+def _group_name(rank: int, count: int) -> str:
+    from ..engine.cards import card_name
+
+    name = card_name(rank)
+    return f"your {name}" if count == 1 else f"your {count} {name}s"
