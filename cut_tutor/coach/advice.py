@@ -93,7 +93,7 @@ def choose(candidates: list[Candidate], level: Level) -> tuple[Candidate, Candid
     A move that goes out always wins; a move that completes a clear keeps its own advice when it is
     the best play for this turn: lookahead never overrules a sure thing (C5).
     """
-    by_turn = max(candidates, key=lambda c: c.total - c.components["line"])
+    by_turn = max(candidates, key=lambda c: c.turn_value)
     out = [c for c in candidates if c.goes_out]
     if out:
         return max(out, key=lambda c: c.total), by_turn

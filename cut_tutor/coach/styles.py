@@ -37,7 +37,7 @@ class Level:
 
 
 STYLES: dict[str, Style] = {
-    "Rock": Style("Rock", "Protect the position", 1.5, 6.0, 0.0, 2.0, 7.0, 0.6, 1.3, 0.0),
+    "Rock": Style("Rock", "Protect the position", 1.5, 6.0, 0.0, 2.0, 10.0, 0.6, 1.3, 0.0),
     "Balanced": Style("Balanced", "None, deliberately", 1.0, 1.0, 1.0, 1.0, 3.0, 1.2, 1.0, 1.0),
     "Gambler": Style("Gambler", "Act to remove risk", 0.6, 0.0, 4.0, 0.5, 1.0, 2.5, 0.9, 4.0),
 }

@@ -26,6 +26,10 @@ COMPONENTS = ("go out", "shed", "assets", "control", "risk", "line")
 MIDDLING = 8
 #: Points of one card shed, before its own card points count.
 PER_CARD = 3.0
+#: The value of going again after a clear, for a seat that does not look ahead.
+GO_AGAIN = 4.0
+#: What spending a whole turn without shedding costs (Pile Card Flip, R18).
+TURN_COST = 6.0
 #: A seat this close to going out changes the play (C6).
 NEAR_OUT = 2
 
@@ -39,7 +43,13 @@ class Candidate:
     total: float = 0.0
     plan: list[str] = field(default_factory=list)
     goes_out: bool = False
-    clears: bool = False
+    clears: bool = False  # completes four of a rank: a natural clear, which costs nothing
+    again: float = 0.0  # after a clear: the best play of the extra turn, part of this turn's value
+
+    @property
+    def turn_value(self) -> float:
+        """The value of this turn alone: everything but the line, the extra turn after a clear included."""
+        return self.total - self.components["line"] + (self.again if self.components["line"] else 0.0)
 
 
 @lru_cache(maxsize=64)
@@ -115,7 +125,8 @@ def evaluate(view: dict[str, Any], style: Style, level: Level) -> list[Candidate
 
 
 def _shed_value(seat: Seat, rank: int, count: int) -> float:
-    return count * PER_CARD + 0.5 * count * seat.points[rank]
+    """Cards out of your hands: per card, plus half its points, plus a little for rank (shed high first)."""
+    return count * (PER_CARD + 0.5 * seat.points[rank] + 0.1 * rank)
 
 
 def _asset_change(seat: Seat, rank: int, count: int, style: Style) -> float:
@@ -131,12 +142,11 @@ def _asset_change(seat: Seat, rank: int, count: int, style: Style) -> float:
     return 0.0
 
 
-def _control(seat: Seat, top_after: int, style: Style, level: Level) -> float:
-    """What the next seat faces: a low top is hard to follow; it matters most when they are near out."""
-    if top_after == 0:
+def _control(seat: Seat, top_after: int, level: Level) -> float:
+    """What the next seat faces: when it is about to go out, a low top makes it match or take (C6)."""
+    if top_after == 0 or seat.next_left > NEAR_OUT:
         return 0.0
-    weight = 0.3 + (level.hinder * 1.5 if seat.next_left <= NEAR_OUT else 0.0)
-    return weight * (13 - top_after)
+    return level.hinder * 2.8 * (13 - top_after)
 
 
 def _score(seat: Seat, move: Move, style: Style, level: Level) -> Candidate:
@@ -148,18 +158,16 @@ def _score(seat: Seat, move: Move, style: Style, level: Level) -> Candidate:
     elif kind == CLEAR:
         count = move.size
         left = seat.cards_left - count
-        cand.clears = True
         parts["shed"] = count * PER_CARD
         parts["assets"] = _clear_assets(seat, move, style)
-        parts["control"] = 4.0 + (style.spare_clear if seat.clears_held - move.n - move.jokers >= 1 else 0.0)
+        cand.again = _again(seat, hand_after_clear(seat, move))
+        parts["control"] = _go_again(level, cand) + (style.spare_clear if seat.clears_held - move.n - move.jokers >= 1 else 0.0)
         parts["control"] += 0.1 * seat.pile_points * style.spare_clear
         if left == 0:
             cand.goes_out = True
             parts["go out"] = 100.0
         else:
-            hand = seat.hand[:]
-            hand[move.rank] -= move.n
-            hand[JOKER] -= move.jokers
+            hand = hand_after_clear(seat, move)
             if _one_play_empties(seat, hand, left):
                 parts["go out"] = 80.0
             parts["line"] = _line(seat, hand, level, cand, empty_first=True)
@@ -177,7 +185,7 @@ def _score(seat: Seat, move: Move, style: Style, level: Level) -> Candidate:
     elif kind == TURNUP:
         risk = _blind_odds(seat)
         parts["risk"] = round(-style.risk_aversion * risk[2] * _take_cost(seat) * 0.25, 2)
-        parts["control"] = -3.0
+        parts["control"] = -TURN_COST
     elif kind == DONE:
         pass
     return cand
@@ -215,13 +223,33 @@ def _score_lay(seat: Seat, move: Move, style: Style, level: Level, cand: Candida
         return
     if run >= 4 and count:
         cand.clears = True
-        parts["control"] = 4.0
+        cand.again = _again(seat, hand)
+        parts["control"] = _go_again(level, cand)
         if _one_play_empties(seat, hand, left):
             parts["go out"] = 80.0
         parts["line"] = _line(seat, hand, level, cand, empty_first=True)
         return
-    parts["control"] = _control(seat, rank, style, level)
+    parts["control"] = _control(seat, rank, level)
     parts["line"] = _line(seat, hand, level, cand)
+
+
+def hand_after_clear(seat: Seat, move: Move) -> list[int]:
+    """The hand left after a clear play."""
+    hand = seat.hand[:]
+    hand[move.rank] -= move.n
+    hand[JOKER] -= move.jokers
+    return hand
+
+
+def _again(seat: Seat, hand: list[int]) -> float:
+    """What the extra turn after a clear is worth: the best group the kept hand leads on an empty pile."""
+    rank = _best_group(seat, hand, 0)
+    return _shed_value(seat, rank, min(hand[rank], 4)) if rank else 0.0
+
+
+def _go_again(level: Level, cand: Candidate) -> float:
+    """The extra turn after a clear; with lookahead the line already plays that turn."""
+    return cand.again if level.depth == 0 else 0.0
 
 
 def _blind_odds(seat: Seat) -> tuple[float, float, float]:
@@ -243,7 +271,7 @@ def _score_blind(seat: Seat, move: Move, style: Style, level: Level, parts: dict
     p_clear, p_fit, p_bust = _blind_odds(seat)
     last = seat.cards_left == 1
     parts["shed"] = round((p_clear + p_fit) * PER_CARD + p_fit * 2.5, 2)
-    parts["control"] = round(p_clear * 4.0, 2)
+    parts["control"] = round(p_clear * (GO_AGAIN if level.depth == 0 else 0.0), 2)
     if last:
         parts["go out"] = round((p_clear + p_fit) * 100.0, 2)
     cost = style.risk_aversion * p_bust * _take_cost(seat) + level.odds_margin * p_bust
@@ -299,11 +327,13 @@ def _line(seat: Seat, hand: list[int], level: Level, cand: Candidate, *, empty_f
             value += weight * PER_CARD
             cand.plan.append(f"your {'Joker' if clear == JOKER else _group_name(clear, 1)[5:]} to clear")
         if sum(hand) == 0:
-            value += weight * 30.0
+            value += weight * 15.0
             break
         weight *= 0.8
     stranded = sum(hand[r] * (seat.points[r] * 0.4 + (2.0 if r > MIDDLING else 0.5)) for r in range(NRANKS))
-    return round(value - 0.25 * stranded, 2)
+    # The line only pays if the hand goes on: less likely with a seat about to go out.
+    continues = 0.25 if seat.min_left <= NEAR_OUT else 1.0
+    return round(continues * (value - 0.25 * stranded), 2)
 
 
 def _group_name(rank: int, count: int) -> str:
