@@ -60,7 +60,9 @@ class TestWorkedExamples:
 
     def test_playing_the_line(self) -> None:
         a = advice(pos("J 7 7 5 5", "Q@1"))
-        assert a.text == "Play your J — it sheds less right now, but it sets up your next turns: your 2 7s, then your 2 5s."
+        assert a.text == (
+            "Play your J — it sheds less right now, but it sets up your next turns: your 2 7s, then your 2 5s."
+        )
         assert a.plan == "your 2 7s, then your 2 5s"
         by_turn = max(a.candidates, key=lambda c: c.turn_value)
         assert str(by_turn.move) == "2×7"

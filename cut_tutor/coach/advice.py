@@ -14,7 +14,7 @@ import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..engine.cards import JOKER, card_name
+from ..engine.cards import card_name
 from ..engine.moves import ADD, CLEAR, DONE, FLIP, GAMBLE, PLAY, TAKE, TURNUP, Move
 from .styles import COACH_STYLE, Level, Style, level_of, style_of
 from .values import COMPONENTS, Candidate, evaluate
@@ -104,16 +104,11 @@ def choose(candidates: list[Candidate], level: Level) -> tuple[Candidate, Candid
 
 def explain(best: Candidate, by_turn: Candidate, view: dict[str, Any]) -> tuple[str, str | None]:
     """A sentence naming the deciding components and the cards; the plan when the line decided (C5)."""
-    move = best.move
-    parts = best.components
-    if best is not by_turn and best.plan:
-        plan = ", then ".join(best.plan)
-        head = _verb(move)
-        return f"{head} — it sheds less right now, but it sets up your next turns: {plan}.", plan
-    head = _verb(move)
-    reason = _reason(best, view)
+    head = _verb(best.move)
     plan = ", then ".join(best.plan) if best.plan else None
-    return f"{head} — {reason}.", plan
+    if best is not by_turn and plan:
+        return f"{head} — it sheds less right now, but it sets up your next turns: {plan}.", plan
+    return f"{head} — {_reason(best, view)}.", plan
 
 
 def _verb(move: Move) -> str:
@@ -148,14 +143,16 @@ def _reason(cand: Candidate, view: dict[str, Any]) -> str:
     if move.kind == CLEAR:
         near = [s for s in seats if s["seat"] != me and s["cards_left"] <= 2]
         if near:
-            return f"dumps a clear card worth {view['rules']['clear_value']} points before seat {near[0]['seat']} goes out"
+            value = view["rules"]["clear_value"]
+            return f"dumps a clear card worth {value} points before seat {near[0]['seat']} goes out"
         return f"sweeps a pile of {len(pile)} cards ({view['pile_points']} pts) and you go again"
     if cand.clears:
         return f"completes four {card_name(move.rank)}s: the pile clears and you go again"
     if move.kind in (FLIP, GAMBLE):
         if not pile:
             return "the pile is empty, so a blind card always lands"
-        return f"the pile costs {view['pile_points']} pts to take and the odds favour the flip (risk {parts['risk']:+.1f})"
+        cost = view["pile_points"]
+        return f"the pile costs {cost} pts to take and the odds favour the flip (risk {parts['risk']:+.1f})"
     if move.kind == TURNUP:
         return "a blind card would be costly on this pile; seeing it first is cheaper"
     if move.kind == TAKE:

@@ -161,7 +161,8 @@ def _score(seat: Seat, move: Move, style: Style, level: Level) -> Candidate:
         parts["shed"] = count * PER_CARD
         parts["assets"] = _clear_assets(seat, move, style)
         cand.again = _again(seat, hand_after_clear(seat, move))
-        parts["control"] = _go_again(level, cand) + (style.spare_clear if seat.clears_held - move.n - move.jokers >= 1 else 0.0)
+        spare = seat.clears_held - move.n - move.jokers >= 1
+        parts["control"] = _go_again(level, cand) + (style.spare_clear if spare else 0.0)
         parts["control"] += 0.1 * seat.pile_points * style.spare_clear
         if left == 0:
             cand.goes_out = True

@@ -83,7 +83,7 @@ def play_one(seats: Sequence[str], rules: Rules, seed: int, hand: int, rotation:
                 "went_out": state.winner == s, "points": scores[s], "busts": state.busts[s],
                 "clears": state.clears[s], "blind_plays": state.blind_plays[s], "turns": state.turns,
                 "stalemate": state.stalemate, "decisions": decisions[s],
-            }  # fmt: skip
+            }
         )
     return rows
 
