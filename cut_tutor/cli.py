@@ -1,0 +1,132 @@
+"""The ``cut-tutor`` command: ``simulate``, ``advise`` and ``dashboard``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from .engine import PositionError, RulesError, State, load_rules, view
+
+#: Where the notebooks live: beside the package in a source checkout.
+NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
+
+
+def _progress(done: int, total: int) -> None:
+    width = 30
+    filled = width * done // total
+    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} batches")
+    if done == total:
+        sys.stderr.write("\n")
+    sys.stderr.flush()
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    """Play hands between AI seats and print the summary table."""
+    from .sim import simulate, summary
+
+    rules = load_rules(args.rules)
+    if len(args.seats) != rules.players:
+        from dataclasses import replace
+
+        rules = replace(rules, players=len(args.seats))
+    executor = None
+    if args.workers > 1:
+        from concurrent.futures import ProcessPoolExecutor
+
+        executor = ProcessPoolExecutor(args.workers)
+    try:
+        frame = simulate(
+            args.seats, rules, hands=args.hands, seed=args.seed, executor=executor,
+            duplicate=args.duplicate, progress=None if args.quiet else _progress,
+        )
+    finally:
+        if executor is not None:
+            executor.shutdown()
+    table = summary(frame)
+    print(table.to_string(index=False, float_format=lambda x: f"{x:.3f}"))
+    stalemates = frame.groupby(["hand", "rotation"])["stalemate"].first().mean()
+    print(f"\n{len(frame.groupby(['hand', 'rotation']))} hands, stalemates {stalemates:.3%}")
+    if args.out:
+        frame.to_csv(args.out, index=False)
+        print(f"rows written to {args.out}")
+    return 0
+
+
+def cmd_advise(args: argparse.Namespace) -> int:
+    """Print the move-value table and the explanation for the seat to move in a position file."""
+    import pandas as pd
+
+    from .coach import COACH_STYLE, advise
+
+    state = State.from_position(Path(args.position).read_text(encoding="utf-8"))
+    seat_view = view(state, state.turn)
+    coaches = list(COACH_STYLE) if args.coach == "all" else [args.coach]
+    with pd.option_context("display.width", 160, "display.max_columns", 20):
+        for coach in coaches:
+            advice = advise(seat_view, coach, args.level)
+            print(f"{coach} ({args.level}), seat {state.turn} to move:")
+            print(advice.to_frame().to_string(index=False))
+            print(f"\n{advice.text}\n")
+    return 0
+
+
+def cmd_dashboard(args: argparse.Namespace) -> int:
+    """Serve the dashboard notebook with Voilà on 127.0.0.1."""
+    notebook = NOTEBOOKS / "dashboard.ipynb"
+    if not notebook.exists():
+        print(f"error: {notebook} not found; run from a source checkout of cut_tutor", file=sys.stderr)
+        return 2
+    command = [
+        sys.executable, "-m", "voila", str(notebook.name), f"--port={args.port}", "--Voila.ip=127.0.0.1",
+        f"--Voila.root_dir={NOTEBOOKS.parent}",
+    ]
+    if args.no_browser:
+        command.append("--no-browser")
+    return subprocess.call(command, cwd=NOTEBOOKS.parent, env=os.environ | {"PYTHONUNBUFFERED": "1"})
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="cut-tutor", description="Clear, Under or Take: tutor and lab")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    sim = sub.add_parser("simulate", help="play hands between AI seats and summarise")
+    sim.add_argument("--seats", nargs="+", required=True, help="Level:Style per seat, or Random / Greedy")
+    sim.add_argument("--hands", type=int, default=200)
+    sim.add_argument("--seed", type=int, default=0)
+    sim.add_argument("--rules", default="USA", help="a preset (USA, Canada) or a rules JSON file")
+    sim.add_argument("--workers", type=int, default=1)
+    sim.add_argument("--duplicate", action="store_true", help="every seat rotation plays each shuffle")
+    sim.add_argument("--out", help="write one row per hand and seat to this CSV file")
+    sim.add_argument("--quiet", action="store_true", help="no progress bar")
+    sim.set_defaults(func=cmd_simulate)
+
+    adv = sub.add_parser("advise", help="the coach's move-value table for a position file")
+    adv.add_argument("position", help="a JSON position file")
+    adv.add_argument("--coach", default="Madonna", choices=["Daryl", "Madonna", "Marty", "all"])
+    adv.add_argument("--level", default="Expert", choices=["Average", "Experienced", "Expert"])
+    adv.set_defaults(func=cmd_advise)
+
+    dash = sub.add_parser("dashboard", help="serve the tutor's dashboard with Voilà on 127.0.0.1")
+    dash.add_argument("--port", type=int, default=8866)
+    dash.add_argument("--no-browser", action="store_true")
+    dash.set_defaults(func=cmd_dashboard)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of ``cut-tutor``; bad input ends with a one-line error and exit status 2."""
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.func(args))
+    except (RulesError, PositionError, ValueError, OSError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
