@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from ..engine.cards import card_name
 from ..engine.moves import ADD, CLEAR, DONE, FLIP, GAMBLE, PLAY, TAKE, TURNUP, Move
 from .styles import COACH_STYLE, Level, Style, level_of, style_of
-from .values import COMPONENTS, Candidate, evaluate
+from .values import COMPONENTS, Candidate, evaluate, plan_text
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -105,7 +105,7 @@ def choose(candidates: list[Candidate], level: Level) -> tuple[Candidate, Candid
 def explain(best: Candidate, by_turn: Candidate, view: dict[str, Any]) -> tuple[str, str | None]:
     """A sentence naming the deciding components and the cards; the plan when the line decided (C5)."""
     head = _verb(best.move)
-    plan = ", then ".join(best.plan) if best.plan else None
+    plan = ", then ".join(plan_text(best.steps)) if best.steps else None
     if best is not by_turn and plan:
         return f"{head} — it sheds less right now, but it sets up your next turns: {plan}.", plan
     return f"{head} — {_reason(best, view)}.", plan

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from ..engine.cards import JOKER, NRANKS, parse_card
+from ..engine.cards import CODES, JOKER, NRANKS, card_name
 from ..engine.moves import ADD, CLEAR, DONE, FLIP, GAMBLE, PLAY, TAKE, TURNUP, Move
 from ..engine.rules import Rules
 from .styles import Level, Style
@@ -41,7 +41,7 @@ class Candidate:
     move: Move
     components: dict[str, float]
     total: float = 0.0
-    plan: list[str] = field(default_factory=list)
+    steps: list[tuple[int, int]] = field(default_factory=list)  # the line's plays: (rank, count)
     goes_out: bool = False
     clears: bool = False  # completes four of a rank: a natural clear, which costs nothing
     again: float = 0.0  # after a clear: the best play of the extra turn, part of this turn's value
@@ -72,12 +72,12 @@ class Seat:
         me = view["seat"]
         self.hand = [0] * NRANKS
         for name in view["hand"]:
-            self.hand[parse_card(name)] += 1
+            self.hand[CODES[name]] += 1
         self.hand_count = len(view["hand"])
         mine = view["seats"][me]
-        self.stacks = [[None if c is None else parse_card(c) for c in stack] for stack in mine["stacks"]]
+        self.stacks = [[None if c is None else CODES[c] for c in stack] for stack in mine["stacks"]]
         self.stack_cards = sum(len(s) for s in self.stacks)
-        self.pile = [parse_card(p["card"]) for p in view["pile"]]
+        self.pile = [CODES[p["card"]] for p in view["pile"]]
         self.top = self.pile[-1] if self.pile else 0
         run = 0
         for card in reversed(self.pile):
@@ -100,9 +100,7 @@ class Seat:
 
 def _pool(view: dict[str, Any], rules: Rules, counts_cards: bool) -> list[int]:
     """The cards a blind card may be: the deck minus what the seat sees (all public knowledge when counting)."""
-    pool = [0] * NRANKS
-    for card in rules.deck():
-        pool[card] += 1
+    pool = list(_deck_counts(rules))
     seen = list(view["hand"]) + [p["card"] for p in view["pile"]]
     for info in view["seats"]:
         seen += [c for stack in info["stacks"] for c in stack if c is not None]
@@ -111,8 +109,16 @@ def _pool(view: dict[str, Any], rules: Rules, counts_cards: bool) -> list[int]:
     if counts_cards:
         seen += view["cleared"]
     for name in seen:
-        pool[parse_card(name)] -= 1
+        pool[CODES[name]] -= 1
     return [max(0, n) for n in pool]
+
+
+@lru_cache(maxsize=64)
+def _deck_counts(rules: Rules) -> tuple[int, ...]:
+    pool = [0] * NRANKS
+    for card in rules.deck():
+        pool[card] += 1
+    return tuple(pool)
 
 
 def evaluate(view: dict[str, Any], style: Style, level: Level) -> list[Candidate]:
@@ -318,7 +324,7 @@ def _line(seat: Seat, hand: list[int], level: Level, cand: Candidate, *, empty_f
             count = min(hand[rank], 4)
             value += weight * _shed_value(seat, rank, count)
             hand[rank] -= count
-            cand.plan.append(_group_name(rank, count))
+            cand.steps.append((rank, count))
         else:
             clear = next((r for r in range(NRANKS) if hand[r] and seat.is_clear[r]), 0)
             if not clear:
@@ -326,7 +332,7 @@ def _line(seat: Seat, hand: list[int], level: Level, cand: Candidate, *, empty_f
                 break
             hand[clear] -= 1
             value += weight * PER_CARD
-            cand.plan.append(f"your {'Joker' if clear == JOKER else _group_name(clear, 1)[5:]} to clear")
+            cand.steps.append((clear, 0))
         if sum(hand) == 0:
             value += weight * 15.0
             break
@@ -337,8 +343,10 @@ def _line(seat: Seat, hand: list[int], level: Level, cand: Candidate, *, empty_f
     return round(continues * (value - 0.25 * stranded), 2)
 
 
-def _group_name(rank: int, count: int) -> str:
-    from ..engine.cards import card_name
-
-    name = card_name(rank)
-    return f"your {name}" if count == 1 else f"your {count} {name}s"
+def plan_text(steps: list[tuple[int, int]]) -> list[str]:
+    """The line's plays in words: ``your 2 7s``; a count of 0 marks a clear card spent to clear."""
+    words = []
+    for rank, count in steps:
+        name = "Joker" if rank == JOKER else card_name(rank)
+        words.append(f"your {name} to clear" if count == 0 else f"your {name}" if count == 1 else f"your {count} {name}s")
+    return words

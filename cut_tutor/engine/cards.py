@@ -22,7 +22,9 @@ RANK_MASK = 31
 
 _NAMES = {1: "A", 11: "J", 12: "Q", 13: "K", 14: "JK"}
 NAMES: tuple[str, ...] = ("?", *tuple(_NAMES.get(r, str(r)) for r in range(1, NRANKS)))
-_PARSE = {name: rank for rank, name in enumerate(NAMES) if rank} | {"1": ACE, "JOKER": JOKER, "T": 10}
+#: Exact card name → rank, for reading trusted data (views) quickly; :func:`parse_card` reads user text.
+CODES: dict[str, int] = {name: rank for rank, name in enumerate(NAMES) if rank}
+_PARSE = CODES | {"1": ACE, "JOKER": JOKER, "T": 10}
 
 
 class CardError(ValueError):
