@@ -348,5 +348,8 @@ def plan_text(steps: list[tuple[int, int]]) -> list[str]:
     words = []
     for rank, count in steps:
         name = "Joker" if rank == JOKER else card_name(rank)
-        words.append(f"your {name} to clear" if count == 0 else f"your {name}" if count == 1 else f"your {count} {name}s")
+        if count == 0:
+            words.append(f"your {name} to clear")
+        else:
+            words.append(f"your {name}" if count == 1 else f"your {count} {name}s")
     return words
