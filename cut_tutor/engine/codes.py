@@ -33,7 +33,7 @@ from typing import Any
 
 from .cards import NRANKS, RANK_MASK, UP, CardError, card_name, cards_of, counts_of, names, parse_card
 from .moves import Move, MoveSyntaxError
-from .rules import Rules, RulesError
+from .rules import Rules, RulesError, auto_decks
 from .state import PHASE_ADD, PHASE_GAMBLE, PHASE_PLAY, IllegalMoveError, State
 
 POSITION_FORMAT, RECORD_FORMAT, VERSION = "cut_tutor.position", "cut_tutor.record", 1
@@ -84,7 +84,8 @@ def state_from_deal(code: str, rules: Rules | None = None) -> State:
     players, decks, dealt, dealer, seed = parse_deal_code(code)
     try:
         if rules is None:
-            rules = Rules(players=players, decks=decks, cards_dealt=dealt)
+            auto = decks == auto_decks(players) if 2 <= players <= 8 else False
+            rules = Rules(players=players, decks=None if auto else decks, cards_dealt=dealt)
     except RulesError as exc:
         raise PositionError(f"deal: {exc}") from None
     if (rules.players, rules.deck_count, rules.cards_dealt) != (players, decks, dealt):
