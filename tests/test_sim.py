@@ -1,0 +1,89 @@
+"""The simulation lab and the command line: deterministic results through any executor, Dask included."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from cut_tutor import Rules, State
+from cut_tutor.cli import main
+from cut_tutor.sim import COLUMNS, simulate, summary
+
+SEATS = ["Expert:Rock", "Average:Gambler", "Random"]
+
+
+def test_rows_per_hand_and_seat() -> None:
+    frame = simulate(SEATS, Rules(players=3), hands=4, seed=5)
+    assert list(frame.columns) == COLUMNS
+    assert len(frame) == 12
+    per_hand = frame.groupby("hand")
+    assert (per_hand["went_out"].sum() + per_hand["stalemate"].first() == 1).all()
+    assert set(frame["level"]) == {"Expert", "Average", "Random"}
+
+
+def test_duplicate_deals_rotate_every_player_through_every_seat() -> None:
+    frame = simulate(SEATS, Rules(players=3), hands=2, seed=5, duplicate=True)
+    seats_played = frame.groupby("player")["seat"].apply(lambda s: sorted(set(s)))
+    assert all(seats == [0, 1, 2] for seats in seats_played)
+
+
+def test_same_results_on_a_dask_cluster() -> None:
+    distributed = pytest.importorskip("distributed")
+    alone = simulate(SEATS, Rules(players=3), hands=6, seed=9, duplicate=True, chunk=3)
+    with distributed.Client(processes=False, n_workers=2, threads_per_worker=1, dashboard_address=None) as client:
+        shared = simulate(SEATS, Rules(players=3), hands=6, seed=9, duplicate=True, chunk=3, executor=client)
+    pd.testing.assert_frame_equal(alone, shared)
+
+
+def test_summary_has_confidence_intervals() -> None:
+    table = summary(simulate(SEATS, Rules(players=3), hands=6, seed=1))
+    assert {"mean_points", "ci95", "go_out", "busts"} <= set(table.columns)
+    assert (table["ci95"] >= 0).all()
+
+
+def test_bad_seat_spec_is_named() -> None:
+    with pytest.raises(ValueError, match="level: 'Wizard'"):
+        simulate(["Wizard:Rock", "Random"], Rules(players=2), hands=1)
+
+
+def test_cli_simulate_writes_csv(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "results.csv"
+    code = main(["simulate", "--seats", "Expert:Rock", "Random", "--hands", "3", "--seed", "1",
+                 "--rules", "USA", "--out", str(out), "--quiet"])
+    assert code == 0
+    printed = capsys.readouterr().out
+    assert "mean_points" in printed and "ci95" in printed and "stalemates" in printed
+    assert len(pd.read_csv(out)) == 6
+
+
+def test_cli_rules_file_and_bad_rules(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rules = tmp_path / "rules.json"
+    rules.write_text(json.dumps(Rules(players=2, risk_play=True).to_dict()))
+    assert main(["simulate", "--seats", "Random", "Random", "--hands", "1", "--rules", str(rules), "--quiet"]) == 0
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"players": 2, "bust_penalty": 7}))
+    assert main(["simulate", "--seats", "Random", "Random", "--rules", str(bad), "--quiet"]) == 2
+    assert "bust_penalty: 7 is not allowed" in capsys.readouterr().err
+
+
+def test_cli_advise_prints_the_table_for_every_coach(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    state = State.from_position({"rules": {"players": 2}, "turn": 0, "pile": "Q@1",
+                                 "seats": [{"hand": "J 7 7 5 5"}, {"hand": "K K Q Q 9"}]})
+    path = tmp_path / "position.json"
+    path.write_text(json.dumps(state.to_position()))
+    assert main(["advise", str(path), "--coach", "all", "--level", "Expert"]) == 0
+    printed = capsys.readouterr().out
+    for coach in ("Daryl", "Madonna", "Marty"):
+        assert f"{coach} (Expert), seat 0 to move:" in printed
+    assert "it sets up your next turns: your 2 7s, then your 2 5s" in printed
+    assert "go out" in printed and "line" in printed
+
+
+def test_cli_advise_reports_a_bad_position(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "position.json"
+    path.write_text('{"rules": {"players": 2}, "seats": [{"hand": "Z"}, {}]}')
+    assert main(["advise", str(path)]) == 2
+    assert "position.seats[0].hand" in capsys.readouterr().err
