@@ -348,7 +348,9 @@ class State:
                     f"your blind {card_name(self.top)} has landed: first choose which matching cards to add"
                     " ('add 0' adds none) (R13)"
                 )
-            return self._why_cards(seat, move) or "that addition is not allowed here (R13)"
+            if move.size and move.rank != self.top:
+                return f"only cards of your landed blind card's rank ({card_name(self.top)}) can be added (R13)"
+            return self._why_cards(seat, move) or self._why_cap(move) or "that addition is not allowed here (R13)"
         if self.phase == PHASE_GAMBLE:
             if kind == GAMBLE:
                 return f"stack {move.stacks[0] + 1} has no exposed Risk card to gamble this turn (R17)"
@@ -432,10 +434,14 @@ class State:
             return f"{card_name(move.rank)} is a clear card: play it as 'clear {card_name(move.rank)}' (R9)"
         if self.pile and move.rank > self.top:
             return f"{card_name(move.rank)} is above the pile top {card_name(self.top)}: play equal or lower (R8)"
+        return self._why_cap(move) or "that play is not allowed here (R7, R8)"
+
+    def _why_cap(self, move: Move) -> str | None:
+        """The USA cap (R10), which also limits additions to a landed blind card (R13)."""
         cap = self._cap(move.rank)
         if move.size > cap:
             return f"USA rules: at most {cap} {card_name(move.rank)} may be laid to reach four on the pile (R10)"
-        return "that play is not allowed here (R7, R8)"
+        return None
 
     # -- applying moves -------------------------------------------------------------------------------
 
