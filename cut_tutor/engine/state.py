@@ -16,7 +16,7 @@ from collections.abc import Iterator, Sequence
 from itertools import combinations
 from typing import Any
 
-from .cards import JOKER, NRANKS, RANK_MASK, UP, card_name, cards_of, names
+from .cards import JOKER, KING, NRANKS, RANK_MASK, UP, card_name, cards_of, names
 from .moves import ADD, CLEAR, DONE, FLIP, GAMBLE, PLAY, TAKE, TURNUP, Move
 from .rules import STALEMATE_TURNS, Rules
 
@@ -35,6 +35,14 @@ def _subsets(items: Sequence[int]) -> Iterator[tuple[int, ...]]:
     """Every subset of some stack indices, smallest first (the empty one included)."""
     for size in range(len(items) + 1):
         yield from combinations(items, size)
+
+
+#: Interned moves: the common ones are built once, not on every call of :meth:`State.legal_moves`.
+_PLAYS = [[Move(PLAY, rank, n) for n in range(25)] for rank in range(NRANKS)]
+_FLIP = [Move(FLIP, stacks=(k,)) for k in range(9)]
+_TURNUP = [Move(TURNUP, stacks=(k,)) for k in range(9)]
+_GAMBLE = [Move(GAMBLE, stacks=(k,)) for k in range(9)]
+_TAKE, _DONE = Move(TAKE), Move(DONE)
 
 
 class State:
@@ -72,7 +80,7 @@ class State:
         "turns",
         "undealt",
         "winner",
-    )  # fmt: skip
+    )
 
     def __init__(self, rules: Rules, dealer: int = 0) -> None:
         n = rules.players
@@ -203,7 +211,7 @@ class State:
     def legal_moves(self) -> list[Move]:
         """Every legal move of the seat to move, each way of playing a rank its own move (R7–R18)."""
         if self._legal is None:
-            self._legal = [] if self.over else list(self._generate())
+            self._legal = [] if self.over else self._generate()
         return self._legal
 
     def is_legal(self, move: Move) -> bool:
@@ -212,50 +220,49 @@ class State:
             self._legal_set = frozenset(self.legal_moves())
         return move in self._legal_set
 
-    def _generate(self) -> Iterator[Move]:
+    def _generate(self) -> list[Move]:
         seat = self.turn
         if self.phase == PHASE_ADD:
-            yield from self._additions(seat)
-            return
+            return [Move(ADD), *self._addition_moves(seat)]
         if self.phase == PHASE_GAMBLE:
-            for k in self._gamble_offer():
-                yield Move(GAMBLE, stacks=(k,))
-            yield Move(DONE)
-            return
-        plays = list(self._plays(seat))
+            return [*(_GAMBLE[k] for k in self._gamble_offer()), _DONE]
+        moves = self._plays(seat)
         blind = self._blind_allowed(seat)
-        yield from plays
         for k in blind:
-            yield Move(FLIP, stacks=(k,))
-        if self.rules.pile_card_flip:
-            for k in blind:
-                yield Move(TURNUP, stacks=(k,))
+            moves.append(_FLIP[k])
+        if blind and self.rules.pile_card_flip:
+            moves.extend(_TURNUP[k] for k in blind)
         if not self.pile:
-            return
-        if not plays and not blind:
-            yield Move(TAKE)
-            return
-        yield from self._deliberate_takes(seat)
+            return moves
+        if not moves:
+            return [_TAKE]
+        moves.extend(self._deliberate_takes(seat))
+        return moves
 
-    def _plays(self, seat: int) -> Iterator[Move]:
+    def _plays(self, seat: int) -> list[Move]:
         """Number plays (R8) and clear plays (R9) from the seat's sources (R7, R16)."""
+        moves: list[Move] = []
         hand = self.hands[seat]
-        top = self.pile[-1] if self.pile else 0
+        pile = self.pile
+        top = pile[-1] if pile else KING
         is_clear = self.rules.is_clear
-        free = self._stacks_free(seat)
-        tops = self._face_up_tops(seat)
+        no_cap = self.rules.four_plus_clears
         stacks = self.stacks[seat]
+        tops: dict[int, list[int]] = {}
+        for k, stack in enumerate(stacks):
+            if stack and stack[-1] & UP:
+                tops.setdefault(stack[-1] & RANK_MASK, []).append(k)
+        free = self._stacks_free(seat)
         hand_count = self.hand_count[seat]
-        for rank in range(1, NRANKS):
-            if is_clear[rank] or (top and rank > top):
-                continue
+        for rank in range(1, top + 1):
             held = hand[rank]
-            mine = [k for k in tops if stacks[k][-1] & RANK_MASK == rank]
-            if not held and not mine:
+            mine = tops.get(rank) if tops else None
+            if (not held and not mine) or is_clear[rank]:
                 continue
-            cap = self._cap(rank)
-            for n in range(1, min(held, cap) + 1):
-                yield Move(PLAY, rank, n)
+            cap = _NO_CAP if no_cap else (4 - self.run() if pile and rank == top else 4)
+            row = _PLAYS[rank]
+            moves.extend(row[1 : min(held, cap) + 1] if held < len(row) else
+                         [Move(PLAY, rank, n) for n in range(1, min(held, cap) + 1)])
             if not mine:
                 continue
             if free:
@@ -267,17 +274,18 @@ class State:
             for n in counts:
                 for subset in _subsets(mine):
                     if subset and n + len(subset) <= cap:
-                        yield Move(PLAY, rank, n, subset)
-        yield from self._clear_plays(seat, tops, free)
+                        moves.append(Move(PLAY, rank, n, subset))
+        clear_tops = [k for rank, ks in tops.items() if is_clear[rank] for k in ks]
+        if hand[JOKER] or clear_tops or (self.rules.clear_rank and hand[self.rules.clear_rank]):
+            moves.extend(self._clear_plays(seat, sorted(clear_tops), free))
+        return moves
 
-    def _clear_plays(self, seat: int, tops: list[int], free: bool) -> Iterator[Move]:
-        """Clear plays of any mix of clear-rank cards and Jokers (R9)."""
-        rules = self.rules
+    def _clear_plays(self, seat: int, mine: list[int], free: bool) -> Iterator[Move]:
+        """Clear plays of any mix of clear-rank cards and Jokers (R9); ``mine``: face-up clear stack tops."""
         hand = self.hands[seat]
-        clear_rank = rules.clear_rank or 0
+        clear_rank = self.rules.clear_rank or 0
         tens = hand[clear_rank] if clear_rank else 0
         jokers = hand[JOKER]
-        mine = [k for k in tops if rules.is_clear[self.stacks[seat][k][-1] & RANK_MASK]]
         if not (tens or jokers or mine):
             return
         empties_hand = tens + jokers == self.hand_count[seat]
@@ -302,12 +310,8 @@ class State:
                 if rank > top and not is_clear[rank]:
                     yield Move(TAKE, rank, 0, (k,))
 
-    def _additions(self, seat: int) -> Iterator[Move]:
-        """R13: after a blind card lands, add 0, 1, 2 … cards of its rank."""
-        yield Move(ADD)
-        yield from self._addition_moves(seat)
-
     def _addition_moves(self, seat: int) -> Iterator[Move]:
+        """R13: after a blind card lands, the ways to add 1, 2 … cards of its rank (``add 0`` aside)."""
         rank = self.pile[-1]
         cap = self._cap(rank)
         held = self.hands[seat][rank]
