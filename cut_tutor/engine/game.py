@@ -97,8 +97,9 @@ class Game:
         """The shuffle seed of hand ``number``, derived from the game seed."""
         return random.Random(f"{self.seed}:{number}").getrandbits(40)
 
-    def _deal(self) -> State:
-        self.hand_number = len(self.results) + 1
+    def _deal(self, number: int | None = None) -> State:
+        """Deal hand ``number`` (default: the one after the finished hands)."""
+        self.hand_number = len(self.results) + 1 if number is None else number
         self._hand_automated = list(self.automated)
         return State.deal(self.rules, self.hand_seed(self.hand_number), self.dealer)
 

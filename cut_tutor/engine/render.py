@@ -63,15 +63,20 @@ def state_html(state: State) -> str:
 
 def view_html(view: dict[str, Any]) -> str:
     """One seat's view: its own hand, everyone's face-up cards, counts for the rest."""
+    clear_names = ("JK", view["rules"]["clear_rank"])
+
+    def is_clear(text: str) -> bool:
+        return text in clear_names
+
     rows = []
     for info in view["seats"]:
         seat = info["seat"]
         if seat == view["seat"]:
-            hand = "".join(_card(c) for c in view["hand"])
+            hand = "".join(_card(c, clear=is_clear(c)) for c in view["hand"])
         else:
-            known = "".join(_card(c) for c in info["known"])
+            known = "".join(_card(c, clear=is_clear(c)) for c in info["known"])
             hand = f"{info['hand_count']} cards " + (f"(known: {known})" if known else "")
-        stacks = _stacks(info["stacks"], lambda text: text in ("JK", view["rules"]["clear_rank"]))
+        stacks = _stacks(info["stacks"], is_clear)
         playing = view["winner"] is None and not view["stalemate"]
         marks = ("▶ " if seat == view["turn"] and playing else "") + "💥" * info["busts"]
         name = ("You" if seat == view["seat"] else f"Seat {seat}") + (" D" if seat == view["dealer"] else "")

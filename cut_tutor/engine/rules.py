@@ -69,7 +69,9 @@ class Rules:
             if not ok:
                 raise RulesError(f"{name}: {getattr(self, name)!r} is not allowed; {allowed}")
 
-        check("players", isinstance(self.players, int) and 2 <= self.players <= 8, "use 2 to 8")
+        for number in ("players", "cards_dealt", "clear_value", "bust_penalty", "game_end_total", "rounds"):
+            check(number, type(getattr(self, number)) is int, "use a whole number")
+        check("players", 2 <= self.players <= 8, "use 2 to 8")
         check("cards_dealt", self.cards_dealt in (19, 20), "use 19 or 20")
         check(
             "clear_rank",
@@ -116,6 +118,11 @@ class Rules:
     def is_clear(self) -> tuple[bool, ...]:
         """Per rank: is it a clear card? Jokers always are (R2)."""
         return tuple(rank == JOKER or rank == self.clear_rank for rank in range(NRANKS))
+
+    @cached_property
+    def number_ranks(self) -> tuple[int, ...]:
+        """The ordinary ranks, low to high: every rank that is not a clear card (R2)."""
+        return tuple(rank for rank in range(1, NRANKS) if not self.is_clear[rank])
 
     @cached_property
     def points(self) -> tuple[int, ...]:

@@ -16,7 +16,7 @@ from collections.abc import Iterator, Sequence
 from itertools import combinations
 from typing import Any
 
-from .cards import JOKER, KING, NRANKS, RANK_MASK, UP, card_name, cards_of, names
+from .cards import JOKER, NRANKS, RANK_MASK, UP, card_name, cards_of, names
 from .moves import ADD, CLEAR, DONE, FLIP, GAMBLE, PLAY, TAKE, TURNUP, Move
 from .rules import STALEMATE_TURNS, Rules
 
@@ -38,7 +38,11 @@ def _subsets(items: Sequence[int]) -> Iterator[tuple[int, ...]]:
 
 
 #: Interned moves: the common ones are built once, not on every call of :meth:`State.legal_moves`.
-_PLAYS = [[Move(PLAY, rank, n) for n in range(25)] for rank in range(NRANKS)]
+_INTERNED = 25
+_PLAYS = [[Move(PLAY, rank, n) for n in range(_INTERNED)] for rank in range(NRANKS)]
+#: Per rank and cards held: every hand-only play, under the USA cap of four (R10) and without it.
+_CAPPED = [[row[1 : min(held, 4) + 1] for held in range(_INTERNED)] for row in _PLAYS]
+_UNCAPPED = [[row[1 : held + 1] for held in range(_INTERNED)] for row in _PLAYS]
 _FLIP = [Move(FLIP, stacks=(k,)) for k in range(9)]
 _TURNUP = [Move(TURNUP, stacks=(k,)) for k in range(9)]
 _GAMBLE = [Move(GAMBLE, stacks=(k,)) for k in range(9)]
@@ -244,39 +248,36 @@ class State:
         moves: list[Move] = []
         hand = self.hands[seat]
         pile = self.pile
-        top = pile[-1] if pile else KING
-        is_clear = self.rules.is_clear
-        no_cap = self.rules.four_plus_clears
-        stacks = self.stacks[seat]
+        rules = self.rules
+        is_clear = rules.is_clear
         tops: dict[int, list[int]] = {}
-        for k, stack in enumerate(stacks):
+        for k, stack in enumerate(self.stacks[seat]):
             if stack and stack[-1] & UP:
                 tops.setdefault(stack[-1] & RANK_MASK, []).append(k)
         free = self._stacks_free(seat)
         hand_count = self.hand_count[seat]
-        for rank in range(1, top + 1):
+        # Stack tops join a play freely, or only the play that empties a hand of one rank (R7).
+        join = tops if free else {r: ks for r, ks in tops.items() if hand[r] == hand_count}
+        table = _UNCAPPED if rules.four_plus_clears else _CAPPED
+        top = pile[-1] if pile else 0
+        for rank in rules.number_ranks:
+            if top and rank > top:
+                break
             held = hand[rank]
-            mine = tops.get(rank) if tops else None
-            if (not held and not mine) or is_clear[rank]:
-                continue
-            cap = _NO_CAP if no_cap else (4 - self.run() if pile and rank == top else 4)
-            row = _PLAYS[rank]
-            moves.extend(row[1 : min(held, cap) + 1] if held < len(row) else
-                         [Move(PLAY, rank, n) for n in range(1, min(held, cap) + 1)])
-            if not mine:
-                continue
-            if free:
-                counts = range(held + 1)
-            elif held == hand_count:
-                counts = range(held, held + 1)
-            else:
-                continue
-            for n in counts:
-                for subset in _subsets(mine):
-                    if subset and n + len(subset) <= cap:
-                        moves.append(Move(PLAY, rank, n, subset))
+            cap = _NO_CAP if rules.four_plus_clears else (4 - self.run() if rank == top else 4)
+            if held:
+                if held < _INTERNED and (cap >= 4 or rules.four_plus_clears):
+                    moves.extend(table[rank][held])
+                else:
+                    moves.extend(Move(PLAY, rank, n) for n in range(1, min(held, cap) + 1))
+            mine = join.get(rank) if join else None
+            if mine:
+                for n in range(held + 1) if free else (held,):
+                    for subset in _subsets(mine):
+                        if subset and n + len(subset) <= cap:
+                            moves.append(Move(PLAY, rank, n, subset))
         clear_tops = [k for rank, ks in tops.items() if is_clear[rank] for k in ks]
-        if hand[JOKER] or clear_tops or (self.rules.clear_rank and hand[self.rules.clear_rank]):
+        if hand[JOKER] or clear_tops or (rules.clear_rank and hand[rules.clear_rank]):
             moves.extend(self._clear_plays(seat, sorted(clear_tops), free))
         return moves
 

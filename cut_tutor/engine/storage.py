@@ -115,7 +115,11 @@ def load_game(path: str | os.PathLike[str], rules: Rules | None = None) -> Game:
         game.dealer = int(hand["dealer"])
         if not 0 <= game.dealer < saved.players:
             raise SaveError(f"{path}: hand.dealer {game.dealer} is not one of the {saved.players} seats")
-        game.state = game._deal()
+        # a save made just after a hand ended holds that hand, already in ``results``
+        number = int(hand["number"])
+        if number not in (len(game.results), len(game.results) + 1) or number < 1:
+            raise SaveError(f"{path}: hand.number {number} does not follow the {len(game.results)} finished hands")
+        game.state = game._deal(number)
         if game.state.deal_code != hand["deal"]:
             raise SaveError(f"{path}: the current hand's deal {hand['deal']} does not match the seed")
         for index, text in enumerate(hand["moves"]):
@@ -123,6 +127,8 @@ def load_game(path: str | os.PathLike[str], rules: Rules | None = None) -> Game:
                 game.play(Move.parse(str(text)))
             except (MoveSyntaxError, IllegalMoveError) as exc:
                 raise SaveError(f"{path}: hand.moves[{index}]: {exc}; the file has been kept") from None
+        if number == len(game.results) and not game.state.over:
+            raise SaveError(f"{path}: hand {number} is recorded as finished but its moves do not finish it")
     except (KeyError, TypeError, ValueError) as exc:
         if isinstance(exc, SaveError):
             raise

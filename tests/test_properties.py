@@ -1,0 +1,308 @@
+"""Hypothesis properties over random rule combinations, deals and random legal play.
+
+Each example deals a hand under random rules and plays it out with seeded random choices, checking the
+engine's invariants at every step: cards are conserved, a live hand always has a move, records and
+positions reproduce states exactly, saves resume exactly, and a view never reveals a hidden card (C2).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from cut_tutor.engine import (
+    Game,
+    Rules,
+    State,
+    cut_for_dealer,
+    load_game,
+    record_of,
+    replay,
+    save_game,
+    state_from_deal,
+    unseen,
+    view,
+)
+from cut_tutor.engine.cards import NRANKS, RANK_MASK, UP, card_name, counts_of, parse_card
+from cut_tutor.engine.rules import DECK_SIZE, STALEMATE_TURNS
+
+#: Enough moves for any hand: R15 ends it after 2,000 turns, and no turn holds this many decisions.
+MAX_MOVES = STALEMATE_TURNS * 12
+PROPERTY = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@st.composite
+def rules_st(draw: st.DrawFn) -> Rules:
+    """Any legal combination of the settings that change play or scoring."""
+    players = draw(st.integers(2, 8))
+    cards_dealt = draw(st.sampled_from([19, 20]))
+    need = -(-players * cards_dealt // DECK_SIZE)
+    return Rules(
+        players=players,
+        decks=draw(st.none() | st.integers(need, need + 2)),
+        cards_dealt=cards_dealt,
+        clear_rank=draw(st.sampled_from([10, None]) | st.integers(1, 13)),
+        clear_value=draw(st.sampled_from([25, 50])),
+        card_scoring=draw(st.sampled_from(["rank", "flat5"])),
+        bust_penalty=draw(st.sampled_from([0, 25, 50])),
+        four_plus_clears=draw(st.booleans()),
+        piles_face_down=draw(st.booleans()),
+        pile_card_flip=draw(st.booleans()),
+        risk_play=draw(st.booleans()),
+    )
+
+
+SEEDS = st.integers(0, 2**32 - 1)
+
+
+def deal(rules: Rules, seed: int, late: bool = False) -> State:
+    """A fresh deal; ``late`` starts it 20 turns before R15 so stalemates are exercised too."""
+    state = State.deal(rules, seed, dealer=seed % rules.players)
+    if late:
+        position = state.to_position()
+        position["turns"] = STALEMATE_TURNS - 20
+        state = State.from_position(position)
+    return state
+
+
+def random_play(state: State, rng: random.Random) -> Iterator[State]:
+    """Play random legal moves to the end, yielding the state before each move and the final state."""
+    for _ in range(MAX_MOVES):
+        yield state
+        if state.over:
+            return
+        moves = state.legal_moves()
+        state.apply(moves[rng.randrange(len(moves))])
+    raise AssertionError(f"the hand did not end within {MAX_MOVES} moves (R14, R15)")
+
+
+def card_counts(state: State) -> list[int]:
+    """Per rank: every card of the state, wherever it lies."""
+    counts = state.cleared[:]
+    for rank in range(NRANKS):
+        counts[rank] += state.undealt[rank] + sum(hand[rank] for hand in state.hands)
+    for card in state.pile:
+        counts[card] += 1
+    for seat in state.stacks:
+        for stack in seat:
+            for card in stack:
+                counts[card & RANK_MASK] += 1
+    return counts
+
+
+def check_invariants(state: State, deck: list[int]) -> None:
+    assert card_counts(state) == deck, "cards were created or lost"
+    for seat in range(state.players):
+        assert state.hand_count[seat] == sum(state.hands[seat])
+        assert all(0 <= k <= h for k, h in zip(state.known[seat], state.hands[seat], strict=True))
+        assert all(len(stack) <= 2 for stack in state.stacks[seat])
+    assert len(state.pile) == len(state.pile_by)
+    assert not any(state.rules.is_clear[card] for card in state.pile), "a clear card stayed on the pile"
+    if state.over:
+        assert state.legal_moves() == []
+        assert state.stalemate or state.cards_left(state.winner or 0) == 0
+    else:
+        assert state.legal_moves(), f"no legal move in a live hand: {state.to_position()}"
+
+
+# -- cards, moves and the end of a hand ------------------------------------------------------------
+
+
+@PROPERTY
+@given(rules=rules_st(), seed=SEEDS, play_seed=SEEDS, late=st.booleans())
+def test_cards_conserved_moves_exist_and_hand_ends(rules: Rules, seed: int, play_seed: int, late: bool) -> None:
+    deck = counts_of(rules.deck())
+    state = deal(rules, seed, late)
+    for step in random_play(state, random.Random(play_seed)):
+        check_invariants(step, deck)
+    assert state.over  # random_play moves ``state`` itself to the end
+    assert (state.winner is None) == state.stalemate
+    if state.stalemate:
+        assert state.turns > STALEMATE_TURNS
+    assert len(state.scores()) == rules.players
+
+
+@PROPERTY
+@given(rules=rules_st(), seed=SEEDS, play_seed=SEEDS)
+def test_every_legal_move_applies(rules: Rules, seed: int, play_seed: int) -> None:
+    deck = counts_of(rules.deck())
+    for state in random_play(deal(rules, seed), random.Random(play_seed)):
+        for move in state.legal_moves():
+            assert state.why_illegal(move) is None
+            after = state.copy()
+            after.apply(move)
+            assert after.moves[-1] == move
+            check_invariants(after, deck)
+
+
+# -- records and positions -------------------------------------------------------------------------
+
+
+@PROPERTY
+@given(rules=rules_st(), seed=SEEDS, play_seed=SEEDS, picks=st.randoms(use_true_random=False))
+def test_record_replays_every_state(rules: Rules, seed: int, play_seed: int, picks: random.Random) -> None:
+    state = deal(rules, seed)
+    positions = [step.to_position() for step in random_play(state, random.Random(play_seed))]
+    record = json.loads(json.dumps(record_of(state)))  # random_play moves ``state`` itself to the end
+    assert len(record["moves"]) == len(positions) - 1
+    # every intermediate state, move by move from the record's text
+    again = state_from_deal(record["deal"], Rules.from_dict(record["rules"]))
+    for index, text in enumerate(record["moves"]):
+        assert again.to_position() == positions[index], f"step {index} differs"
+        again.play(text)
+    assert again.to_position() == positions[-1]
+    # and replay() itself, whole and cut at random points
+    assert replay(record).to_position() == positions[-1]
+    for upto in picks.sample(range(len(positions)), min(8, len(positions))):
+        assert replay(record, upto).to_position() == positions[upto], f"replay differs after {upto} moves"
+
+
+@PROPERTY
+@given(rules=rules_st(), seed=SEEDS, play_seed=SEEDS)
+def test_position_round_trip(rules: Rules, seed: int, play_seed: int) -> None:
+    for state in random_play(deal(rules, seed), random.Random(play_seed)):
+        position = state.to_position()
+        again = State.from_position(json.loads(json.dumps(position)))
+        assert again.to_position() == position
+        assert again.legal_moves() == state.legal_moves()
+
+
+@PROPERTY
+@given(rules=rules_st(), seed=SEEDS)
+def test_same_seed_same_deal_and_cut(rules: Rules, seed: int) -> None:
+    assert State.deal(rules, seed).to_position() == State.deal(rules, seed).to_position()
+    assert cut_for_dealer(rules, seed) == cut_for_dealer(rules, seed)
+    dealer, cuts = cut_for_dealer(rules, seed)
+    assert not rules.is_clear[cuts[-1][1]]
+    assert 0 <= dealer < rules.players
+
+
+# -- saves -----------------------------------------------------------------------------------------
+
+
+@PROPERTY
+@given(rules=rules_st(), seed=SEEDS, play_seed=SEEDS, steps=st.integers(0, 700))
+def test_save_and_load_resume_exactly(rules: Rules, seed: int, play_seed: int, steps: int) -> None:
+    rules = dataclasses.replace(rules, end_condition="rounds", rounds=3)
+    game = Game(rules, seed)
+    rng = random.Random(play_seed)
+    turn_start = game.state.to_position()
+    for _ in range(steps):
+        if game.over:
+            break
+        if game.state.over:
+            game.next_hand()
+            turn_start = game.state.to_position()
+        moves = game.state.legal_moves()
+        game.play(moves[rng.randrange(len(moves))])
+        if game.state.over or game.state.turn_start == len(game.state.moves):
+            turn_start = game.state.to_position()
+    with tempfile.TemporaryDirectory() as tmp:
+        path = save_game(game, Path(tmp) / "game.json")
+        loaded = load_game(path, rules)
+    assert loaded.state.to_position() == turn_start
+    assert loaded.state.moves == game.state.moves[: len(loaded.state.moves)]
+    assert (loaded.results, loaded.totals, loaded.over) == (game.results, game.totals, game.over)
+    assert (loaded.hand_number, loaded.dealer, loaded.names) == (game.hand_number, game.dealer, game.names)
+
+
+# -- views hide what a seat cannot see (C2) --------------------------------------------------------
+
+
+def _stack_tokens(text: str) -> list[str]:
+    return text.split()
+
+
+def redealt(state: State, seat: int, rng: random.Random) -> tuple[State, bool]:
+    """The same table with every card hidden from ``seat`` shuffled among the hidden places.
+
+    Hidden places: other seats' hand cards not known from pick-ups, every face-down stack card and the
+    undealt cards. Returns the new state and whether any card actually moved.
+    """
+    position = state.to_position()
+    pool: list[int] = []
+    hidden_hands: dict[int, tuple[list[int], int]] = {}
+    for other, info in enumerate(position["seats"]):
+        if other == seat:
+            continue
+        hand = counts_of(parse_card(c) for c in info["hand"].split())
+        known = counts_of(parse_card(c) for c in info["known"].split())
+        for rank in range(1, NRANKS):
+            pool += [rank] * (hand[rank] - known[rank])
+        hidden_hands[other] = (known, sum(hand) - sum(known))
+    for info in position["seats"]:
+        for text in info["stacks"]:
+            pool += [parse_card(t.strip("[]")) for t in _stack_tokens(text) if t.startswith("[")]
+    pool += [parse_card(c) for c in position["undealt"].split()]
+    shuffled = pool[:]
+    rng.shuffle(shuffled)
+    take = iter(shuffled)
+    for other, (known, hidden) in hidden_hands.items():
+        cards = [rank for rank in range(1, NRANKS) for _ in range(known[rank])]
+        cards += [next(take) for _ in range(hidden)]
+        position["seats"][other]["hand"] = " ".join(card_name(c) for c in cards)
+    for info in position["seats"]:
+        info["stacks"] = [
+            " ".join(f"[{card_name(next(take))}]" if t.startswith("[") else t for t in _stack_tokens(text))
+            for text in info["stacks"]
+        ]
+    position["undealt"] = " ".join(card_name(c) for c in take)
+    return State.from_position(position), shuffled != pool
+
+
+def hidden_counts(state: State, seat: int) -> list[int]:
+    """Per rank: the cards ``seat`` cannot see (others' unknown hand cards, face-down cards, undealt)."""
+    counts = state.undealt[:]
+    for other in range(state.players):
+        if other != seat:
+            for rank in range(NRANKS):
+                counts[rank] += state.hands[other][rank] - state.known[other][rank]
+        for stack in state.stacks[other]:
+            for card in stack:
+                if not card & UP:
+                    counts[card] += 1
+    return counts
+
+
+def public(v: dict[str, Any]) -> str:
+    """A view as JSON text; at the end of a hand the scores are public, so only those may differ."""
+    return json.dumps({k: val for k, val in v.items() if k != "scores"}, sort_keys=True)
+
+
+@PROPERTY
+@given(rules=rules_st(), seed=SEEDS, play_seed=SEEDS, shuffle_seed=SEEDS)
+def test_view_never_shows_a_hidden_card(rules: Rules, seed: int, play_seed: int, shuffle_seed: int) -> None:
+    rng = random.Random(shuffle_seed)
+    moved = 0
+    for step, state in enumerate(random_play(deal(rules, seed), random.Random(play_seed))):
+        if step % 4 and not state.over:
+            continue
+        for seat in range(state.players):
+            other, changed = redealt(state, seat, rng)
+            moved += changed
+            mine, theirs = view(state, seat), view(other, seat)
+            assert public(mine) == public(theirs), f"seat {seat}'s view depends on a hidden card at step {step}"
+            if not state.over:
+                assert json.dumps(mine) == json.dumps(theirs)
+            assert unseen(mine) == hidden_counts(state, seat)
+            if seat == state.turn and not state.over:
+                assert mine["legal"] == [str(m) for m in state.legal_moves()]
+    assert moved, "the re-deal never moved a card, so the property was not tested"
+
+
+def test_redeal_changes_hidden_cards_only() -> None:
+    """The helper itself: it moves hidden cards and leaves seat 0's own hand and face-up cards alone."""
+    state = State.deal(Rules(), seed=11)
+    other, changed = redealt(state, 0, random.Random(1))
+    assert changed and other.to_position() != state.to_position()
+    assert other.hands[0] == state.hands[0]
+    assert [[c for c in s if c & UP] for s in other.stacks[2]] == [[c for c in s if c & UP] for s in state.stacks[2]]
+    assert card_counts(other) == card_counts(state)
