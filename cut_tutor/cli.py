@@ -80,13 +80,20 @@ def cmd_dashboard(args: argparse.Namespace) -> int:
     if not notebook.exists():
         print(f"error: {notebook} not found; run from a source checkout of cut_tutor", file=sys.stderr)
         return 2
-    command = [
-        sys.executable, "-m", "voila", str(notebook.name), f"--port={args.port}", "--Voila.ip=127.0.0.1",
-        f"--Voila.root_dir={NOTEBOOKS.parent}",
-    ]
-    if args.no_browser:
+    # Voilà reads voila.json (preheated kernel, idle culling) from its working directory: the repository root.
+    return subprocess.call(
+        voila_command(notebook, args.port, browser=not args.no_browser),
+        cwd=NOTEBOOKS.parent,
+        env=os.environ | {"PYTHONUNBUFFERED": "1"},
+    )
+
+
+def voila_command(notebook: Path, port: int, *, browser: bool = False) -> list[str]:
+    """The Voilà command line serving ``notebook`` on 127.0.0.1 only (the browser tests start it too)."""
+    command = [sys.executable, "-m", "voila", str(notebook), f"--port={port}", "--Voila.ip=127.0.0.1"]
+    if not browser:
         command.append("--no-browser")
-    return subprocess.call(command, cwd=NOTEBOOKS.parent, env=os.environ | {"PYTHONUNBUFFERED": "1"})
+    return command
 
 
 def build_parser() -> argparse.ArgumentParser:

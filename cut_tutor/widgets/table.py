@@ -1,0 +1,224 @@
+"""The card table as an anywidget: it draws one seat's view and sends back intents, never holding game logic.
+
+The only game data synced to the browser is :func:`table_data`, built from ``view(state, seat)``, so a
+hidden card can never reach the page (C2). Every message from the page is checked here and by the handler
+the app installs; a bad one sets :attr:`TableWidget.error` and changes nothing.
+
+>>> from cut_tutor.engine import Rules, State
+>>> state = State.deal(Rules(players=3), seed=4, dealer=2)
+>>> data = table_data(state, 0, names=["You", "Daryl", "Marty"], colours=["#1f6fd1", "#d9480f", "#2b8a3e"])
+>>> data["actions"][0]["label"].startswith("Play")
+True
+"""
+
+from __future__ import annotations
+
+import json
+import pathlib
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import anywidget
+import traitlets
+
+from cut_tutor.engine import Move, State, card_name, view
+from cut_tutor.engine.moves import ADD, CLEAR, DONE, FLIP, GAMBLE, PLAY, TAKE, TURNUP
+
+_STATIC = pathlib.Path(__file__).parent / "static"
+
+#: The seat colours offered in setup: name -> CSS colour. Each seat takes a different one.
+COLOURS: dict[str, str] = {
+    "Blue": "#1f6fd1",
+    "Orange": "#d9480f",
+    "Green": "#2b8a3e",
+    "Purple": "#7048e8",
+    "Red": "#c92a2a",
+    "Teal": "#0c8599",
+    "Gold": "#e67700",
+    "Pink": "#c2255c",
+}
+
+#: Intent types the page may send; anything else is refused.
+INTENTS = ("move", "coach_play", "undo", "next", "automate", "theme", "ready", "key")
+
+#: The longest text an intent may carry; a longer one is refused before it is parsed.
+_MAX_TEXT = 64
+
+
+class IntentError(ValueError):
+    """A message from the page that is malformed or asks for something not allowed now."""
+
+
+def move_label(move: Move, state: State) -> str:
+    """The button text the guide uses: ``Play 2× 9``, ``Play 3× A — clear``, ``Take (show K)``, ``Flip 2``.
+
+    >>> from cut_tutor.engine import Rules, State
+    >>> move_label(Move.parse("take"), State(Rules()))
+    'Take the pile'
+    """
+    kind = move.kind
+    if kind in (PLAY, ADD):
+        if kind == ADD and not move.size:
+            return "Add none"
+        verb = "Play" if kind == PLAY else "Add"
+        label = f"{verb} {move.size}× {card_name(move.rank)}"
+        if move.stacks:
+            label += " (stack " + ", ".join(str(k + 1) for k in move.stacks) + ")"
+        if _completes_clear(move, state):
+            label += " — clear"
+        return label
+    if kind == CLEAR:
+        label = f"Play {move.size}× clear"
+        return label + (" (stack " + ", ".join(str(k + 1) for k in move.stacks) + ")" if move.stacks else "")
+    if kind == TAKE:
+        if not move.rank:
+            return "Take the pile"
+        where = f" from stack {move.stacks[0] + 1}" if move.stacks else ""
+        return f"Take (show {card_name(move.rank)}{where})"
+    if kind == FLIP:
+        return f"Flip {move.stacks[0] + 1}"
+    if kind == GAMBLE:
+        return f"Gamble pile {move.stacks[0] + 1}"
+    if kind == TURNUP:
+        return f"Turn up {move.stacks[0] + 1}"
+    if kind == DONE:
+        return "Done"
+    return str(move)
+
+
+def _completes_clear(move: Move, state: State) -> bool:
+    """Does this play leave four or more of its rank on top of the pile (R10)?"""
+    run = state.run() if state.pile and state.top == move.rank else 0
+    return run + move.size >= 4
+
+
+def move_cards(move: Move) -> list[str]:
+    """The cards a move uses, as the page names them: ``h:9`` a hand 9, ``s:2`` stack 2's face-up top,
+    ``d:2`` stack 2's face-down top. The page matches a selection of cards against these."""
+    kind = move.kind
+    if kind in (FLIP, GAMBLE, TURNUP):
+        return [f"d:{move.stacks[0]}"]
+    if kind == TAKE:
+        if not move.rank:
+            return []
+        return [f"s:{move.stacks[0]}"] if move.stacks else [f"h:{card_name(move.rank)}"]
+    cards = [f"h:{card_name(move.rank)}"] * move.n + ["h:JK"] * move.jokers
+    return sorted(cards + [f"s:{k}" for k in move.stacks])
+
+
+def table_data(
+    state: State | None,
+    seat: int,
+    *,
+    names: Sequence[str],
+    colours: Sequence[str],
+    automated: Sequence[bool] = (),
+    highlight: Move | None = None,
+    can_undo: bool = False,
+    pile_counts: bool = True,
+    status: str = "",
+    last: str = "",
+    mode: str = "play",
+    step: str = "",
+) -> dict[str, Any]:
+    """The JSON the page draws: ``view(state, seat)`` plus names, colours, labelled legal moves and marks.
+
+    Nothing here reads a card the seat cannot see: the only card data comes from the view (C2).
+    """
+    if state is None:
+        return {"mode": "idle", "status": status, "last": last}
+    seen = view(state, seat)
+    to_move = state.turn == seat and not state.over
+    actions: list[dict[str, Any]] = []
+    if to_move and mode == "play":
+        for move in state.legal_moves():
+            actions.append({"move": str(move), "label": move_label(move, state), "cards": move_cards(move)})
+        labels = [a["label"] for a in actions]
+        for action in actions:
+            if labels.count(action["label"]) > 1:  # e.g. two "Play 1× clear": a 10 or a Joker
+                cards = ", ".join(c.partition(":")[2] if c[0] == "h" else f"stack {int(c[2:]) + 1}"
+                                  for c in action["cards"])  # fmt: skip
+                action["label"] += f" ({cards})"
+    return {
+        "mode": mode,
+        "seat": seat,
+        "view": dict(seen),
+        "names": list(names),
+        "colours": list(colours),
+        "automated": [bool(a) for a in automated] or [False] * state.players,
+        "actions": actions,
+        "highlight": (
+            {"move": str(highlight), "label": move_label(highlight, state), "cards": move_cards(highlight)}
+            if highlight is not None and to_move
+            else None
+        ),
+        "undo": bool(can_undo),
+        "pile_counts": bool(pile_counts),
+        "status": status,
+        "last": last,
+        "step": step,
+    }
+
+
+class TableWidget(anywidget.AnyWidget):
+    """The table: opponents, pile, your Board and hand, action buttons and a legend."""
+
+    _esm = _STATIC / "table.js"
+    _css = _STATIC / "table.css"
+
+    table = traitlets.Dict().tag(sync=True)
+    error = traitlets.Unicode("").tag(sync=True)
+    theme = traitlets.Unicode("light").tag(sync=True)
+
+    def __init__(self, on_intent: Callable[[str, Any], None] | None = None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._on_intent = on_intent
+        self.on_msg(self._on_custom_msg)
+
+    def set_handler(self, on_intent: Callable[[str, Any], None]) -> None:
+        """Install the function that carries out a checked intent (the app's Python twins)."""
+        self._on_intent = on_intent
+
+    def _on_custom_msg(self, _widget: Any, content: Any, _buffers: Any) -> None:
+        self.receive(content)
+
+    def receive(self, content: Any) -> bool:
+        """Check and carry out one message from the page; ``False`` (and :attr:`error` set) if refused."""
+        try:
+            kind, value = parse_intent(content)
+            if self._on_intent is None:
+                raise IntentError("the table is not connected to a game")
+            self._on_intent(kind, value)
+        except ValueError as exc:  # IntentError, IllegalMoveError, MoveSyntaxError: all leave the game as it was
+            self.error = str(exc)
+            return False
+        if kind not in ("ready", "key", "theme"):
+            self.error = ""
+        return True
+
+    def synced_json(self) -> str:
+        """Every synced game trait as the page receives it (tests check it holds no hidden card)."""
+        return json.dumps({"table": self.table, "error": self.error, "theme": self.theme}, ensure_ascii=False)
+
+
+def parse_intent(content: Any) -> tuple[str, Any]:
+    """Check a page message's shape: ``{"type": ..., ...}`` with the field its type needs."""
+    if not isinstance(content, dict):
+        raise IntentError("a message must be an object with a 'type'")
+    kind = content.get("type")
+    if not isinstance(kind, str) or kind not in INTENTS:
+        raise IntentError(f"unknown request type {str(kind)[:_MAX_TEXT]!r}")
+    if kind in ("move", "key", "theme"):
+        field = {"move": "move", "key": "key", "theme": "theme"}[kind]
+        value = content.get(field)
+        if not isinstance(value, str) or not value or len(value) > _MAX_TEXT:
+            raise IntentError(f"'{kind}' needs a short text field '{field}'")
+        if kind == "theme" and value not in ("light", "dark"):
+            raise IntentError("the theme is 'light' or 'dark'")
+        return kind, value
+    if kind == "automate":
+        value = content.get("on")
+        if not isinstance(value, bool):
+            raise IntentError("'automate' needs a true/false field 'on'")
+        return kind, value
+    return kind, None

@@ -1,0 +1,170 @@
+"""The dashboard in a real browser: Voilà serves notebooks/dashboard.ipynb and Chromium plays through it.
+
+This proves the wiring only (the rules and the app's logic are tested without a browser): the page
+draws the table, clicks reach Python, Python's answers reach the page, and a reload can continue the game.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from cut_tutor.cli import voila_command
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM = shutil.which("chromium")
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"]  # fmt: skip
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def disagreeing_seed() -> tuple[int, str]:
+    """A seed where, after you lead your lowest single card, Madonna and Marty advise different moves."""
+    from cut_tutor.coach import advise
+    from cut_tutor.engine import view
+    from cut_tutor.engine.cards import card_name
+    from cut_tutor.widgets import GameApp
+
+    for seed in range(1, 200):
+        app = GameApp(tempfile.mkdtemp())
+        app.deal(seed=seed)
+        assert app.state is not None
+        singles = [m for m in app.state.legal_moves() if m.kind == "play" and m.n == 1 and not m.stacks]
+        if not singles:
+            continue
+        low = min(singles, key=lambda m: m.rank)
+        app.play(low)
+        state = app.state
+        if state.over or state.turn != 0:
+            continue
+        seen = view(state, 0)
+        if advise(seen, "Madonna", "Experienced").move != advise(seen, "Marty", "Experienced").move:
+            return seed, card_name(low.rank)
+    raise AssertionError("no seed where the coaches disagree")
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    if CHROMIUM is None:
+        pytest.skip("chromium is not on PATH")
+    home = tempfile.mkdtemp(prefix="cut-home-")
+    port = free_port()
+    notebook = ROOT / "notebooks" / "dashboard.ipynb"
+    env = os.environ | {"CUT_TUTOR_HOME": home, "PYTHONUNBUFFERED": "1"}
+    log = open(Path(home) / "voila.log", "w")  # noqa: SIM115 - kept open for the server's lifetime
+    proc = subprocess.Popen(voila_command(notebook, port), cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}/"
+    try:
+        deadline = time.monotonic() + 90
+        while True:
+            try:
+                with urllib.request.urlopen(url, timeout=5) as response:
+                    if response.status == 200:
+                        break
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError((Path(home) / "voila.log").read_text()) from None
+                time.sleep(0.5)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+        shutil.rmtree(home, ignore_errors=True)
+
+
+def test_play_through_the_dashboard(server: str) -> None:
+    from playwright.sync_api import expect, sync_playwright
+
+    seed, low = disagreeing_seed()
+    ARTIFACTS.mkdir(exist_ok=True)
+    expect.set_options(timeout=30_000)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        page = browser.new_page(viewport={"width": 1200, "height": 1600})
+        page.set_default_timeout(60_000)
+        page.goto(server)
+        expect(page.locator(".cut-table")).to_be_visible()
+        deal = page.get_by_role("button", name="Deal & play")
+        expect(deal).to_be_visible()
+        page.screenshot(path=str(ARTIFACTS / "01-setup.png"), full_page=True)
+
+        # deal a known game
+        page.get_by_placeholder("random").fill(str(seed))
+        page.get_by_placeholder("random").press("Tab")
+        deal.click()
+        status = page.locator(".cut-status")
+        expect(status).to_have_text("Your turn")
+        page.screenshot(path=str(ARTIFACTS / "02-dealt.png"), full_page=True)
+
+        # select your lowest card and play it with the Play button; the AI seats answer
+        page.locator(".cut-hand .cut-card", has_text=re.compile(f"^{re.escape(low)}$")).first.click()
+        play = page.locator("button.cut-play")
+        expect(play).to_have_text(f"Play 1× {low}")
+        play.click()
+        expect(page.locator(".cut-last")).to_contain_text("Daryl:")
+        expect(status).to_have_text("Your turn")
+        page.screenshot(path=str(ARTIFACTS / "03-ai-replied.png"), full_page=True)
+
+        # switch coach: Madonna and Marty disagree here
+        advice = page.locator(".cut-app .widget-html-content", has_text="recommends:")
+        expect(advice).to_contain_text("Madonna recommends:")
+        madonna = advice.inner_text()
+        page.get_by_label("Coach").filter(visible=True).select_option("Marty")
+        expect(advice).to_contain_text("Marty recommends:")
+        marty = advice.inner_text()
+        assert madonna.split("recommends:")[1].split("\n")[0] != marty.split("recommends:")[1].split("\n")[0]
+        page.screenshot(path=str(ARTIFACTS / "04-coach-switched.png"), full_page=True)
+
+        # Coach: Play plays the recommendation
+        before = page.locator(".cut-last").inner_text()
+        page.get_by_role("button", name=re.compile("^Coach: Play")).click()
+        expect(page.locator(".cut-last")).not_to_have_text(before)
+
+        # let Automate Player finish the hand, then replay it
+        page.locator("button.cut-automate").click()
+        expect(status).to_contain_text("hand 1 over")
+        page.get_by_text("Scores", exact=True).click()
+        page.get_by_role("button", name="Replay hand").click()
+        replay_status = page.locator(".cut-status", has_text="Move ")
+        expect(replay_status).to_have_text(re.compile(r"^Move 0 of \d+"))
+        page.get_by_role("button", name="Forward ▶").click()
+        page.get_by_role("button", name="Forward ▶").click()
+        page.get_by_role("button", name="◀ Back").click()
+        expect(replay_status).to_have_text(re.compile(r"^Move 1 of \d+"))
+        replay_status.click()
+        page.keyboard.press("ArrowRight")
+        expect(replay_status).to_have_text(re.compile(r"^Move 2 of \d+"))
+        page.screenshot(path=str(ARTIFACTS / "05-replayer.png"), full_page=True)
+
+        # reload: the saved game is offered and continues
+        page.reload()
+        resume = page.get_by_role("button", name=re.compile(r"^Continue — 4 players, round \d+$"))
+        expect(resume).to_be_visible()
+        page.screenshot(path=str(ARTIFACTS / "06-continue-offered.png"), full_page=True)
+        resume.click()
+        expect(status).to_contain_text("hand 1 over")
+        page.screenshot(path=str(ARTIFACTS / "07-continued.png"), full_page=True)
+        browser.close()

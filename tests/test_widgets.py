@@ -1,0 +1,561 @@
+"""The tutor app without a browser: every control's Python twin, C2 in the synced traits, C7 hints, C9 undo,
+saved games, scores, the replayer, and a fuzz of malformed messages from the page."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("anywidget")
+
+import ipywidgets as w
+
+from cut_tutor.cli import build_parser, voila_command
+from cut_tutor.engine import IllegalMoveError, Move, Rules, State
+from cut_tutor.widgets import GameApp, Replayer, TableWidget, move_label
+from cut_tutor.widgets.replayer import REVIEW
+from cut_tutor.widgets.table import IntentError, parse_intent
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# Seat 1's hand and every face-down card hold the only Qs and Js: anything showing a Q or a J leaks (C2).
+HIDDEN = {
+    "rules": {"players": 2},
+    "turn": 0,
+    "dealer": 1,
+    "pile": "9@1",
+    "seats": [
+        {"hand": "9 9 5 3 A", "stacks": ["[Q] 8", "[J] 7", "[Q] 6", "[J] 4"]},
+        {"hand": "Q Q J J K", "known": "K", "stacks": ["[Q] 2", "[J] 2", "[Q] 3", "[J] 5"]},
+    ],
+}
+
+
+def swapped(position: dict[str, Any]) -> dict[str, Any]:
+    """The same position with every card hidden from seat 0 changed (Q and J become 7 and 8)."""
+    other = json.loads(json.dumps(position))
+    table = str.maketrans({"Q": "7", "J": "8"})
+    seats = other["seats"]
+    seats[0]["stacks"] = [s.split()[0].translate(table) + " " + s.split()[1] for s in seats[0]["stacks"]]
+    seats[1]["hand"] = seats[1]["hand"].translate(table)
+    seats[1]["stacks"] = [s.split()[0].translate(table) + " " + s.split()[1] for s in seats[1]["stacks"]]
+    return other
+
+
+def app_at(home: Path, position: dict[str, Any], **setup: Any) -> GameApp:
+    """An app whose current hand is ``position`` (your turn, Auto pacing)."""
+    app = GameApp(home)
+    app.set_players(position["rules"]["players"])
+    for key, value in setup.items():
+        getattr(app, f"set_{key}")(*value) if isinstance(value, tuple) else getattr(app, f"set_{key}")(value)
+    app.deal(seed=3)
+    assert app.game is not None
+    app.game.state = State.from_position(position)
+    app.refresh()
+    return app
+
+
+def synced(widget: w.Widget) -> list[Any]:
+    """Every synced value in a widget tree: what the page can receive."""
+    out: list[Any] = []
+    for name in widget.keys:
+        if name.startswith("_") or name in ("layout", "style", "children", "tabbable", "tooltip"):
+            continue
+        value = getattr(widget, name)
+        out.append((name, value if isinstance(value, str | int | float | bool | dict | list | tuple) else None))
+    for child in getattr(widget, "children", ()):
+        out.extend(synced(child))
+    return out
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> GameApp:
+    app = GameApp(tmp_path)
+    app.set_players(3)
+    app.deal(seed=11)
+    return app
+
+
+class TestTwins:
+    def test_deal_shows_your_turn(self, app: GameApp) -> None:
+        assert app.state is not None and app.state.turn == 0
+        table = app.table.table
+        assert table["status"] == "Your turn"
+        assert table["actions"] and all(a["label"] for a in table["actions"])
+
+    def test_play_then_ai_replies(self, app: GameApp) -> None:
+        assert app.state is not None
+        move = app.state.legal_moves()[0]
+        app.play(str(move))
+        assert app.state.moves[0] == move
+        assert app.state.turn == 0 or app.state.over  # Auto pacing: the AI seats have answered
+        assert len(app.state.moves) > 1
+
+    def test_illegal_play_changes_nothing(self, app: GameApp) -> None:
+        assert app.state is not None
+        before = app.state.to_position()
+        with pytest.raises(ValueError):
+            app.play("13×K")
+        with pytest.raises(ValueError):
+            app.play("not a move")
+        assert app.state.to_position() == before
+
+    def test_coach_play_plays_the_recommendation(self, app: GameApp) -> None:
+        for _ in range(5):
+            assert app.state is not None
+            advice = app.advice()
+            assert advice is not None
+            done = len(app.state.moves)
+            app.coach_play()
+            assert app.state.moves[done] == advice.move
+            if app.state.over:
+                break
+
+    def test_set_coach_changes_the_advice_and_description(self, app: GameApp) -> None:
+        app.set_coach("Marty")
+        advice = app.advice()
+        assert advice is not None and advice.coach == "Marty"
+        assert "Marty" in app.panel_about.value
+        with pytest.raises(ValueError):
+            app.set_coach("Nobody")
+
+    def test_step_pacing_waits_for_next(self, tmp_path: Path) -> None:
+        app = GameApp(tmp_path)
+        app.set_pacing("Step")
+        app.deal(seed=5)
+        assert app.state is not None
+        while app.state.turn != 0:
+            app.next()
+        app.play(str(app.state.legal_moves()[-1]))
+        if app.state.turn != 0 and not app.state.over:
+            assert app.table.table["step"] == "Next"
+            done = len(app.state.moves)
+            app.next()
+            assert len(app.state.moves) == done + 1  # one AI move per Next
+        with pytest.raises(IntentError):
+            while True:
+                app.next()  # eventually: your turn, which Next refuses
+
+    def test_buttons_call_their_twins(self, tmp_path: Path) -> None:
+        app = GameApp(tmp_path)
+        app.seed.value = "21"
+        app.deal_button.click()
+        assert app.game is not None and app.game.seed == 21
+        before = len(app.game.state.moves)
+        app.coach_play_button.click()
+        assert len(app.game.state.moves) > before
+
+    def test_automate_plays_your_seat(self, app: GameApp) -> None:
+        app.set_automate(True)
+        assert app.state is not None and app.state.over
+        assert app.game is not None and app.game.results[-1].automated[0]
+        with pytest.raises(IntentError):
+            app.play("1×A")
+
+    def test_next_hand_after_a_hand(self, app: GameApp) -> None:
+        app.set_automate(True)
+        app.set_automate(False)
+        assert app.game is not None
+        if not app.game.over:
+            app.next_hand()
+            assert app.game.hand_number == 2 and len(app.game.results) == 1
+
+    def test_theme(self, app: GameApp) -> None:
+        app.set_theme("dark")
+        assert app.table.theme == "dark" and "cut-app-dark" in app.root._dom_classes
+        app.table.receive({"type": "theme", "theme": "light"})
+        assert app.table.theme == "light"
+
+
+class TestSetup:
+    def test_players_names_colours(self, tmp_path: Path) -> None:
+        app = GameApp(tmp_path)
+        app.set_players(6)
+        assert len(app.seat_rows.children) == 6
+        colours = [s.colour for s in app.setup.seats]
+        assert len(set(colours)) == 6
+        with pytest.raises(ValueError, match="taken"):
+            app.set_colour(1, colours[0])
+        app.set_name(1, "Zoe")
+        app.set_level(1, "Expert")
+        app.set_style(1, "Gambler")
+        app.deal(seed=2)
+        assert app.game is not None and app.game.names[1] == "Zoe"
+        assert app.ai[1].level.name == "Expert" and app.ai[1].style.name == "Gambler"
+
+    def test_colour_offers_only_free_colours(self, tmp_path: Path) -> None:
+        app = GameApp(tmp_path)
+        row = app.seat_rows.children[1]
+        colour = row.children[2]
+        taken = {s.colour for i, s in enumerate(app.setup.seats) if i != 1}
+        assert not taken & set(colour.options)
+
+    def test_preset_reads_custom_when_derived(self, tmp_path: Path) -> None:
+        app = GameApp(tmp_path)
+        assert app.preset.value == "USA"
+        app.set_rule("cards_dealt", 19)
+        assert app.preset.value == "Custom" and "Custom" in app.preset.options
+        app.set_preset("Canada")
+        assert app.setup.rules.preset == "Canada" and app.preset.options == ("USA", "Canada")
+        with pytest.raises(ValueError):
+            app.set_preset("Custom")
+
+    def test_impossible_rule_is_refused(self, tmp_path: Path) -> None:
+        app = GameApp(tmp_path)
+        app.set_players(8)
+        with pytest.raises(ValueError, match="decks"):
+            app.set_rule("decks", 2)
+        assert app.setup.rules.decks is None
+        app.rule_widgets["decks"].value = 2  # from the form: refused, shown as an error
+        assert "decks" in app.table.error
+
+    def test_reset_setup_keeps_theme_and_history(self, app: GameApp) -> None:
+        app.set_theme("dark")
+        app.set_name(1, "Zoe")
+        app.reset_setup()
+        assert app.game is None and app.setup.seats[1].name == "Daryl" and app.theme == "dark"
+
+
+class TestHints:
+    """C7: Average shows the most, Experienced one, Expert none, unless the analysis is opened."""
+
+    @pytest.mark.parametrize(("level", "count"), [("Average", 3), ("Experienced", 1), ("Expert", 0)])
+    def test_hints_by_level(self, tmp_path: Path, level: str, count: int) -> None:
+        app = GameApp(tmp_path)
+        app.set_level(0, level)
+        app.deal(seed=11)
+        assert app.hint_count() == count
+        shown = app.coach_play_button.layout.display != "none"
+        assert shown == (count > 0)
+        assert (app.table.table["highlight"] is not None) == (count > 0)
+        app.open_analysis(True)
+        assert app.hint_count() > 0 and "<table" in app.analysis_html.value
+        assert app.coach_play_button.layout.display != "none"
+
+    def test_coaching_off_hides_hints(self, app: GameApp) -> None:
+        app.set_coaching(False)
+        assert app.hint_count() == 0 and app.table.table["highlight"] is None
+
+    def test_compare_all_three(self, app: GameApp) -> None:
+        frame = app.compare_coaches()
+        assert list(frame["coach"]) == ["Daryl", "Madonna", "Marty"]
+
+
+class TestHiddenCards:
+    """C2: the page never receives a card its seat cannot see."""
+
+    def test_no_hidden_card_in_the_synced_table(self, tmp_path: Path) -> None:
+        app = app_at(tmp_path, HIDDEN, level=(0, "Average"))
+        app.open_analysis(True)
+        text = app.table.synced_json()
+        cards = json.dumps(app.table.table["view"])
+        assert '"Q"' not in cards and '"J"' not in cards
+        assert '"Q"' not in text and '"J"' not in text
+        labels = " ".join(a["label"] for a in app.table.table["actions"])
+        assert "Q" not in labels and " J" not in labels
+
+    def test_everything_synced_is_the_same_when_hidden_cards_change(self, tmp_path: Path) -> None:
+        one = app_at(tmp_path / "a", HIDDEN, level=(0, "Average"))
+        two = app_at(tmp_path / "b", swapped(HIDDEN), level=(0, "Average"))
+        for app in (one, two):
+            app.open_analysis(True)
+            app.compare_coaches()
+        assert one.table.synced_json() == two.table.synced_json()
+        assert synced(one.root) == synced(two.root)
+
+
+class TestUndo:
+    """C9: your own last play until the next seat acts, never one that turned a hidden card."""
+
+    def test_undo_own_play_before_the_next_seat_acts(self, tmp_path: Path) -> None:
+        app = GameApp(tmp_path)
+        app.set_pacing("Step")
+        app.deal(seed=5)
+        assert app.state is not None
+        while app.state.turn != 0:
+            app.next()
+        before = app.state.to_position()
+        app.play(str(app.state.legal_moves()[0]))
+        if app.state.over:
+            pytest.skip("that play went out")
+        assert app.can_undo() and app.table.table["undo"]
+        app.undo()
+        assert app.state.to_position() == before
+        app.play(str(app.state.legal_moves()[0]))
+        if app.state.turn != 0 and not app.state.over:
+            app.next()
+            assert not app.can_undo()
+            with pytest.raises(IntentError):
+                app.undo()
+
+    def test_no_undo_of_a_flip(self, tmp_path: Path) -> None:
+        position = {
+            "rules": {"players": 2},
+            "turn": 0,
+            "dealer": 1,
+            "pile": "",
+            "seats": [
+                {"hand": "10", "stacks": ["[9]", "[4]", "", ""]},
+                {"hand": "K K", "stacks": ["", "", "", ""]},
+            ],
+        }
+        app = app_at(tmp_path, position)
+        app.set_pacing("Step")
+        app.play("clear 10")
+        assert app.state is not None and app.state.turn == 0  # a clear plays again
+        assert app.can_undo()
+        app.play("flip 2")
+        assert not app.can_undo()
+        with pytest.raises(IntentError):
+            app.undo()
+
+    def test_undo_through_the_table(self, app: GameApp) -> None:
+        assert app.table.receive({"type": "undo"}) is False
+        assert "undo" in app.table.error
+
+
+class TestSaves:
+    def test_continue_names_players_and_round(self, tmp_path: Path) -> None:
+        app = GameApp(tmp_path)
+        app.set_players(4)
+        app.deal(seed=8)
+        assert app.state is not None
+        app.play(str(app.state.legal_moves()[0]))
+        position = app.state.to_position()
+        again = GameApp(tmp_path)
+        assert again.resume_label == "Continue — 4 players, round 1"
+        assert again.resume_box.layout.display != "none" and again.setup_box.layout.display == "none"
+        again.continue_game()
+        assert again.state is not None and again.state.to_position() == position
+
+    def test_start_new_keeps_the_save_until_a_deal(self, tmp_path: Path) -> None:
+        app = GameApp(tmp_path)
+        app.deal(seed=8)
+        saved = app.save_path.read_text()
+        again = GameApp(tmp_path)
+        again.start_new()
+        assert again.save_path.read_text() == saved
+        assert GameApp(tmp_path).resume_label is not None
+        again.deal(seed=9)
+        assert json.loads(again.save_path.read_text())["seed"] == 9
+
+    def test_ready_from_the_page_rechecks_the_save(self, tmp_path: Path) -> None:
+        waiting = GameApp(tmp_path)  # a preheated kernel: started before the game below was saved
+        app = GameApp(tmp_path)
+        app.deal(seed=8)
+        assert waiting.resume_label is None
+        waiting.table.receive({"type": "ready"})
+        assert waiting.resume_label is not None
+
+    def test_corrupt_save_is_reported(self, tmp_path: Path) -> None:
+        (tmp_path / "save.json").write_text("{not json")
+        app = GameApp(tmp_path)
+        assert app.resume_label is None and "could not be read" in app.resume_note.value
+
+    def test_finished_game_goes_to_history(self, tmp_path: Path) -> None:
+        app = GameApp(tmp_path)
+        app.set_players(2)
+        app.set_rule("end_condition", "rounds")
+        app.set_rule("rounds", 1)
+        app.deal(seed=4)
+        app.set_automate(True)
+        assert app.game is not None and app.game.over
+        assert not app.save_path.exists()
+        games = app.history.games()
+        assert len(games) == 1 and games[0]["seed"] == 4
+        assert "Hand" in app.this_game.value and "🤖" in app.this_game.value
+        out = app.export_csv(tmp_path / "scores.csv")
+        assert out.read_text().count("\n") == 3
+        app.delete_games([games[0]["id"]])
+        assert app.history.games() == [] and app.games.options == ()
+
+
+class TestFuzz:
+    """Thousands of malformed or illegal messages: each refused, the game and history untouched."""
+
+    def messages(self, rng: random.Random, app: GameApp) -> list[Any]:
+        words = ["move", "undo", "next", "coach_play", "automate", "deal", "", "MOVE", None, 3, "eval"]
+        texts = ["13×K", "2×", "x", "clear", "take Q", "flip 9", "gamble 1", "done", "add 0", "9" * 500,
+                 "2×9 s9", "play", "", "<script>", "turn up 1", "1×JK", "take K s1 s2", "-1×9"]  # fmt: skip
+        out: list[Any] = [None, [], "move", 42, {"type": "move"}, {"type": "automate", "on": "yes"}]
+        for _ in range(3000):
+            kind = rng.choice(words)
+            message: dict[str, Any] = {"type": kind}
+            for _field in range(rng.randrange(3)):
+                key = rng.choice(["move", "on", "key", "theme", "x"])
+                message[key] = rng.choice([*texts, None, 7, 2.5, [], {}, True, rng.random()])
+            if kind == "move" and rng.random() < 0.5:
+                message["move"] = rng.choice(texts) + rng.choice(["", " s1", "×", "  "])
+            out.append(message)
+        return out
+
+    def test_fuzz(self, tmp_path: Path) -> None:
+        app = GameApp(tmp_path)
+        app.set_pacing("Step")
+        app.deal(seed=31)
+        assert app.game is not None
+        state = app.game.state
+        while state.turn != 0:
+            app.next()
+            state = app.game.state
+        legal = {str(m) for m in state.legal_moves()}
+        position, moves = state.to_position(), list(state.moves)
+        save = app.save_path.read_text()
+        results = list(app.game.results)
+        refused = 0
+        for message in self.messages(random.Random(7), app):
+            try:
+                kind, value = parse_intent(message)
+            except IntentError:
+                kind, value = "", None
+            if kind in ("automate", "coach_play", "ready", "key", "theme"):
+                continue  # well-formed and allowed: not what this test is about
+            if kind == "move":
+                try:
+                    if str(Move.parse(value)) in legal:
+                        continue
+                except ValueError:
+                    pass
+            app.table.error = ""
+            app.table._handle_custom_msg(message, [])  # the ipywidgets dispatch a page message takes
+            assert app.table.error, message
+            refused += 1
+        assert refused > 1000
+        assert app.game.state is state and state.to_position() == position and state.moves == moves
+        assert app.game.results == results and app.history.games() == []
+        assert app.save_path.read_text() == save
+
+    def test_page_messages_reach_the_handler(self, app: GameApp) -> None:
+        """A custom comm message, as the page's ``model.send`` delivers it, is checked like any intent."""
+        comm_msg = {"content": {"data": {"method": "custom", "content": {"type": "move", "move": "99×Q"}}}}
+        app.table._handle_msg(comm_msg | {"buffers": []})
+        assert "99" in app.table.error
+
+
+class TestTable:
+    def test_labels_follow_the_guide(self) -> None:
+        state = State.from_position({
+            "rules": {"players": 2}, "turn": 0, "pile": "A@1",
+            "seats": [{"hand": "A A A 10 10 10 10 K", "stacks": ["", "", "", ""]}, {"hand": "2"}],
+        })  # fmt: skip
+        labels = {move_label(m, state) for m in state.legal_moves()}
+        assert {"Play 1× A", "Play 3× A — clear", "Play 4× clear", "Take (show K)"} <= labels
+
+    def test_same_labels_name_their_cards(self, tmp_path: Path) -> None:
+        position = {
+            "rules": {"players": 2}, "turn": 0, "dealer": 1, "pile": "5@1",
+            "seats": [{"hand": "10 JK 3"}, {"hand": "2"}],
+        }  # fmt: skip
+        labels = [a["label"] for a in app_at(tmp_path, position).table.table["actions"]]
+        assert "Play 1× clear (10)" in labels and "Play 1× clear (JK)" in labels and "Play 2× clear" in labels
+        assert len(set(labels)) == len(labels)
+        empty = State(Rules())
+        assert move_label(Move.parse("take"), empty) == "Take the pile"
+        assert move_label(Move.parse("flip 2"), empty) == "Flip 2"
+        assert move_label(Move.parse("gamble 2"), empty) == "Gamble pile 2"
+        assert move_label(Move.parse("turn up 3"), empty) == "Turn up 3"
+        assert move_label(Move.parse("done"), empty) == "Done"
+        assert move_label(Move.parse("add 1×A"), empty) == "Add 1× A"
+
+    def test_actions_carry_the_cards_they_use(self, app: GameApp) -> None:
+        for action in app.table.table["actions"]:
+            move = Move.parse(action["move"])
+            if move.kind == "play":
+                assert len(action["cards"]) == move.size
+
+    def test_unconnected_table_refuses(self) -> None:
+        table = TableWidget()
+        assert table.receive({"type": "move", "move": "2×9"}) is False and table.error
+
+    def test_static_files_ship(self) -> None:
+        static = ROOT / "cut_tutor" / "widgets" / "static"
+        js = (static / "table.js").read_text()
+        assert "export default" in js and "model.send" in js
+        assert (static / "table.css").exists()
+
+
+class TestReplayer:
+    def finished(self) -> State:
+        state = State.deal(Rules(players=2), seed=12)
+        rng = random.Random(1)
+        for _ in range(40):
+            if state.over:
+                break
+            state.play(rng.choice(state.legal_moves()))
+        return state
+
+    def test_steps(self) -> None:
+        state = self.finished()
+        r = Replayer.from_state(state, names=["You", "Daryl"])
+        assert r.step == 0
+        r.forward()
+        r.forward()
+        r.back()
+        assert r.step == 1 and r.slider.value == 1
+        r.last()
+        assert r.step == len(state.moves) and r.states[-1].to_position() == state.to_position()
+        r.table.receive({"type": "key", "key": "ArrowLeft"})
+        assert r.step == len(state.moves) - 1
+        r.table.receive({"type": "key", "key": "Home"})
+        assert r.step == 0
+        assert r.table.receive({"type": "move", "move": "2×9"}) is False
+
+    def test_random_moves_differ_from_the_coach(self) -> None:
+        r = Replayer.from_state(self.finished())
+        diffs = r.differences()
+        assert diffs and all(d.differs and d.points >= 0 for d in diffs)
+        r.set_seat(REVIEW)
+        r.go(diffs[0].step)
+        assert "would play" in r.info.value
+
+    def test_seat_view_hides_and_review_shows(self) -> None:
+        state = self.finished()
+        r = Replayer.from_state(state)
+        r.set_seat(0)
+        assert r.table.table["view"]["seats"][1].get("hand") is None
+        r.set_seat(REVIEW)
+        assert r.table.table["view"]["seats"][1]["hand"] is not None
+
+    def test_from_a_finished_hand_of_the_app(self, tmp_path: Path) -> None:
+        app = GameApp(tmp_path)
+        app.deal(seed=4)
+        app.set_automate(True)
+        r = app.open_replay(1)
+        r.last()
+        assert app.game is not None and r.states[-1].over
+        with pytest.raises(IntentError):
+            app.open_replay(7)
+
+
+class TestDashboardFiles:
+    def test_notebook_is_one_cell_without_outputs(self) -> None:
+        nb = json.loads((ROOT / "notebooks" / "dashboard.ipynb").read_text())
+        code = [c for c in nb["cells"] if c["cell_type"] == "code"]
+        assert len(code) == 1 and code[0]["outputs"] == [] and "GameApp" in "".join(code[0]["source"])
+
+    def test_voila_config_names_real_settings(self) -> None:
+        from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
+        from voila.configuration import VoilaConfiguration
+        from voila.voila_kernel_manager import voila_kernel_manager_factory
+
+        config = json.loads((ROOT / "voila.json").read_text())
+        manager = voila_kernel_manager_factory(AsyncMappingKernelManager, True, 1)
+        assert manager.__name__ == "VoilaKernelManager"
+        assert set(config["VoilaConfiguration"]) <= set(VoilaConfiguration.class_trait_names(config=True))
+        assert set(config["VoilaKernelManager"]) <= set(manager.class_trait_names(config=True))
+        assert config["VoilaConfiguration"]["preheat_kernel"] is True
+        assert config["VoilaKernelManager"]["cull_idle_timeout"] > 0
+
+    def test_cli_dashboard(self) -> None:
+        args = build_parser().parse_args(["dashboard", "--port", "9001", "--no-browser"])
+        assert args.port == 9001 and args.no_browser
+        command = voila_command(ROOT / "notebooks" / "dashboard.ipynb", 9001)
+        assert "--Voila.ip=127.0.0.1" in command and "--no-browser" in command
+
+
+def test_illegal_move_error_is_a_value_error() -> None:
+    assert issubclass(IllegalMoveError, ValueError)
