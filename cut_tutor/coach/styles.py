@@ -22,6 +22,7 @@ class Style:
     high_dump: float  # bonus per J, Q, K shed: unload high cards before being caught with them
     group: float  # weight on the number of cards shed: the solid group play
     spare_clear: float  # bonus for a clear play when holding more clears than one, to seize the board
+    dump_clears_at: int  # dump clear cards once a seat is down to this many cards (C6); Rock holds its insurance
 
 
 @dataclass(frozen=True)
@@ -37,9 +38,9 @@ class Level:
 
 
 STYLES: dict[str, Style] = {
-    "Rock": Style("Rock", "Protect the position", 1.5, 6.0, 0.0, 2.0, 10.0, 0.6, 1.3, 0.0),
-    "Balanced": Style("Balanced", "None, deliberately", 1.0, 1.0, 1.0, 1.0, 3.0, 1.2, 1.0, 1.0),
-    "Gambler": Style("Gambler", "Act to remove risk", 0.6, 0.0, 4.0, 0.5, 1.0, 2.5, 0.9, 4.0),
+    "Rock": Style("Rock", "Protect the position", 1.5, 6.0, 0.0, 2.0, 10.0, 0.6, 1.3, 0.0, 1),
+    "Balanced": Style("Balanced", "None, deliberately", 1.0, 1.0, 1.0, 1.0, 3.0, 1.2, 1.0, 1.0, 2),
+    "Gambler": Style("Gambler", "Act to remove risk", 0.6, 0.0, 4.0, 0.5, 1.0, 2.5, 0.9, 4.0, 2),
 }
 
 #: The coach names and the seat style each one plays (the guide's *Coach styles* table).

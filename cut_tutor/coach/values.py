@@ -138,7 +138,7 @@ def _shed_value(seat: Seat, rank: int, count: int) -> float:
 def _asset_change(seat: Seat, rank: int, count: int, style: Style) -> float:
     """Spending (count > 0) or gaining (count < 0) cards of a rank, as assets and liabilities."""
     if seat.is_clear[rank]:
-        if seat.min_left <= NEAR_OUT:  # C6: dump clears before someone goes out
+        if seat.min_left <= style.dump_clears_at:  # C6: dump clears before someone goes out
             return count * seat.points[rank] * 0.5
         return -count * style.clear_asset
     if rank <= 3:
@@ -167,9 +167,10 @@ def _score(seat: Seat, move: Move, style: Style, level: Level) -> Candidate:
         parts["shed"] = count * PER_CARD
         parts["assets"] = _clear_assets(seat, move, style)
         cand.again = _again(seat, hand_after_clear(seat, move))
+        # Spending a clear while another stays in hand seizes the board without giving up the way out.
         spare = seat.clears_held - move.n - move.jokers >= 1
-        parts["control"] = _go_again(level, cand) + (style.spare_clear if spare else 0.0)
-        parts["control"] += 0.1 * seat.pile_points * style.spare_clear
+        seize = style.spare_clear * (1.0 + 0.1 * seat.pile_points) if spare else 0.0
+        parts["control"] = _go_again(level, cand) + seize
         if left == 0:
             cand.goes_out = True
             parts["go out"] = 100.0
