@@ -17,6 +17,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 test: venv
+test: export CUT_TUTOR_HOME := $(CURDIR)/test-artifacts/home
 	$(BIN)/ruff check $(LINT_DIRS)
 	$(BIN)/mypy cut_tutor
 	@if [ -d notebooks ] && [ -n "$$(find notebooks -name '*.ipynb' -not -path '*/.ipynb_checkpoints/*' -print -quit)" ]; then \

@@ -103,6 +103,13 @@ class Setup:
                    str(data["pacing"]))  # fmt: skip
 
 
+_NONE_AS_ZERO = ("decks", "clear_rank")
+
+
+def _from_form(name: str, value: Any) -> Any:
+    return None if name in _NONE_AS_ZERO and value == 0 else value
+
+
 class GameApp:
     """The whole tutor in one object; :attr:`widget` is what a notebook or Voilà displays."""
 
@@ -673,7 +680,7 @@ class GameApp:
         self.root.add_class("cut-app")
 
     def _rule_widgets(self) -> dict[str, w.Widget]:
-        ranks = [("None (only Jokers)", None)] + [(card_name(r), r) for r in range(1, 14)]
+        ranks = [("None (only Jokers)", 0)] + [(card_name(r), r) for r in range(1, 14)]
         specs: dict[str, w.Widget] = {
             "cards_dealt": w.Dropdown(options=[19, 20], description="Cards Dealt"),
             "clear_value": w.Dropdown(options=[25, 50], description="Clear Card value"),
@@ -689,11 +696,12 @@ class GameApp:
             "end_condition": w.Dropdown(options=[("Score total", "score"), ("After N rounds", "rounds")],
                                         description="End condition"),
             "rounds": w.BoundedIntText(min=1, max=100, description="Rounds"),
-            "decks": w.Dropdown(options=[("Auto", None)] + [(str(n), n) for n in range(1, 13)], description="Decks"),
+            "decks": w.Dropdown(options=[("Auto", 0)] + [(str(n), n) for n in range(1, 13)], description="Decks"),
         }  # fmt: skip
         for name, widget in specs.items():
             widget.style = {"description_width": "initial"}
-            widget.observe(lambda c, name=name: self._ui(self.set_rule, name, c["new"]), "value")
+            # A dropdown shows None as no choice at all, so Auto decks and "only Jokers" travel as 0.
+            widget.observe(lambda c, name=name: self._ui(self.set_rule, name, _from_form(name, c["new"])), "value")
         return specs
 
     def _seat_row(self, seat: int) -> w.HBox:
@@ -756,7 +764,8 @@ class GameApp:
                 self.preset.options = options
             self.preset.value = preset
             for name, widget in self.rule_widgets.items():
-                widget.value = getattr(rules, name)
+                value = getattr(rules, name)
+                widget.value = 0 if value is None and name in _NONE_AS_ZERO else value
         finally:
             self._syncing = False
         self.refresh()
