@@ -16,8 +16,8 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install -q -e '.[dev]'
 	touch $(STAMP)
 
-test: venv
 test: export CUT_TUTOR_HOME := $(CURDIR)/test-artifacts/home
+test: venv
 	$(BIN)/ruff check $(LINT_DIRS)
 	$(BIN)/mypy cut_tutor
 	@if [ -d notebooks ] && [ -n "$$(find notebooks -name '*.ipynb' -not -path '*/.ipynb_checkpoints/*' -print -quit)" ]; then \
