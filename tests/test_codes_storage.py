@@ -493,7 +493,7 @@ class TestHistory:
         first = finish_game(Game(rules, 1), random.Random(1))
         first.automated[3] = True  # not used after the game: automation is recorded per hand
         second = finish_game(Game(rules, 2, names=["Ann", "Ben", "Cleo", "Dev"]), random.Random(2))
-        id1, id2 = history.record(first), history.record(second)
+        id1, id2 = history.add(first), history.add(second)
 
         games = history.games()
         assert [g["id"] for g in games] == [id2, id1]
@@ -522,9 +522,22 @@ class TestHistory:
         with history.export_csv(tmp_path / "one.csv", [id2]).open(newline="") as handle:
             assert len(list(csv.DictReader(handle))) == 2 * rules.players
 
+    def test_stored_hands_replay_exactly(self, tmp_path: Path) -> None:
+        game = finish_game(Game(Rules(end_condition="rounds", rounds=2), 5), random.Random(5))
+        history = History(tmp_path / "h.sqlite3")
+        game_id = history.add(game)
+        for result in game.results:
+            state = replay(history.record(game_id, result.number))
+            assert state.over and tuple(state.scores()) == result.scores
+        with pytest.raises(ValueError, match="no stored hand 9"):
+            history.record(game_id, 9)
+        history.delete([game_id])
+        with pytest.raises(ValueError, match="no stored hand 1"):
+            history.record(game_id, 1)
+
     def test_an_unfinished_game_is_not_recorded(self, tmp_path: Path) -> None:
         with pytest.raises(ValueError, match="only finished games"):
-            History(tmp_path / "h.sqlite3").record(game_in_progress())
+            History(tmp_path / "h.sqlite3").add(game_in_progress())
 
 
 # -- notebook drawings ----------------------------------------------------------------------------

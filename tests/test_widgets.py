@@ -370,6 +370,16 @@ class TestSaves:
         assert "Hand" in app.this_game.value and "🤖" in app.this_game.value
         out = app.export_csv(tmp_path / "scores.csv")
         assert out.read_text().count("\n") == 3
+        app.games.value = (games[0]["id"],)
+        assert app.stored_pick.options == (("Game #1, hand 1", (1, 1)),)
+        app.stored_pick.value = (1, 1)
+        app.stored_button.click()
+        assert app.replayer is not None and app.replayer.states[-1].over
+        assert app.replayer.states[-1].scores() == list(app.game.results[0].scores)
+        page = app.print_view()
+        assert "@page{margin:1in}" in page and "<table" in page and "Print view of 1 game" in app.export_note.value
+        with pytest.raises(IntentError, match="no stored hand 5"):
+            app.open_stored_replay(games[0]["id"], 5)
         app.delete_games([games[0]["id"]])
         assert app.history.games() == [] and app.games.options == ()
 

@@ -161,6 +161,13 @@ CREATE TABLE IF NOT EXISTS hands (
     deal TEXT NOT NULL,
     PRIMARY KEY (game_id, hand, seat)
 );
+CREATE TABLE IF NOT EXISTS records (
+    game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    hand INTEGER NOT NULL,
+    deal TEXT NOT NULL,
+    moves TEXT NOT NULL,
+    PRIMARY KEY (game_id, hand)
+);
 """
 
 
@@ -180,8 +187,8 @@ class History:
             with db:
                 yield db
 
-    def record(self, game: Game) -> int:
-        """Store a finished game; returns its id."""
+    def add(self, game: Game) -> int:
+        """Store a finished game with every hand's record; returns its id."""
         if not game.over:
             raise ValueError("only finished games are recorded")
         with self._connect() as db:
@@ -206,7 +213,26 @@ class History:
                     for seat in range(game.rules.players)
                 ],
             )
+            db.executemany(
+                "INSERT INTO records VALUES (?, ?, ?, ?)",
+                [(game_id, r.number, r.deal, json.dumps(list(r.moves))) for r in game.results],
+            )
         return game_id
+
+    def record(self, game_id: int, hand: int) -> dict[str, Any]:
+        """The replayable record of one stored hand (see :func:`~cut_tutor.engine.codes.replay`)."""
+        from .codes import RECORD_FORMAT, VERSION
+
+        with self._connect() as db:
+            row = db.execute(
+                "SELECT games.rules, records.deal, records.moves FROM records JOIN games ON games.id = records.game_id"
+                " WHERE records.game_id = ? AND records.hand = ?",
+                (game_id, hand),
+            ).fetchone()
+        if row is None:
+            raise ValueError(f"history: game {game_id} has no stored hand {hand}")
+        return {"format": RECORD_FORMAT, "version": VERSION, "rules": json.loads(row[0]), "deal": row[1],
+                "moves": json.loads(row[2])}  # fmt: skip
 
     def games(self) -> list[dict[str, Any]]:
         """One summary per finished game, newest first."""

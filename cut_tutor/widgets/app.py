@@ -13,6 +13,7 @@ True
 
 from __future__ import annotations
 
+import base64
 import dataclasses
 import json
 import os
@@ -450,7 +451,7 @@ class GameApp:
         if game.over:
             if self._recorded is not game:
                 self._recorded = game
-                self.history.record(game)
+                self.history.add(game)
                 self.save_path.unlink(missing_ok=True)
         else:
             self._save()
@@ -531,6 +532,38 @@ class GameApp:
         out = self.history.export_csv(path or self.home / "scores.csv", game_ids)
         self.export_note.value = f"Saved <code>{escape(str(out))}</code>"
         return out
+
+    def print_view(self, game_ids: list[int] | None = None) -> str:
+        """A print-friendly page of the chosen games (default: all): summaries and hand-by-hand tables."""
+        games = [g for g in self.history.games() if game_ids is None or g["id"] in game_ids]
+        body = "".join(
+            f"<h2>{escape(history_summary(g))}</h2>{history_hands(g['names'], self.history.hands(g['id']))}"
+            for g in games
+        )
+        page = (
+            "<!doctype html><meta charset='utf-8'><title>CUT scores</title><style>body{font-family:sans-serif;"
+            "color:#000;background:#fff}table{border-collapse:collapse}td,th{border:1px solid #999;padding:2px 6px}"
+            "h2{font-size:14px;break-after:avoid}@page{margin:1in}</style>"
+            f"<h1>Clear, Under or Take — games played</h1>{body or '<p>No games selected.</p>'}"
+        )
+        link = base64.b64encode(page.encode()).decode()
+        self.export_note.value = (
+            f'<a download="cut-scores.html" href="data:text/html;base64,{link}" target="_blank">'
+            f"Print view of {len(games)} game(s): open it and print</a>"
+        )
+        return page
+
+    def open_stored_replay(self, game_id: int, hand: int) -> Replayer:
+        """Open the replayer on a hand of a finished game from the score history."""
+        try:
+            record = self.history.record(game_id, hand)
+        except ValueError as exc:
+            raise IntentError(str(exc)) from None
+        names = next((g["names"] for g in self.history.games() if g["id"] == game_id), None)
+        self.replayer = Replayer(record, names=names, coach=self.setup.coach)
+        self.replayer.table.theme = self.theme
+        self.replay_box.children = [self.replayer.widget]
+        return self.replayer
 
     def open_replay(self, hand: int) -> Replayer:
         """Open the replayer on a finished hand of this game."""
@@ -666,12 +699,16 @@ class GameApp:
         self.delete_button = self._button("Delete selected", self._delete_from_form, button_style="danger")
         self.export_button = self._button("Export CSV", self._export_from_form)
         self.export_note = w.HTML()
+        self.print_button = self._button("Print selected", self._print_from_form)
+        self.stored_pick = w.Dropdown(options=[], description="Stored hand")
+        self.stored_button = self._button("Replay stored hand", self._stored_from_form)
         self.scores = w.Accordion(
             children=[
                 w.VBox([
                     w.HTML("<h4>This game</h4>"), self.this_game, w.HBox([self.replay_pick, self.replay_button]),
                     self.replay_box, w.HTML("<h4>Games played</h4>"), self.games, self.games_detail,
-                    w.HBox([self.delete_button, self.export_button]), self.export_note,
+                    w.HBox([self.stored_pick, self.stored_button]),
+                    w.HBox([self.print_button, self.delete_button, self.export_button]), self.export_note,
                 ])
             ],
             titles=("Scores",),
@@ -741,6 +778,14 @@ class GameApp:
         if self.replay_pick.value is None:
             raise ValueError("no finished hand to replay yet")
         self.open_replay(int(self.replay_pick.value))
+
+    def _print_from_form(self) -> None:
+        self.print_view(list(self.games.value) or None)
+
+    def _stored_from_form(self) -> None:
+        if self.stored_pick.value is None:
+            raise ValueError("select a game played to replay one of its hands")
+        self.open_stored_replay(*self.stored_pick.value)
 
     def _delete_from_form(self) -> None:
         self.delete_games(list(self.games.value))
@@ -869,6 +914,11 @@ class GameApp:
         if list(self.games.options) != options:
             self.games.options = options
         chosen = {g["id"]: g for g in games if g["id"] in set(self.games.value)}
+        stored = [
+            (f"Game #{i}, hand {h}", (i, h)) for i in chosen for h in sorted({r["hand"] for r in self.history.hands(i)})
+        ]
+        if list(self.stored_pick.options) != stored:
+            self.stored_pick.options = stored
         self.games_detail.value = "".join(
             f"<p>{escape(history_summary(g))}</p>{history_hands(g['names'], self.history.hands(i))}"
             for i, g in chosen.items()
