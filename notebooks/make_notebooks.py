@@ -1,0 +1,866 @@
+"""Write the learning-path notebooks from the cells below, so they are reviewed as code, not as JSON.
+
+Run ``python notebooks/make_notebooks.py`` after changing a cell. It writes each notebook, executes it once, and
+keeps outputs only on cells marked ``# NBVAL_CHECK_OUTPUT``: those outputs are what ``pytest --nbval-lax``
+compares against, everything else is stored clean. ``--no-execute`` writes the cells without running them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import textwrap
+from pathlib import Path
+
+import nbformat
+from nbformat.notebooknode import NotebookNode
+
+HERE = Path(__file__).resolve().parent
+CHECK = "# NBVAL_CHECK_OUTPUT"
+METADATA = {
+    "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
+    "language_info": {"name": "python"},
+}
+
+#: Shared by the notebooks that build positions by hand: seat 0 to move. Needs ``State`` imported.
+POSITION_HELPER = '''
+EMPTY = ["", "", "", ""]
+
+
+def position(hand, pile="", stacks=None, others=("K K Q Q J J 9 9 8 8",), phase="play", exposed=(), **rules):
+    """Seat 0 to move with ``hand`` on ``pile`` against ``others``; stack cards in [brackets] are face down."""
+    seats = [{"hand": hand, "stacks": list(stacks or EMPTY)}]
+    seats += [{"hand": other, "stacks": EMPTY} for other in others]
+    return State.from_position({"rules": {"players": len(seats)} | rules, "turn": 0, "pile": pile,
+                                "seats": seats, "phase": phase, "exposed": list(exposed)})
+
+
+def moves(state):
+    """The legal moves of the seat to move, in their text form."""
+    return [str(m) for m in state.legal_moves()]
+'''
+
+
+def setup(imports: str, after: str = "") -> tuple[str, str]:
+    """A notebook's first code cell: its imports, the position helper, then anything else."""
+    return code(textwrap.dedent(imports).strip() + "\n" + POSITION_HELPER + textwrap.dedent(after))
+
+
+def md(text: str) -> tuple[str, str]:
+    return ("markdown", textwrap.dedent(text).strip())
+
+
+def code(text: str) -> tuple[str, str]:
+    return ("code", textwrap.dedent(text).strip())
+
+
+NOTEBOOKS: dict[str, list[tuple[str, str]]] = {}
+
+NOTEBOOKS["01_your_first_game"] = [
+    md("""
+    # 1 · Your first game
+
+    **Goal:** deal a hand of *Clear, Under or Take*, read the position, ask the coach for a play, and play the
+    hand out. About five minutes. The rules are summed up in the player's guide (*Welcome* and *How to play*).
+    """),
+    code("""
+    from cut_tutor import Rules, State, view
+    from cut_tutor.coach import AIPlayer, advise
+
+    rules = Rules()  # the USA preset, four players
+    state = State.deal(rules, seed=2024, dealer=0)
+    state
+    """),
+    md("""
+    Every seat has a **hand**, four face-up **Board** cards, and under each of them a face-down **Risk** card.
+    The dealer is seat 0, so seat 1 — on the dealer's left — leads onto an empty pile (R6).
+
+    The deal code names this exact shuffle: paste it into the dashboard to deal the same cards.
+    """),
+    code(f"""
+    {CHECK}
+    me = state.turn
+    print("deal code:", state.deal_code)
+    print("to move: seat", me)
+    print("hand:", " ".join(view(state, me)["hand"]))
+    print("legal moves:", [str(m) for m in state.legal_moves()])
+    """),
+    md("""
+    On an empty pile anything goes. Which play is best? Ask the coach. `advise` reads only what this seat can see
+    (its `view`), names a move and explains it; `Madonna` is the balanced coach, and `Average` is the Level
+    that sees the most hints.
+    """),
+    code("""
+    advice = advise(view(state, me), coach="Madonna", level="Average")
+    print(advice.label)
+    print(advice.text)
+    """),
+    md("Behind the sentence is a score for every legal move, split into parts (see *The coach* in the guide):"),
+    code("advice.to_frame()"),
+    md("""
+    Take the advice, then let AI seats play the rest of the hand: Experienced players, Balanced style, each with
+    its own seeded random source so the hand plays the same every time.
+    """),
+    code("""
+    state.play(advice.move)
+    seats = [AIPlayer("Experienced", "Balanced", seed=s) for s in range(rules.players)]
+    while not state.over:
+        state.play(seats[state.turn].choose_view(view(state, state.turn)))
+    print("winner: seat", state.winner, "after", state.turns, "turns")
+    print("points:", state.scores())
+    """),
+    md("""
+    Lowest points are best: the winner scores nothing and everyone else scores what they were left holding.
+
+    ## Play it yourself
+
+    The tutor app is the same engine with a table, a coaching panel and the Scores. Press **Deal & play**.
+    (It keeps its save in a temporary folder here, so this notebook never touches your real games.)
+    """),
+    code("""
+    import tempfile
+
+    try:
+        from cut_tutor.widgets import GameApp
+    except ImportError:  # the widgets extra is not installed
+        GameApp = None
+
+    app = GameApp(home=tempfile.mkdtemp(prefix="cut-tutor-")) if GameApp else None
+    app
+    """),
+]
+
+NOTEBOOKS["02_rules_step_by_step"] = [
+    md("""
+    # 2 · The rules, step by step
+
+    **Goal:** see each rule of a turn on a small position built by hand, and the legal moves it allows. Every
+    section cites the rule number from the guide's *How to play* page.
+
+    Moves are written the way the tutor's buttons read: `2×9` is two 9s, `clear 10+JK` a 10 and a Joker,
+    `take K` showing a King to take the pile, `flip 3` a blind play of stack 3, and `s4` a stack card joining
+    a play.
+    """),
+    setup("from cut_tutor import Move, State"),
+    md("""
+    ## Equal or lower (R8)
+
+    A 9 is on top. You may play 9s or anything lower; a King is too high — but you may show it to take the pile.
+    """),
+    code(f"""
+    {CHECK}
+    state = position("9 9 5 K", pile="9@1")
+    print(moves(state))
+    """),
+    code("""print(state.why_illegal(Move.parse("1×K")))"""),
+    md("On an empty pile any rank goes, so a pair of 5s and a King are all playable."),
+    code(f"""
+    {CHECK}
+    print(moves(position("K 5 5")))
+    """),
+    md("""
+    ## Clearing with a 10 or a Joker (R9)
+
+    Clear cards play on any pile, alone or together. The pile leaves the game and **the same seat plays again**.
+    """),
+    code(f"""
+    {CHECK}
+    state = position("8 10 JK 3", pile="Q@1 Q@1")
+    print(moves(state))
+    state.play("clear 10")
+    print("pile:", state.to_position()["pile"] or "(empty)", "| still seat", state.turn, "to move")
+    """),
+    md("""
+    ## The natural clear: four of a kind (R10)
+
+    Two 7s are on the pile. Laying two more makes four: the pile clears without spending a clear card.
+    """),
+    code(f"""
+    {CHECK}
+    state = position("7 7 2", pile="7@1 7@1")
+    print(moves(state))
+    state.play("2×7")
+    print("pile:", state.to_position()["pile"] or "(empty)", "| still seat", state.turn, "to move")
+    """),
+    md("""
+    ## USA cap versus Canada (R10, 4+ Card Clears)
+
+    With three 7s in hand on two 7s, USA rules stop at the fourth card: `3×7` is not allowed. Canada's
+    *4+ Card Clears* lets all five clear together.
+    """),
+    code(f"""
+    {CHECK}
+    usa = position("7 7 7 2", pile="7@1 7@1")
+    canada = position("7 7 7 2", pile="7@1 7@1", four_plus_clears=True)
+    print("USA:   ", moves(usa))
+    print("Canada:", moves(canada))
+    """),
+    code("""print(usa.why_illegal(Move.parse("3×7")))"""),
+    md("""
+    ## Only Jokers clear (R2)
+
+    Set the clear rank to none and a 10 becomes an ordinary card between 9 and J.
+    """),
+    code(f"""
+    {CHECK}
+    print("10s clear:   ", moves(position("10 8 K", pile="Q@1")))
+    print("only Jokers: ", moves(position("10 8 K", pile="Q@1", clear_rank=None)))
+    """),
+    md("""
+    ## Taking the pile (R11)
+
+    With nothing that fits you must take. With a higher card you may also take on purpose, showing it. The
+    cards you take stay *known*: everyone saw them.
+    """),
+    code(f"""
+    {CHECK}
+    forced = position("K", pile="Q@1")
+    print("forced:    ", moves(forced))
+    forced.play("take")
+    seat0 = forced.to_position()["seats"][0]
+    print("hand now:  ", seat0["hand"], "| known to all:", seat0["known"], "| busts:", seat0["busts"])
+    print("next seat: ", forced.turn, "starts an empty pile:", forced.to_position()["pile"] == "")
+    """),
+    md("""
+    ## Hand first; Board cards join a play that empties the hand (R7)
+
+    One 9 in hand and a face-up 9 on stack 4: `2×9 s4` plays both, because it empties the hand.
+    """),
+    code(f"""
+    {CHECK}
+    print(moves(position("9", pile="9@1", stacks=["[3] Q", "[4] 2", "[6] 7", "[JK] 9"])))
+    """),
+    md("With the hand empty, face-up Board cards play like hand cards — each one names its stack:"),
+    code(f"""
+    {CHECK}
+    print(moves(position("", pile="9@1", stacks=["[3] Q", "[4] 2", "[6] 7", "[JK] A"])))
+    """),
+    md("""
+    ## Blind plays (R12)
+
+    Hand and Board gone, only face-down Risk cards remain: choose a stack and turn its card. We built this
+    position, so we know what is under each: a 3 fits on a 9, a King does not and takes the pile.
+    """),
+    code(f"""
+    {CHECK}
+    blind = position("", pile="9@1", stacks=["[3]", "[K]", "[5]", "[JK]"])
+    print(moves(blind))
+    lands = blind.copy()
+    lands.play("flip 1")
+    print("flip 1:", lands.to_position()["pile"])
+    busts = blind.copy()
+    busts.play("flip 2")
+    print("flip 2: bust, hand now", busts.to_position()["seats"][0]["hand"])
+    """),
+    md("""
+    ## Going out (R14)
+
+    One card left, face down. If it fits, the hand ends at once: seat 0 wins and the others score what they hold.
+    """),
+    code(f"""
+    {CHECK}
+    last = position("", pile="6@1", stacks=["", "", "", "[4]"])
+    print(moves(last))
+    last.play("flip 4")
+    print("over:", last.over, "| winner: seat", last.winner, "| scores:", last.scores())
+    """),
+]
+
+NOTEBOOKS["03_three_coaches"] = [
+    md("""
+    # 3 · Three coaches, one position
+
+    **Goal:** watch Daryl (safe), Madonna (balanced) and Marty (risky) argue the same positions, and read the
+    move-value tables that explain each choice.
+    """),
+    setup(
+        """
+        import pandas as pd
+
+        from cut_tutor import State, view
+        from cut_tutor.coach import COACHES, advise, compare
+        """,
+        """
+pd.set_option("display.max_colwidth", 120)
+for name, description in COACHES.items():
+    print(f"{name}: {description}\\n")
+""",
+    ),
+    md("""
+    ## A pair of Kings on the pile
+
+    Twelve cards in hand, including a Joker. Three coaches, three different plays.
+    """),
+    code("""
+    kings = position("JK J 8 7 7 6 5 3 2 2 2 A", pile="K@1 K@1",
+                     others=("K Q Q J 9 9 8 6 5 4 3", "Q J J 9 8 7 6 4 4 3 A"))
+    kings
+    """),
+    code("compare(view(kings, 0))"),
+    md("""
+    Each coach scores every legal move by the same parts; only the weights differ. Daryl values the solid group
+    play, Marty the spare clear that seizes the board, Madonna the line that plays her hand out:
+    """),
+    code("""
+    for coach in ("Daryl", "Madonna", "Marty"):
+        print(coach)
+        display(advise(view(kings, 0), coach).to_frame().head(4))
+    """),
+    md("""
+    ## Late in the hand
+
+    Five cards left on a pair of Jacks; one opponent is down to two cards.
+    """),
+    code("""
+    late = position("K 7 2 2 2", pile="J@2 J@2", others=("Q Q 9 8 7 5 4 3", "6 5"))
+    compare(view(late, 0))
+    """),
+    md("""
+    ## Where they agree
+
+    An empty pile and a pair of Queens: every coach leads high. Agreement is information too — when all three
+    say the same, the position is not arguable.
+    """),
+    code("""
+    lead = position("10 Q Q 6 3", others=("K J 9 8 7 7 5",))
+    compare(view(lead, 0))
+    """),
+    md("""
+    ## Side by side
+
+    One table of every move and each coach's total: the recommended move of each is the top of its column.
+    """),
+    code("""
+    totals = {coach: advise(view(kings, 0), coach).to_frame().set_index("move")["total"]
+              for coach in ("Daryl", "Madonna", "Marty")}
+    pd.DataFrame(totals).sort_values("Madonna", ascending=False)
+    """),
+]
+
+NOTEBOOKS["04_playing_the_line"] = [
+    md("""
+    # 4 · Playing the line
+
+    **Goal:** see when the coach chooses a smaller play now for a better next few turns (C5), how the Level
+    changes that, and when a sure thing overrules it.
+    """),
+    setup(
+        """
+        from cut_tutor import State, view
+        from cut_tutor.coach import AIPlayer, advise
+        """
+    ),
+    md("""
+    A Queen is on top. You hold J 7 7 5 5. The biggest shed is a pair — but which leaves a hand that finishes
+    sooner?
+    """),
+    code("""
+    line = position("J 7 7 5 5", pile="Q@1", others=("K K Q Q 9",))
+    for level in ("Average", "Experienced", "Expert"):
+        print(f"{level:12}", advise(view(line, 0), coach="Madonna", level=level).text)
+    """),
+    md("""
+    Average weighs this turn only; Experienced looks one turn ahead and Expert two. The `line` column is what
+    lookahead adds; `turn_value` is the move's worth for this turn alone.
+    """),
+    code("""
+    expert = advise(view(line, 0), coach="Madonna", level="Expert")
+    table = expert.to_frame()
+    table["this turn"] = [c.turn_value for c in expert.candidates]
+    table
+    """),
+    md("The plan behind the recommendation is a list of plays the coach expects to make next:"),
+    code("""
+    print(expert.plan)
+    """),
+    md("""
+    ## Checking the plan
+
+    The line assumes the pile comes back at a middling rank. Play the J, let the opponent take, and see
+    whether the plan holds.
+    """),
+    code("""
+    state = line.copy()
+    state.play(expert.move)
+    opponent = AIPlayer("Expert", "Balanced", seed=4)
+    reply = opponent.choose_view(view(state, 1))
+    print("opponent plays:", reply)
+    state.play(reply)
+    while state.turn == 0 and not state.over:
+        step = advise(view(state, 0), coach="Madonna", level="Expert")
+        print("seat 0:", step.label, "—", step.text)
+        state.play(step.move)
+    print("after our turn:", view(state, 0)["hand"])
+    """),
+    md("""
+    ## A sure thing keeps its own advice
+
+    When a play goes out or completes a clear, lookahead never argues with it (C5). Here two 9s on the pile and
+    two in hand: completing four clears the pile, and the coach says so.
+    """),
+    code("""
+    sure = position("9 9 K 4 4", pile="9@1 9@1")
+    print(advise(view(sure, 0), level="Expert").text)
+    """),
+]
+
+NOTEBOOKS["05_risk"] = [
+    md("""
+    # 5 · Risk: blind cards and what a pile costs
+
+    **Goal:** work out the odds that a blind card fits, price a pile, and see when each coach gambles.
+    """),
+    setup(
+        """
+        import pandas as pd
+
+        from cut_tutor import State, view
+        from cut_tutor.coach import advise
+        from cut_tutor.engine import unseen
+        from cut_tutor.engine.cards import JOKER
+        """
+    ),
+    md("""
+    ## The odds that a blind card fits
+
+    A blind card comes from the cards your seat cannot see. It fits if it is a clear card or at or below the top
+    of the pile (R12). `unseen(view)` counts those cards by rank, from your seat's view only (C2).
+    """),
+    code("""
+    def fit_chance(state, seat=0):
+        v = view(state, seat)
+        pool = unseen(v)
+        top = state.top
+        clear = state.rules.is_clear
+        fits = sum(n for rank, n in enumerate(pool) if clear[rank] or (0 < rank <= top and rank != JOKER))
+        return fits / sum(pool)
+    """),
+    code(f"""
+    {CHECK}
+    for top in ("A", "3", "5", "7", "9", "J", "K"):
+        chance = fit_chance(position("", pile=f"{{top}}@1", stacks=["[5]", "", "", ""]))
+        print(f"pile top {{top:>2}}: a blind card fits {{chance:.0%}}")
+    """),
+    md("""
+    Early in a hand almost nothing has been seen, so the odds are close to the deck's own: a blind card on a
+    King nearly always fits, on an Ace it fits only if it is an Ace or a clear card.
+
+    ## What a pile costs
+
+    A blind card that misses gives you the pile. Its price is the card points in it (R3):
+    """),
+    code(f"""
+    {CHECK}
+    for pile in ("9@1", "9@1 7@1 7@1", "K@1 Q@1 J@1 9@1 9@1 5@1"):
+        state = position("", pile=pile, stacks=["[5]", "", "", ""])
+        miss = 1 - fit_chance(state)
+        cost = state.pile_points()
+        print(f"{{pile:28}} costs {{cost:3}} pts; expected cost of a blind card {{miss * cost:5.1f}}")
+    """),
+    md("""
+    ## When each coach gambles
+
+    Risk Play is on and you have just played a Board card: its Risk card is exposed. Gamble it, or stop
+    (**Done**)? The answer depends on the pile and on the coach.
+    """),
+    code("""
+    piles = {"one 3": "3@1", "pair of 6s": "6@1 6@1", "three 9s": "9@1 9@1 9@1",
+             "high and costly": "Q@1 Q@1 J@1 J@1 9@1"}
+    rows = []
+    for label, pile in piles.items():
+        state = position("", pile=pile, stacks=["[K]", "8", "Q", "J"], phase="gamble", exposed=[1], risk_play=True)
+        row = {"pile": label, "costs": state.pile_points(), "fits": f"{fit_chance(state):.0%}"}
+        for coach in ("Daryl", "Madonna", "Marty"):
+            row[coach] = str(advise(view(state, 0), coach).move)
+        rows.append(row)
+    pd.DataFrame(rows)
+    """),
+    md("""
+    Daryl flips only into an empty pile; Marty gambles on a high pile, where the card is likely to fit. The
+    `risk` column of the analysis is the chance of a miss times the pile's cost:
+    """),
+    code("""
+    high = position("", pile="9@1 9@1 9@1", stacks=["[K]", "8", "Q", "J"], phase="gamble", exposed=[1],
+                    risk_play=True)
+    advise(view(high, 0), "Marty").to_frame()
+    """),
+    md("""
+    ## Turn it up first? (Pile Card Flip)
+
+    With Pile Card Flip on you may spend the turn turning a face-down card up instead of gambling it. On an
+    expensive pile that can be the cheaper choice.
+    """),
+    code("""
+    rows = []
+    for label, pile in {"cheap": "7@1", "costly": "Q@1 Q@1 J@1 9@1 8@1 8@1"}.items():
+        state = position("", pile=pile, stacks=["[K] [4]", "[9] [Q]", "", ""], piles_face_down=True,
+                         pile_card_flip=True)
+        rows.append({"pile": label, "costs": state.pile_points(),
+                     **{coach: str(advise(view(state, 0), coach).move) for coach in ("Daryl", "Madonna", "Marty")}})
+    pd.DataFrame(rows)
+    """),
+]
+
+NOTEBOOKS["06_variants"] = [
+    md("""
+    # 6 · Variants
+
+    **Goal:** compare the optional rules by simulation: USA against Canada, only Jokers clear, Piles Face Down
+    and Pile Card Flip. Four Expert Balanced seats play the same shuffles under each ruleset.
+    """),
+    code("""
+    import pandas as pd
+
+    from cut_tutor import Rules
+    from cut_tutor.sim import simulate
+
+    HANDS = 60
+    seats = ["Expert:Balanced"] * 4
+    variants = {
+        "USA": Rules(),
+        "Canada": Rules.from_preset("Canada"),
+        "only Jokers clear": Rules(clear_rank=None),
+        "Piles Face Down": Rules(piles_face_down=True),
+        "Face Down + Pile Card Flip": Rules(piles_face_down=True, pile_card_flip=True),
+        "Risk Play": Rules(risk_play=True),
+    }
+    """),
+    md("A preset fills four settings; changing any of them makes the rules *Custom* (R21):"),
+    code(f"""
+    {CHECK}
+    for name, rules in variants.items():
+        print(f"{{name:28}} preset={{rules.preset:7}} dealt={{rules.cards_dealt}} clear value={{rules.clear_value}}")
+    """),
+    code("""
+    rows = []
+    for name, rules in variants.items():
+        frame = simulate(seats, rules, hands=HANDS, seed=6)
+        per_hand = frame.groupby("hand").agg(turns=("turns", "first"), stalemate=("stalemate", "first"))
+        rows.append({
+            "variant": name,
+            "points per seat": frame["points"].mean(),
+            "busts per seat": frame["busts"].mean(),
+            "clears per seat": frame["clears"].mean(),
+            "blind plays per seat": frame["blind_plays"].mean(),
+            "turns per hand": per_hand["turns"].mean(),
+            "stalemates": int(per_hand["stalemate"].sum()),
+        })
+    results = pd.DataFrame(rows).set_index("variant").round(2)
+    results
+    """),
+    md("""
+    Things to look for:
+
+    - **Canada** deals one card fewer and doubles the Clear Card value: leftover clear cards hurt more.
+    - **Only Jokers clear** removes most clear cards, so piles grow longer and busts grow more common.
+    - **Piles Face Down** makes every table card blind; **Pile Card Flip** trades turns for certainty.
+
+    Sixty hands is a small sample: rerun with more `HANDS` (or in the simulation lab) before drawing a
+    conclusion.
+    """),
+]
+
+NOTEBOOKS["07_simulation_lab"] = [
+    md("""
+    # 7 · The simulation lab
+
+    **Goal:** run style and level tournaments, read the tables, plot the spread of scores, and run the same
+    simulation on a Dask cluster. The guide's claims about the styles (C8) are things you can test here.
+    """),
+    code("""
+    import pandas as pd
+
+    from cut_tutor import Rules
+    from cut_tutor.sim import simulate, summary
+
+    HANDS = 80  # small so this notebook runs in seconds; raise it for firmer numbers
+    """),
+    md("""
+    ## Style tournament
+
+    Three Expert seats, one per Style. `duplicate=True` plays every shuffle once per seating rotation, so the
+    luck of the deal cancels out.
+    """),
+    code("""
+    styles = simulate(["Expert:Rock", "Expert:Balanced", "Expert:Gambler"], Rules(players=3),
+                      hands=HANDS, seed=7, duplicate=True)
+    summary(styles).round(2)
+    """),
+    md("""
+    The guide says Rock goes out about as often as the others but pays more on the hands it loses, and Gambler
+    has the widest spread of hand scores. Points on the hands each style lost, and the spread:
+    """),
+    code("""
+    lost = styles[~styles["went_out"]]
+    pd.DataFrame({
+        "go-out rate": styles.groupby("style")["went_out"].mean(),
+        "points when not out": lost.groupby("style")["points"].mean(),
+        "spread (sd)": styles.groupby("style")["points"].std(),
+    }).round(2)
+    """),
+    code("""
+    try:
+        import matplotlib.pyplot as plt
+    except ImportError:
+        plt = None
+        print("matplotlib is not installed (it comes with the sim extra): skipping the plot")
+
+    if plt:
+        fig, ax = plt.subplots(figsize=(6, 3))
+        order = ["Rock", "Balanced", "Gambler"]
+        ax.boxplot([styles.loc[styles["style"] == s, "points"] for s in order])
+        ax.set_xticks(range(1, 4), order)
+        ax.set_ylabel("points per hand (lower is better)")
+        ax.set_title("Hand scores by Style, Expert level")
+        plt.show()
+    """),
+    md("""
+    ## Level tournament
+
+    Same style, three Levels. Higher Levels should score better by a clear margin (C4); the `ci95` column is a
+    95% confidence interval on the mean.
+    """),
+    code("""
+    levels = simulate(["Expert:Balanced", "Experienced:Balanced", "Average:Balanced"], Rules(players=3),
+                      hands=HANDS, seed=7, duplicate=True)
+    summary(levels).round(2)
+    """),
+    md("""
+    ## The same on Dask
+
+    `simulate` takes any executor with `submit`: a `concurrent.futures` pool or a Dask `distributed.Client`.
+    Results do not depend on the executor, so the cluster run equals the one above. A threaded, in-process
+    client keeps this quick; on a real cluster use `Client("scheduler-address:8786")` and more hands.
+    """),
+    code("""
+    try:
+        from distributed import Client
+    except ImportError:
+        Client = None
+        print("dask.distributed is not installed (the sim extra)")
+
+    if Client:
+        with Client(processes=False, n_workers=1, threads_per_worker=2, dashboard_address=None) as client:
+            on_dask = simulate(["Expert:Balanced", "Experienced:Balanced", "Average:Balanced"], Rules(players=3),
+                               hands=HANDS, seed=7, duplicate=True, executor=client, chunk=20)
+        print("same as the serial run:", on_dask.equals(levels))
+    """),
+]
+
+NOTEBOOKS["08_review_your_game"] = [
+    md("""
+    # 8 · Review your game
+
+    **Goal:** record a hand, step back through it, and compare each of your moves with the coach's.
+    """),
+    code("""
+    import pandas as pd
+
+    from cut_tutor import Rules, State, record_of, replay, view
+    from cut_tutor.coach import AIPlayer, advise
+
+    rules = Rules(players=3)
+    state = State.deal(rules, seed=88, dealer=2)
+    # Seat 0 is "you": an Average Gambler, so there are mistakes to find.
+    players = [AIPlayer("Average", "Gambler", seed=1), AIPlayer("Expert", "Balanced", seed=2),
+               AIPlayer("Expert", "Rock", seed=3)]
+    while not state.over:
+        state.play(players[state.turn].choose_view(view(state, state.turn)))
+    record = record_of(state)
+    print("deal", record["deal"], "|", len(record["moves"]), "moves | winner: seat", state.winner)
+    """),
+    md("""
+    A hand record is the rules, the deal code and the moves: plain JSON that replays the hand exactly.
+    `replay(record, upto=k)` gives the position after `k` moves.
+    """),
+    code(f"""
+    {CHECK}
+    print(replay(record).to_position() == state.to_position())
+    """),
+    md("""
+    ## Your moves against the coach
+
+    At every move seat 0 made, ask the coach (Madonna, Expert) what it would have played from the same view,
+    and by how much it valued its move over yours.
+    """),
+    code("""
+    rows = []
+    for step, made in enumerate(record["moves"]):
+        before = replay(record, upto=step)
+        if before.turn != 0 or len(before.legal_moves()) < 2:
+            continue
+        advice = advise(view(before, 0), coach="Madonna", level="Expert")
+        totals = {str(c.move): c.total for c in advice.candidates}
+        rows.append({"step": step, "pile top": (before.to_position()["pile"].split() or ["-"])[-1],
+                     "you": str(made), "coach": str(advice.move),
+                     "cost": round(totals[str(advice.move)] - totals.get(str(made), 0.0), 1)})
+    review = pd.DataFrame(rows)
+    review["agrees"] = review["you"] == review["coach"]
+    print(f"you agreed with the coach on {review['agrees'].mean():.0%} of {len(review)} decisions")
+    review.sort_values("cost", ascending=False).head(8)
+    """),
+    md("Step to the costliest decision and look at the table there:"),
+    code("""
+    worst = review.sort_values("cost", ascending=False).iloc[0]
+    position = replay(record, upto=int(worst["step"]))
+    display(position)
+    advise(view(position, 0), coach="Madonna", level="Expert").to_frame()
+    """),
+    md("""
+    ## The replayer
+
+    With the widgets installed, the Replayer steps through the same record with buttons and a slider, and
+    marks the moves where the coach would have played differently.
+    """),
+    code("""
+    try:
+        from cut_tutor.widgets import Replayer
+    except ImportError:
+        Replayer = None
+        print("the widgets extra is not installed: use replay(record, upto=k) as above")
+
+    if Replayer:
+        replayer = Replayer(record, coach="Madonna", level="Expert")
+        replayer.go(int(worst["step"]))
+        display(replayer)
+    """),
+]
+
+NOTEBOOKS["09_teacher"] = [
+    md("""
+    # 9 · For teachers: a class set of deals
+
+    **Goal:** choose a ruleset and a set of deal codes, have each learner play them, collect everyone's hand
+    records, and see in one table how each learner's choices compare with the three coaches'.
+
+    Here the learners are simulated (AI seats with different Levels and Styles); with a real class, collect the
+    records the tutor exports instead.
+    """),
+    code("""
+    import json
+    import tempfile
+    from pathlib import Path
+
+    import pandas as pd
+
+    from cut_tutor import Rules, deal_code, record_of, replay, state_from_deal, view
+    from cut_tutor.coach import AIPlayer, advise
+
+    rules = Rules.from_preset("Canada", players=3)
+    class_set = [deal_code(rules, seed, dealer=seed % 3) for seed in (11, 22, 33, 44)]
+    learners = {"Ana": ("Average", "Gambler"), "Ben": ("Experienced", "Rock"), "Cleo": ("Expert", "Balanced")}
+    """),
+    code(f"""
+    {CHECK}
+    print("ruleset:", rules.preset, "| players", rules.players, "| cards dealt", rules.cards_dealt)
+    print("class set:", class_set)
+    """),
+    md("""
+    ## Playing the deals
+
+    Every learner plays every deal from seat 0 against the same two opponents, and each hand record is
+    written to a folder as JSON — the way a class would hand in its work.
+    """),
+    code("""
+    folder = Path(tempfile.mkdtemp(prefix="cut-class-"))
+    opponents = [AIPlayer("Experienced", "Balanced", seed=5), AIPlayer("Experienced", "Balanced", seed=6)]
+    for name, (level, style) in learners.items():
+        for number, code in enumerate(class_set):
+            state = state_from_deal(code, rules)
+            seats = [AIPlayer(level, style, seed=number), *opponents]
+            while not state.over:
+                state.play(seats[state.turn].choose_view(view(state, state.turn)))
+            record = record_of(state) | {"learner": name}
+            (folder / f"{name}-{code}.json").write_text(json.dumps(record))
+    print(len(list(folder.glob("*.json"))), "records handed in")
+    """),
+    md("""
+    ## Collecting the records
+
+    Read every record back, replay it, and at each decision the learner made (seat 0, more than one legal
+    move) ask the three coaches what they would have played.
+    """),
+    code("""
+    COACHES = ("Daryl", "Madonna", "Marty")
+    rows = []
+    for path in sorted(folder.glob("*.json")):
+        record = json.loads(path.read_text())
+        final = replay(record)
+        for step, made in enumerate(record["moves"]):
+            before = replay(record, upto=step)
+            if before.turn != 0 or len(before.legal_moves()) < 2:
+                continue
+            row = {"learner": record["learner"], "deal": record["deal"], "step": step, "move": made,
+                   "won": final.winner == 0, "points": final.scores()[0]}
+            for coach in COACHES:
+                row[coach] = str(advise(view(before, 0), coach=coach, level="Expert").move)
+            rows.append(row)
+    decisions = pd.DataFrame(rows)
+    decisions.head()
+    """),
+    md("How often each learner chose what each coach would have chosen, with their results over the set:"),
+    code("""
+    agreement = pd.DataFrame({coach: (decisions["move"] == decisions[coach]) for coach in COACHES})
+    agreement["learner"] = decisions["learner"]
+    table = agreement.groupby("learner").mean().round(2)
+    hands = decisions.drop_duplicates(["learner", "deal"]).groupby("learner")
+    table["decisions"] = decisions.groupby("learner").size()
+    table["hands won"] = hands["won"].sum()
+    table["points"] = hands["points"].sum()
+    table
+    """),
+    md("""
+    Reading it: a learner close to Daryl plays safe, close to Marty takes the gambles. Agreement is not a grade —
+    the coaches disagree with each other too — but a learner far from all three on the same deals is a good
+    person to sit beside with the replayer (notebook 8).
+    """),
+]
+
+
+def build(name: str, cells: list[tuple[str, str]]) -> NotebookNode:
+    """A notebook with stable cell ids, so regenerating it changes nothing that did not change."""
+    nb = nbformat.v4.new_notebook(metadata=METADATA)
+    for i, (kind, source) in enumerate(cells):
+        cell = nbformat.v4.new_markdown_cell(source) if kind == "markdown" else nbformat.v4.new_code_cell(source)
+        cell["id"] = f"{name[:2]}-{i:02d}"
+        nb.cells.append(cell)
+    return nb
+
+
+def execute(nb: NotebookNode) -> None:
+    """Run the notebook once in a fresh kernel, from this folder, as nbval will."""
+    from nbclient import NotebookClient
+
+    NotebookClient(nb, timeout=180, kernel_name="python3", resources={"metadata": {"path": str(HERE)}}).execute()
+
+
+def strip(nb: NotebookNode) -> None:
+    """Keep outputs only where nbval checks them; everything else is stored clean."""
+    nb.metadata = nbformat.from_dict(METADATA)
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        cell.metadata = nbformat.from_dict({})
+        if not cell.source.startswith(CHECK):
+            cell.outputs = []
+            cell.execution_count = None
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("names", nargs="*", help="notebooks to write (default: all), e.g. 02_rules_step_by_step")
+    parser.add_argument("--no-execute", action="store_true", help="write the cells without running them")
+    args = parser.parse_args(argv)
+    for name in args.names or NOTEBOOKS:
+        nb = build(name, NOTEBOOKS[name])
+        if not args.no_execute:
+            execute(nb)
+        strip(nb)
+        path = HERE / f"{name}.ipynb"
+        nbformat.write(nb, path)
+        print("wrote", path.relative_to(HERE.parent), file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

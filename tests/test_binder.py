@@ -1,0 +1,73 @@
+"""The Binder environment builds and runs the learning path, checked the way repo2docker would build it.
+
+repo2docker installs ``binder/requirements.txt`` into a fresh Python, then runs ``binder/postBuild`` from the
+repository root. This test does the same in a throwaway virtual environment (pip's cache keeps it quick) and
+executes the first notebook with that environment's ``jupyter nbconvert``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+BINDER = ROOT / "binder"
+NOTEBOOK = ROOT / "notebooks" / "01_your_first_game.ipynb"
+#: pip messages that mean this machine cannot reach the packages, not that the environment is wrong.
+UNREACHABLE = ("No matching distribution found", "Could not find a version", "Failed to establish a new connection")
+
+
+def run(args: list[str], env: dict[str, str], timeout: int = 300) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(args, cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout)
+
+
+def test_binder_files_are_what_repo2docker_reads() -> None:
+    assert (BINDER / "requirements.txt").is_file()
+    post = BINDER / "postBuild"
+    assert post.is_file() and os.access(post, os.X_OK), "postBuild must be executable"
+    assert ".[widgets,sim]" in post.read_text(encoding="utf-8")
+    assert (BINDER / "runtime.txt").read_text(encoding="utf-8").strip().startswith("python-3.")
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "urlpath=voila/render/notebooks/dashboard.ipynb" in readme
+    assert "urlpath=lab/tree/notebooks/01_your_first_game.ipynb" in readme
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(600)
+def test_binder_environment_runs_a_notebook(tmp_path: Path) -> None:
+    venv = tmp_path / "env"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
+    bin_dir = venv / "bin"
+    env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH", "JUPYTER_PATH")}
+    env |= {"PATH": f"{bin_dir}{os.pathsep}{env.get('PATH', '')}", "VIRTUAL_ENV": str(venv),
+            "PIP_DISABLE_PIP_VERSION_CHECK": "1"}  # fmt: skip
+
+    install = run([str(bin_dir / "python"), "-m", "pip", "install", "-q", "-r", str(BINDER / "requirements.txt")], env)
+    if install.returncode and any(text in install.stderr for text in UNREACHABLE):
+        pytest.skip(f"the package index is not reachable from here: {install.stderr.strip()[-300:]}")
+    assert install.returncode == 0, install.stderr[-3000:]
+
+    post = run([str(BINDER / "postBuild")], env)
+    assert post.returncode == 0, post.stderr[-3000:]
+
+    where = run([str(bin_dir / "python"), "-c", "import cut_tutor, voila; print(cut_tutor.__file__)"], env)
+    assert where.returncode == 0, where.stderr[-3000:]
+    assert Path(where.stdout.strip()).is_relative_to(ROOT), "postBuild must install this checkout (editable)"
+
+    extensions = run([str(bin_dir / "jupyter"), "server", "extension", "list"], env)
+    assert "voila" in extensions.stdout + extensions.stderr, "voila/render needs the voila server extension"
+
+    executed = run(
+        [str(bin_dir / "jupyter"), "nbconvert", "--to", "notebook", "--execute", str(NOTEBOOK),
+         "--output-dir", str(tmp_path), "--ExecutePreprocessor.timeout=120"],
+        env,
+    )  # fmt: skip
+    assert executed.returncode == 0, executed.stderr[-3000:]
+    notebook = json.loads((tmp_path / NOTEBOOK.name).read_text(encoding="utf-8"))
+    errors = [o for c in notebook["cells"] for o in c.get("outputs", []) if o.get("output_type") == "error"]
+    assert not errors, errors
