@@ -80,6 +80,7 @@ def cmd_dashboard(args: argparse.Namespace) -> int:
     if not notebook.exists():
         print(f"error: {notebook} not found; run from a source checkout of cut_tutor", file=sys.stderr)
         return 2
+    _build_guide()
     # Voilà reads voila.json (preheated kernel, idle culling) from its working directory: the repository root.
     return subprocess.call(
         voila_command(notebook, args.port, browser=not args.no_browser),
@@ -88,9 +89,21 @@ def cmd_dashboard(args: argparse.Namespace) -> int:
     )
 
 
+def _build_guide() -> None:
+    """Build the player's guide that the dashboard's help links open (a second or two with MkDocs)."""
+    config = NOTEBOOKS.parent / "guide" / "mkdocs.yml"
+    if not config.exists():
+        return
+    try:
+        subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(config)], check=True)
+    except (OSError, subprocess.CalledProcessError):
+        print("note: the guide was not built (pip install -e '.[docs]'); help links will not open", file=sys.stderr)
+
+
 def voila_command(notebook: Path, port: int, *, browser: bool = False) -> list[str]:
     """The Voilà command line serving ``notebook`` on 127.0.0.1 only (the browser tests start it too)."""
-    command = [sys.executable, "-m", "voila", str(notebook), f"--port={port}", "--Voila.ip=127.0.0.1"]
+    command = [sys.executable, "-m", "voila", str(notebook), f"--port={port}", "--Voila.ip=127.0.0.1",
+               f"--Voila.root_dir={NOTEBOOKS.parent}"]  # files (the built guide) are served from the repository
     if not browser:
         command.append("--no-browser")
     return command

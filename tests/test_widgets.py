@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -569,3 +570,21 @@ class TestDashboardFiles:
 
 def test_illegal_move_error_is_a_value_error() -> None:
     assert issubclass(IllegalMoveError, ValueError)
+
+
+class TestHelpLinks:
+    """The app's help links open the matching section of the player's guide (built by MkDocs)."""
+
+    def test_every_setting_links_to_its_guide_section(self, app: GameApp) -> None:
+        from cut_tutor.guide_links import GUIDE_LINKS, RULES_FIELDS
+
+        html = "".join(
+            child.value for child in app.setup_box.children if isinstance(child, w.HTML) and "cut-help" in child.value
+        )
+        hrefs = re.findall(r'href="([^"]+)"', html)
+        assert hrefs and all(h.startswith(app.guide) for h in hrefs)
+        targets = {h[len(app.guide) :] for h in hrefs}
+        assert targets <= set(GUIDE_LINKS.values())
+        for field in RULES_FIELDS:
+            assert GUIDE_LINKS[RULES_FIELDS[field]] in targets
+        assert {"rules.html", "coach.html", "glossary.html#risk-play"} <= targets

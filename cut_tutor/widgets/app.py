@@ -44,6 +44,7 @@ from cut_tutor.engine.cards import card_name
 from cut_tutor.engine.game import DEFAULT_NAMES
 from cut_tutor.engine.moves import FLIP, GAMBLE, TURNUP
 
+from ..guide_links import RULES_FIELDS, guide_url
 from .replayer import Replayer
 from .scores import game_table, history_hands, history_summary
 from .table import COLOURS, IntentError, TableWidget, move_label
@@ -104,6 +105,9 @@ class Setup:
                    str(data["pacing"]))  # fmt: skip
 
 
+#: Where Voilà serves the built guide (``make dashboard`` builds it; voila.json allows the files).
+GUIDE_BASE = "/voila/files/guide/_build/"
+
 _NONE_AS_ZERO = ("decks", "clear_rank")
 
 
@@ -114,7 +118,8 @@ def _from_form(name: str, value: Any) -> Any:
 class GameApp:
     """The whole tutor in one object; :attr:`widget` is what a notebook or Voilà displays."""
 
-    def __init__(self, home: str | os.PathLike[str] | None = None) -> None:
+    def __init__(self, home: str | os.PathLike[str] | None = None, guide: str = GUIDE_BASE) -> None:
+        self.guide = guide
         self.home = Path(home) if home is not None else default_home()
         self.home.mkdir(parents=True, exist_ok=True)
         self.save_path = self.home / "save.json"
@@ -533,6 +538,18 @@ class GameApp:
         self.export_note.value = f"Saved <code>{escape(str(out))}</code>"
         return out
 
+    def help_links(self, topics: list[str]) -> list[tuple[str, str]]:
+        """``(label, url)`` of the guide section explaining each topic (a setting, a Rules field or a page)."""
+        return [(RULES_FIELDS.get(t, t), guide_url(t, base=self.guide)) for t in topics]
+
+    def help_html(self, topics: list[str], title: str = "Help") -> w.HTML:
+        """A row of links into the player's guide; each opens its section in a new tab."""
+        links = " · ".join(
+            f'<a href="{escape(url)}" target="_blank" rel="noopener">{escape(label)}</a>'
+            for label, url in self.help_links(topics)
+        )
+        return w.HTML(f'<small class="cut-help">{escape(title)}: {links}</small>')
+
     def print_view(self, game_ids: list[int] | None = None) -> str:
         """A print-friendly page of the chosen games (default: all): summaries and hand-by-hand tables."""
         games = [g for g in self.history.games() if game_ids is None or g["id"] in game_ids]
@@ -649,13 +666,18 @@ class GameApp:
         self.reset_button = self._button("Reset game setup", self.reset_setup)
         self.setup_box = w.VBox(
             [
+                self.help_html(["rules", "coach", "scores", "saving"], title="Guide"),
                 w.HTML("<h3>Players</h3>"), self.players, self.seat_rows,
+                self.help_html(["Players", "Level", "Style"]),
                 w.HTML("<h3>Coaching</h3>"), w.HBox([self.coach_pick, self.coaching]), self.coach_about,
-                w.HTML("<h3>Rules</h3>"), self.preset, w.GridBox(
+                self.help_html(["Coaching", "Coach style", "Automate Player"]),
+                w.HTML("<h3>Rules</h3>"), self.preset, self.help_html(["Global Setting Set (preset)"]), w.GridBox(
                     list(self.rule_widgets.values()),
                     layout=w.Layout(grid_template_columns="repeat(auto-fill, minmax(300px, 1fr))"),
                 ),
+                self.help_html(list(RULES_FIELDS)),
                 w.HTML("<h3>Table</h3>"), w.HBox([self.pile_counts, self.pacing]), self.seed,
+                self.help_html(["Pile Counts", "Pause between Players", "Dim non-playable Cards"]),
                 w.HBox([self.deal_button, self.reset_button]),
             ]
         )  # fmt: skip

@@ -11,6 +11,7 @@ import re
 import shutil
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 import urllib.request
@@ -25,9 +26,15 @@ ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
 CHROMIUM = shutil.which("chromium")
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]  # fmt: skip
+        "--disable-sync", "--no-first-run"]
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
+
+
+def build_guide() -> None:
+    """The dashboard's help links open the built guide, which Voilà serves from guide/_build."""
+    subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(ROOT / "guide" / "mkdocs.yml")],
+                   check=True, cwd=ROOT)
 
 
 def free_port() -> int:
@@ -66,6 +73,7 @@ def disagreeing_seed() -> tuple[int, str]:
 def server() -> Iterator[str]:
     if CHROMIUM is None:
         pytest.skip("chromium is not on PATH")
+    build_guide()
     home = tempfile.mkdtemp(prefix="cut-home-")
     port = free_port()
     notebook = ROOT / "notebooks" / "dashboard.ipynb"
@@ -110,6 +118,15 @@ def test_play_through_the_dashboard(server: str) -> None:
         deal = page.get_by_role("button", name="Deal & play")
         expect(deal).to_be_visible()
         page.screenshot(path=str(ARTIFACTS / "01-setup.png"), full_page=True)
+
+        # a help link opens the matching section of the guide
+        with page.expect_popup() as popup:
+            page.get_by_role("link", name="Risk Play", exact=True).click()
+        guide = popup.value
+        guide.wait_for_load_state()
+        assert guide.url.endswith("glossary.html#risk-play")
+        expect(guide.locator("#risk-play")).to_be_visible()
+        guide.close()
 
         # deal a known game
         page.get_by_placeholder("random").fill(str(seed))
