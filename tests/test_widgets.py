@@ -588,3 +588,19 @@ class TestHelpLinks:
         for field in RULES_FIELDS:
             assert GUIDE_LINKS[RULES_FIELDS[field]] in targets
         assert {"rules.html", "coach.html", "glossary.html#risk-play"} <= targets
+
+
+class TestLayout:
+    """View: Auto picks the arc when it fits, Table and Stacked are kept as chosen; the page may switch."""
+
+    def test_view_picker_and_page_switch(self, app: GameApp) -> None:
+        assert app.table.layout == "auto"
+        app.view_pick.value = "Table"
+        assert app.table.layout == "table"
+        assert app.table.receive({"type": "layout", "layout": "stacked"})
+        assert app.table.layout == "stacked" and app.view_pick.value == "Stacked"
+        assert not app.table.receive({"type": "layout", "layout": "circle"})
+        assert "layout is 'auto', 'table' or 'stacked'" in app.table.error
+        assert app.table.layout == "stacked"
+        with pytest.raises(ValueError, match="view"):
+            app.set_layout("grid")

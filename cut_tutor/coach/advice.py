@@ -107,7 +107,9 @@ def explain(best: Candidate, by_turn: Candidate, view: dict[str, Any]) -> tuple[
     head = _verb(best.move)
     plan = ", then ".join(plan_text(best.steps)) if best.steps else None
     if best is not by_turn and plan:
-        return f"{head} — it sheds less right now, but it sets up your next turns: {plan}.", plan
+        if best.components["shed"] < by_turn.components["shed"]:
+            return f"{head} — it sheds less right now, but it sets up your next turns: {plan}.", plan
+        return f"{head} — {_reason(best, view)}, and it sets up your next turns: {plan}.", plan
     return f"{head} — {_reason(best, view)}.", plan
 
 

@@ -47,7 +47,7 @@ from cut_tutor.engine.moves import FLIP, GAMBLE, TURNUP
 from ..guide_links import RULES_FIELDS, guide_url
 from .replayer import Replayer
 from .scores import game_table, history_hands, history_summary
-from .table import COLOURS, IntentError, TableWidget, move_label
+from .table import COLOURS, LAYOUTS, IntentError, TableWidget, move_label
 
 #: The human's seat: you take the first seat, the others are AI opponents.
 YOU = 0
@@ -525,6 +525,14 @@ class GameApp:
         else:
             self.root.remove_class("cut-app-dark")
 
+    def set_layout(self, layout: str) -> None:
+        """View: Auto (arc when it fits, else the stacked list), Table or Stacked; kept as chosen."""
+        name = layout.strip().lower()
+        if name not in LAYOUTS:
+            raise ValueError("view: use Auto, Table or Stacked")
+        self.table.layout = name
+        self.view_pick.value = name.title()
+
     # -- scores -------------------------------------------------------------------------------------------
 
     def delete_games(self, game_ids: list[int]) -> None:
@@ -658,6 +666,10 @@ class GameApp:
         self.pile_counts.observe(lambda c: self._ui(self.set_pile_counts, c["new"]), "value")
         self.pacing = w.ToggleButtons(options=list(PACING), value="Auto", description="AI pacing")
         self.pacing.observe(lambda c: self._ui(self.set_pacing, c["new"]), "value")
+        self.view_pick = w.ToggleButtons(options=["Auto", "Table", "Stacked"], value="Auto", description="View")
+        self.view_pick.observe(lambda c: self._ui(self.set_layout, c["new"]), "value")
+        # the page's own "Switch to Stacked" offer changes the table's layout: keep the picker in step
+        self.table.observe(lambda c: setattr(self.view_pick, "value", c["new"].title()), "layout")
         self.preset = w.Dropdown(options=["USA", "Canada"], value="USA", description="Preset")
         self.preset.observe(lambda c: self._ui(self.set_preset, c["new"]), "value")
         self.rule_widgets = self._rule_widgets()
@@ -676,7 +688,7 @@ class GameApp:
                     layout=w.Layout(grid_template_columns="repeat(auto-fill, minmax(300px, 1fr))"),
                 ),
                 self.help_html(list(RULES_FIELDS)),
-                w.HTML("<h3>Table</h3>"), w.HBox([self.pile_counts, self.pacing]), self.seed,
+                w.HTML("<h3>Table</h3>"), w.HBox([self.pile_counts, self.pacing]), self.view_pick, self.seed,
                 self.help_html(["Pile Counts", "Pause between Players", "Dim non-playable Cards"]),
                 w.HBox([self.deal_button, self.reset_button]),
             ]

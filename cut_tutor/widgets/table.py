@@ -39,7 +39,9 @@ COLOURS: dict[str, str] = {
 }
 
 #: Intent types the page may send; anything else is refused.
-INTENTS = ("move", "coach_play", "undo", "next", "automate", "theme", "ready", "key")
+INTENTS = ("move", "coach_play", "undo", "next", "automate", "theme", "layout", "ready", "key")
+#: How opponents are drawn: Auto picks the arc when it fits the width, else the stacked list.
+LAYOUTS = ("auto", "table", "stacked")
 
 #: The longest text an intent may carry; a longer one is refused before it is parsed.
 _MAX_TEXT = 64
@@ -169,6 +171,7 @@ class TableWidget(anywidget.AnyWidget):
     table = traitlets.Dict().tag(sync=True)
     error = traitlets.Unicode("").tag(sync=True)
     theme = traitlets.Unicode("light").tag(sync=True)
+    layout = traitlets.Enum(LAYOUTS, "auto").tag(sync=True)
 
     def __init__(self, on_intent: Callable[[str, Any], None] | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -186,6 +189,9 @@ class TableWidget(anywidget.AnyWidget):
         """Check and carry out one message from the page; ``False`` (and :attr:`error` set) if refused."""
         try:
             kind, value = parse_intent(content)
+            if kind == "layout":  # how the table is drawn changes nothing in the game
+                self.layout = value
+                return True
             if self._on_intent is None:
                 raise IntentError("the table is not connected to a game")
             self._on_intent(kind, value)
@@ -198,7 +204,9 @@ class TableWidget(anywidget.AnyWidget):
 
     def synced_json(self) -> str:
         """Every synced game trait as the page receives it (tests check it holds no hidden card)."""
-        return json.dumps({"table": self.table, "error": self.error, "theme": self.theme}, ensure_ascii=False)
+        return json.dumps(
+            {"table": self.table, "error": self.error, "theme": self.theme, "layout": self.layout}, ensure_ascii=False
+        )
 
 
 def parse_intent(content: Any) -> tuple[str, Any]:
@@ -208,13 +216,15 @@ def parse_intent(content: Any) -> tuple[str, Any]:
     kind = content.get("type")
     if not isinstance(kind, str) or kind not in INTENTS:
         raise IntentError(f"unknown request type {str(kind)[:_MAX_TEXT]!r}")
-    if kind in ("move", "key", "theme"):
-        field = {"move": "move", "key": "key", "theme": "theme"}[kind]
+    if kind in ("move", "key", "theme", "layout"):
+        field = kind
         value = content.get(field)
         if not isinstance(value, str) or not value or len(value) > _MAX_TEXT:
             raise IntentError(f"'{kind}' needs a short text field '{field}'")
         if kind == "theme" and value not in ("light", "dark"):
             raise IntentError("the theme is 'light' or 'dark'")
+        if kind == "layout" and value not in LAYOUTS:
+            raise IntentError("the layout is 'auto', 'table' or 'stacked'")
         return kind, value
     if kind == "automate":
         value = content.get("on")

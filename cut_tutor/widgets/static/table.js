@@ -14,6 +14,9 @@
  *            pile_counts: boolean, status: string, last: string, step: string}} Table
  */
 
+/** Width one opponent's seat needs on the table arc, in pixels (the CSS min-width plus the gap). */
+const SEAT_WIDTH = 176;
+
 const LEGEND = [
   ["💥", "Bust: took the pile"],
   ["🃏", "Known card: came from the pile"],
@@ -87,11 +90,34 @@ function render({ model, el }) {
     }
     if (!t.view) return;
     const v = t.view;
-    root.appendChild(opponents(t, v));
+    const band = opponents(t, v);
+    const wanted = model.get("layout") || "auto";
+    const fits = tableFits(v.players - 1);
+    const arc = wanted === "table" || (wanted === "auto" && fits);
+    band.classList.add(arc ? "cut-arc" : "cut-stacked");
+    root.dataset.layout = arc ? "table" : "stacked";
+    if (arc) {
+      const seats = [...band.children];
+      seats.forEach((box, i) => {
+        const angle = (Math.PI * (i + 0.5)) / seats.length;
+        /** @type {HTMLElement} */ (box).style.setProperty("--lift", (Math.sin(angle) * 28).toFixed(1) + "px");
+      });
+    }
+    if (wanted === "table" && !fits) {
+      const note = h("div", "cut-layout-note", "The table view does not fit this width. ");
+      const swap = h("button", "cut-to-stacked", "Switch to Stacked");
+      swap.onclick = () => send({ type: "layout", layout: "stacked" });
+      note.appendChild(swap);
+      root.appendChild(note);
+    }
+    root.appendChild(band);
     root.appendChild(pile(t, v));
     root.appendChild(yourArea(t, v));
     root.appendChild(legend());
   };
+
+  /** Can the opponents sit side by side on an arc at this width? @param {number} count */
+  const tableFits = (count) => root.clientWidth >= count * SEAT_WIDTH + 24;
 
   /** @param {Table} t */
   const titleBar = (t) => {
@@ -349,6 +375,18 @@ function render({ model, el }) {
     draw();
   });
   model.on("change:error", draw);
+  model.on("change:layout", draw);
+  // Auto re-resolves whenever the width changes: narrow the window and the table becomes a list.
+  let lastFit = null;
+  new ResizeObserver(() => {
+    const t = model.get("table") || {};
+    if (!t.view) return;
+    const fit = tableFits(t.view.players - 1);
+    if (fit !== lastFit) {
+      lastFit = fit;
+      draw();
+    }
+  }).observe(root);
   model.on("change:theme", draw);
   draw();
   send({ type: "ready" });
