@@ -21,8 +21,8 @@ test: venv
 	$(BIN)/ruff check $(LINT_DIRS)
 	$(BIN)/mypy cut_tutor
 	@if [ -d notebooks ] && [ -n "$$(find notebooks -name '*.ipynb' -not -path '*/.ipynb_checkpoints/*' -print -quit)" ]; then \
-		echo "$(BIN)/python -m pytest -q tests README.md --nbval-lax notebooks"; \
-		$(BIN)/python -m pytest -q tests README.md --nbval-lax notebooks; \
+		echo "$(BIN)/python -m pytest -q tests README.md cut_tutor --nbval-lax notebooks"; \
+		$(BIN)/python -m pytest -q tests README.md cut_tutor --nbval-lax notebooks; \
 	else \
 		echo "$(BIN)/python -m pytest -q"; \
 		$(BIN)/python -m pytest -q; \

@@ -3,6 +3,7 @@
 Each example deals a hand under random rules and plays it out with seeded random choices, checking the
 engine's invariants at every step: cards are conserved, a live hand always has a move, records and
 positions reproduce states exactly, saves resume exactly, and a view never reveals a hidden card (C2).
+Every property runs again over the Clear 4 preset (R22), with the same bodies, at the end of the file.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from cut_tutor.engine import (
     unseen,
     view,
 )
-from cut_tutor.engine.cards import NRANKS, RANK_MASK, UP, card_name, counts_of, parse_card
+from cut_tutor.engine.cards import NCODES, RANK_MASK, UP, card_name, counts_of, parse_card
 from cut_tutor.engine.rules import DECK_SIZE, STALEMATE_TURNS
 
 #: Enough moves for any hand: R15 ends it after 2,000 turns, and no turn holds this many decisions.
@@ -87,7 +88,7 @@ def random_play(state: State, rng: random.Random) -> Iterator[State]:
 def card_counts(state: State) -> list[int]:
     """Per rank: every card of the state, wherever it lies."""
     counts = state.cleared[:]
-    for rank in range(NRANKS):
+    for rank in range(len(counts)):
         counts[rank] += state.undealt[rank] + sum(hand[rank] for hand in state.hands)
     for card in state.pile:
         counts[card] += 1
@@ -103,7 +104,7 @@ def check_invariants(state: State, deck: list[int]) -> None:
     for seat in range(state.players):
         assert state.hand_count[seat] == sum(state.hands[seat])
         assert all(0 <= k <= h for k, h in zip(state.known[seat], state.hands[seat], strict=True))
-        assert all(len(stack) <= 2 for stack in state.stacks[seat])
+        assert all(len(stack) <= state.rules.stack_depth for stack in state.stacks[seat])
     assert len(state.pile) == len(state.pile_by)
     assert not any(state.rules.is_clear[card] for card in state.pile), "a clear card stayed on the pile"
     if state.over:
@@ -233,9 +234,9 @@ def redealt(state: State, seat: int, rng: random.Random) -> tuple[State, bool]:
     for other, info in enumerate(position["seats"]):
         if other == seat:
             continue
-        hand = counts_of(parse_card(c) for c in info["hand"].split())
-        known = counts_of(parse_card(c) for c in info["known"].split())
-        for rank in range(1, NRANKS):
+        hand = counts_of((parse_card(c) for c in info["hand"].split()), NCODES)
+        known = counts_of((parse_card(c) for c in info["known"].split()), NCODES)
+        for rank in range(1, NCODES):
             pool += [rank] * (hand[rank] - known[rank])
         hidden_hands[other] = (known, sum(hand) - sum(known))
     for info in position["seats"]:
@@ -246,7 +247,7 @@ def redealt(state: State, seat: int, rng: random.Random) -> tuple[State, bool]:
     rng.shuffle(shuffled)
     take = iter(shuffled)
     for other, (known, hidden) in hidden_hands.items():
-        cards = [rank for rank in range(1, NRANKS) for _ in range(known[rank])]
+        cards = [rank for rank in range(1, NCODES) for _ in range(known[rank])]
         cards += [next(take) for _ in range(hidden)]
         position["seats"][other]["hand"] = " ".join(card_name(c) for c in cards)
     for info in position["seats"]:
@@ -263,7 +264,7 @@ def hidden_counts(state: State, seat: int) -> list[int]:
     counts = state.undealt[:]
     for other in range(state.players):
         if other != seat:
-            for rank in range(NRANKS):
+            for rank in range(len(counts)):
                 counts[rank] += state.hands[other][rank] - state.known[other][rank]
         for stack in state.stacks[other]:
             for card in stack:
@@ -306,3 +307,57 @@ def test_redeal_changes_hidden_cards_only() -> None:
     assert other.hands[0] == state.hands[0]
     assert [[c for c in s if c & UP] for s in other.stacks[2]] == [[c for c in s if c & UP] for s in state.stacks[2]]
     assert card_counts(other) == card_counts(state)
+
+
+# -- the same properties over Clear 4 (R22) ----------------------------------------------------------
+
+
+@st.composite
+def clear4_rules_st(draw: st.DrawFn) -> Rules:
+    """The Clear 4 preset for 2 to 6 seats (its only setting that changes play)."""
+    return Rules.from_preset("Clear 4", players=draw(st.integers(2, 6)))
+
+
+CLEAR4 = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@CLEAR4
+@given(rules=clear4_rules_st(), seed=SEEDS, play_seed=SEEDS, late=st.booleans())
+def test_clear4_cards_conserved_moves_exist_and_hand_ends(rules: Rules, seed: int, play_seed: int, late: bool) -> None:
+    test_cards_conserved_moves_exist_and_hand_ends.hypothesis.inner_test(rules, seed, play_seed, late)  # type: ignore[attr-defined]
+
+
+@CLEAR4
+@given(rules=clear4_rules_st(), seed=SEEDS, play_seed=SEEDS)
+def test_clear4_every_legal_move_applies(rules: Rules, seed: int, play_seed: int) -> None:
+    test_every_legal_move_applies.hypothesis.inner_test(rules, seed, play_seed)  # type: ignore[attr-defined]
+
+
+@CLEAR4
+@given(rules=clear4_rules_st(), seed=SEEDS, play_seed=SEEDS, picks=st.randoms(use_true_random=False))
+def test_clear4_record_replays_every_state(rules: Rules, seed: int, play_seed: int, picks: random.Random) -> None:
+    test_record_replays_every_state.hypothesis.inner_test(rules, seed, play_seed, picks)  # type: ignore[attr-defined]
+
+
+@CLEAR4
+@given(rules=clear4_rules_st(), seed=SEEDS, play_seed=SEEDS)
+def test_clear4_position_round_trip(rules: Rules, seed: int, play_seed: int) -> None:
+    test_position_round_trip.hypothesis.inner_test(rules, seed, play_seed)  # type: ignore[attr-defined]
+
+
+@CLEAR4
+@given(rules=clear4_rules_st(), seed=SEEDS)
+def test_clear4_same_seed_same_deal_and_cut(rules: Rules, seed: int) -> None:
+    test_same_seed_same_deal_and_cut.hypothesis.inner_test(rules, seed)  # type: ignore[attr-defined]
+
+
+@CLEAR4
+@given(rules=clear4_rules_st(), seed=SEEDS, play_seed=SEEDS, steps=st.integers(0, 700))
+def test_clear4_save_and_load_resume_exactly(rules: Rules, seed: int, play_seed: int, steps: int) -> None:
+    test_save_and_load_resume_exactly.hypothesis.inner_test(rules, seed, play_seed, steps)  # type: ignore[attr-defined]
+
+
+@CLEAR4
+@given(rules=clear4_rules_st(), seed=SEEDS, play_seed=SEEDS, shuffle_seed=SEEDS)
+def test_clear4_view_never_shows_a_hidden_card(rules: Rules, seed: int, play_seed: int, shuffle_seed: int) -> None:
+    test_view_never_shows_a_hidden_card.hypothesis.inner_test(rules, seed, play_seed, shuffle_seed)  # type: ignore[attr-defined]

@@ -2,7 +2,7 @@
 
 >>> from cut_tutor.engine import Rules, State, view
 >>> state = State.from_position({"rules": {"players": 2}, "turn": 0, "pile": "Q@1",
-...     "seats": [{"hand": "J 7 7 5 5", "stacks": ["", "", "", ""]}, {"hand": "K K", "stacks": ["", "", "", ""]}]})
+...     "seats": [{"hand": "J 7 7 5 5"}, {"hand": "K K Q Q 9"}]})
 >>> advice = advise(view(state, 0), coach="Madonna", level="Expert")
 >>> advice.text
 'Play your J — it sheds less right now, but it sets up your next turns: your 2 7s, then your 2 5s.'
@@ -14,8 +14,8 @@ import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..engine.cards import card_name
-from ..engine.moves import ADD, CLEAR, DONE, FLIP, GAMBLE, PLAY, TAKE, TURNUP, Move
+from ..engine.cards import CLEAR_CARD, WILD, card_name
+from ..engine.moves import ADD, CLEAR, DONE, FLIP, GAMBLE, PLAY, PUSH, TAKE, TURNUP, Move
 from .styles import COACH_STYLE, Level, Style, level_of, style_of
 from .values import COMPONENTS, Candidate, evaluate, plan_text
 
@@ -37,7 +37,8 @@ class Advice:
     @property
     def label(self) -> str:
         """The play as the table's buttons name it (``Play 2× Q``)."""
-        return move_label(self.move)
+        best = next(c for c in self.candidates if c.move == self.move)
+        return move_label(self.move, clears=best.clears)
 
     def to_frame(self) -> pd.DataFrame:
         """One row per legal move: its components, total, and which one is recommended."""
@@ -50,27 +51,51 @@ class Advice:
         return pd.DataFrame(rows, columns=["move", *COMPONENTS, "total", "recommended"])
 
 
-def move_label(move: Move) -> str:
-    """Button text for a move, in the guide's words."""
+def move_label(move: Move, clears: bool = False) -> str:
+    """The button text the guide uses: ``Play 2× 9``, ``Play 3× A — clear``, ``Take (show K)``, ``Flip 2``.
+
+    ``clears`` marks a play that completes four of its rank (R10), the option easiest to miss.
+
+    >>> move_label(Move.parse("3×A"), clears=True), move_label(Move.parse("take K s2"))
+    ('Play 3× A — clear', 'Take (show K from stack 2)')
+    """
     kind = move.kind
-    if kind == PLAY:
-        return f"Play {move.size}× {card_name(move.rank)}" + "".join(f" + pile {k + 1}" for k in move.stacks)
+    stacks = " (stack " + ", ".join(str(k + 1) for k in move.stacks) + ")" if move.stacks else ""
+    if kind in (PLAY, ADD):
+        if kind == ADD and not move.size:
+            return "Add none"
+        verb = "Play" if kind == PLAY else "Add"
+        jokers = f" + {move.jokers}× J*" if move.jokers else ""  # Clear 4: JOKERs joining a number (R22)
+        cards = f"{move.size - move.jokers}× {card_name(move.rank)}{jokers}"
+        return f"{verb} {cards}{stacks}" + (" — clear" if clears else "")
+    if kind == PUSH:
+        return f"Push to seat {move.to}{stacks}"
     if kind == CLEAR:
-        return f"Play {move.size}× clear"
-    if kind == ADD:
-        return f"Play {move.size + 1}× {card_name(move.rank)}" if move.size else "Play 1× (add nothing)"
+        return f"Play {move.size}× clear{stacks}"
     if kind == TAKE:
-        return f"Take the pile (show {card_name(move.rank)})" if move.rank else "Take the pile"
+        if not move.rank:
+            return "Take the pile"
+        where = f" from stack {move.stacks[0] + 1}" if move.stacks else ""
+        return f"Take (show {card_name(move.rank)}{where})"
     if kind == FLIP:
-        return f"Flip pile {move.stacks[0] + 1}"
+        return f"Flip {move.stacks[0] + 1}"
     if kind == GAMBLE:
-        return f"Risk pile {move.stacks[0] + 1}"
+        return f"Gamble pile {move.stacks[0] + 1}"
     if kind == TURNUP:
-        return f"Turn up pile {move.stacks[0] + 1}"
-    return "Done"
+        return f"Turn up {move.stacks[0] + 1}"
+    if kind == DONE:
+        return "Done"
+    return str(move)
 
 
 def _cards_phrase(move: Move) -> str:
+    if move.rank == CLEAR_CARD or (move.kind == CLEAR and move.size == 1 and move.stacks and not move.rank):
+        return "your CLEAR card"
+    if move.jokers or move.rank == WILD:  # Clear 4's JOKERs (R22)
+        jokers = move.size if move.rank == WILD else move.jokers
+        words = "a JOKER" if jokers == 1 else f"{jokers} JOKERs"
+        numbers = move.size - jokers
+        return f"your {_plural(numbers, card_name(move.rank))} and {words}" if numbers else f"your {words}"
     if move.kind == CLEAR:
         parts = []
         if move.n:
@@ -123,6 +148,8 @@ def _verb(move: Move) -> str:
         return f"Add {_cards_phrase(move)}" if move.size else "Add nothing"
     if kind == TAKE:
         return f"Take the pile, showing your {card_name(move.rank)}" if move.rank else "Take the pile"
+    if kind == PUSH:
+        return f"Push the pile to seat {move.to}"
     if kind == FLIP:
         return f"Flip pile {move.stacks[0] + 1}"
     if kind == GAMBLE:
@@ -140,6 +167,10 @@ def _reason(cand: Candidate, view: dict[str, Any]) -> str:
     nxt = seats[(me + 1) % view["players"]]
     if cand.goes_out:
         return "it empties your cards and wins the hand"
+    if move.kind == PUSH:
+        return _push_reason(move, view)
+    if move.kind == CLEAR and view["rules"].get("game") == "Clear 4":
+        return f"sweeps a pile of {len(pile)} cards and you go again" if pile else "sheds it and you go again"
     if parts["go out"] >= 50:
         return "it clears, and your go-again finishes your cards"
     if move.kind == CLEAR:
@@ -175,6 +206,17 @@ def _reason(cand: Candidate, view: dict[str, Any]) -> str:
     if parts["assets"] >= 0:
         return "sheds a card while keeping your low cards and clears"
     return "it is the most valuable play you have"
+
+
+def _push_reason(move: Move, view: dict[str, Any]) -> str:
+    """Clear 4: whom the pile goes to, and why that seat (R22, C6)."""
+    pile, seats = view["pile"], view["seats"]
+    if not pile:
+        return "sheds your PUSH while the pile is empty"
+    left = seats[move.to]["cards_left"]
+    others = [s["cards_left"] for s in seats if s["seat"] != view["seat"]]
+    closest = ", the closest to going out" if left == min(others) else ""
+    return f"sends {len(pile)} cards to seat {move.to}{closest} ({left} card{'s' if left != 1 else ''} left)"
 
 
 def _count_word(n: int) -> str:

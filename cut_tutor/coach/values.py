@@ -16,7 +16,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from ..engine.cards import CODES, JOKER, NRANKS, card_name
+from ..engine.cards import CODES, JOKER, NCODES, card_name
+from ..engine.clear4 import run as clear4_run
+from ..engine.clear4 import top_value
 from ..engine.moves import ADD, CLEAR, DONE, FLIP, GAMBLE, PLAY, TAKE, TURNUP, Move
 from ..engine.rules import Rules
 from .styles import Level, Style
@@ -67,10 +69,10 @@ class Seat:
 
     def __init__(self, view: dict[str, Any], level: Level) -> None:
         self.rules = rules = _rules(tuple(sorted(view["rules"].items())))
-        self.points = rules.points
+        self.points = rules.points + (0,) * (NCODES - len(rules.points))
         self.is_clear = rules.is_clear
         me = view["seat"]
-        self.hand = [0] * NRANKS
+        self.hand = [0] * NCODES
         for name in view["hand"]:
             self.hand[CODES[name]] += 1
         self.hand_count = len(view["hand"])
@@ -85,13 +87,17 @@ class Seat:
                 break
             run += 1
         self.run = run
+        self.clear4 = rules.clear4
+        if rules.clear4:  # R22: a JOKER counts as the value below it
+            self.top, self.run = top_value(self.pile), clear4_run(self.pile)
         self.pile_points = sum(self.points[c] for c in self.pile)
         players = view["players"]
         self.next_left = view["seats"][(me + 1) % players]["cards_left"]
+        self.left = [s["cards_left"] for s in view["seats"]]
         self.min_left = min(s["cards_left"] for s in view["seats"] if s["seat"] != me)
         self.phase = view["phase"]
         self.pool = _pool(view, rules, level.counts_cards)
-        self.clears_held = sum(self.hand[r] for r in range(NRANKS) if self.is_clear[r])
+        self.clears_held = sum(self.hand[r] for r in range(NCODES) if self.is_clear[r])
 
     @property
     def cards_left(self) -> int:
@@ -115,7 +121,7 @@ def _pool(view: dict[str, Any], rules: Rules, counts_cards: bool) -> list[int]:
 
 @lru_cache(maxsize=64)
 def _deck_counts(rules: Rules) -> tuple[int, ...]:
-    pool = [0] * NRANKS
+    pool = [0] * NCODES
     for card in rules.deck():
         pool[card] += 1
     return tuple(pool)
@@ -124,7 +130,10 @@ def _deck_counts(rules: Rules) -> tuple[int, ...]:
 def evaluate(view: dict[str, Any], style: Style, level: Level) -> list[Candidate]:
     """Score every legal move of the seat to move in ``view``; best first, ties kept in move order."""
     seat = Seat(view, level)
-    candidates = [_score(seat, _move(text), style, level) for text in view["legal"]]
+    score = _score
+    if seat.clear4:
+        from .clear4 import score
+    candidates = [score(seat, _move(text), style, level) for text in view["legal"]]
     for cand in candidates:
         cand.total = round(sum(cand.components.values()), 2)
     return sorted(candidates, key=lambda c: -c.total)
@@ -263,7 +272,7 @@ def _go_again(level: Level, cand: Candidate) -> float:
 def _blind_odds(seat: Seat) -> tuple[float, float, float]:
     """Chances that a blind card clears, fits, or busts, from the unseen cards."""
     total = sum(seat.pool) or 1
-    clear = sum(seat.pool[r] for r in range(NRANKS) if seat.is_clear[r]) / total
+    clear = sum(seat.pool[r] for r in range(NCODES) if seat.is_clear[r]) / total
     if not seat.pile:
         return clear, 1.0 - clear, 0.0
     fit = sum(seat.pool[r] for r in range(1, seat.top + 1) if not seat.is_clear[r]) / total
@@ -294,7 +303,7 @@ def _one_play_empties(seat: Seat, hand: list[int], left: int) -> bool:
     """After a clear: can one play on the empty pile shed every remaining card (hand only)?"""
     if left != sum(hand):
         return False
-    ranks = [r for r in range(1, NRANKS) if hand[r]]
+    ranks = [r for r in range(1, NCODES) if hand[r]]
     if all(seat.is_clear[r] for r in ranks):
         return True
     return len(ranks) == 1 and (seat.rules.four_plus_clears or hand[ranks[0]] <= 4)
@@ -303,7 +312,7 @@ def _one_play_empties(seat: Seat, hand: list[int], left: int) -> bool:
 def _best_group(seat: Seat, hand: list[int], top: int) -> int:
     """The rank a simple player sheds next on a pile topped by ``top`` (0 = empty): most value."""
     best, best_value = 0, 0.0
-    for rank in range(1, NRANKS):
+    for rank in range(1, NCODES):
         if hand[rank] and not seat.is_clear[rank] and (top == 0 or rank <= top):
             value = _shed_value(seat, rank, min(hand[rank], 4))
             if value > best_value:
@@ -327,7 +336,7 @@ def _line(seat: Seat, hand: list[int], level: Level, cand: Candidate, *, empty_f
             hand[rank] -= count
             cand.steps.append((rank, count))
         else:
-            clear = next((r for r in range(NRANKS) if hand[r] and seat.is_clear[r]), 0)
+            clear = next((r for r in range(NCODES) if hand[r] and seat.is_clear[r]), 0)
             if not clear:
                 value -= weight * 6.0  # nothing plays at a middling pile: a take is likely
                 break
@@ -338,7 +347,7 @@ def _line(seat: Seat, hand: list[int], level: Level, cand: Candidate, *, empty_f
             value += weight * 15.0
             break
         weight *= 0.8
-    stranded = sum(hand[r] * (seat.points[r] * 0.4 + (2.0 if r > MIDDLING else 0.5)) for r in range(NRANKS))
+    stranded = sum(hand[r] * (seat.points[r] * 0.4 + (2.0 if r > MIDDLING else 0.5)) for r in range(NCODES))
     # The line only pays if the hand goes on: less likely with a seat about to go out.
     continues = 0.25 if seat.min_left <= NEAR_OUT else 1.0
     return round(continues * (value - 0.25 * stranded), 2)

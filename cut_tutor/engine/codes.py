@@ -1,15 +1,17 @@
 """Deal codes, the JSON position format, and hand records: the ways positions travel.
 
 **Deal code** — ``PLAYERS-DECKS-DEALT-DEALER-SEED``, the seed in Crockford base 32, e.g. ``4-3-20-0-7K``.
-It fixes the shuffle and the deal; the other rules travel beside it.
+It fixes the shuffle and the deal; the other rules travel beside it. A Clear 4 deal (R22) writes ``C4`` for its
+deck: ``4-C4-20-0-7K``.
 
 **Position format, version 1** — a JSON object::
 
     {"format": "cut_tutor.position", "version": 1,
      "rules": {...Rules.to_dict()...},
-     "dealer": 0, "turn": 1, "phase": "play" | "add" | "gamble", "turns": 1,
+     "dealer": 0, "turn": 1, "phase": "play" | "add" | "gamble" | "push", "turns": 1,
      "pile": "9@2 9@3",               # bottom first, each card with the seat that laid it
-     "exposed": [2],                  # gamble phase: stacks (1-based) whose Risk card may be gambled
+     "exposed": [2],                  # gamble phase: stacks (1-based) whose Risk card may be gambled;
+                                      # Clear 4 add phase: stacks whose middle card just turned up
      "seats": [{"hand": "K Q 9 9",    # hand cards, any order
                 "known": "9",         # of those, the cards every seat knows from pick-ups
                 "stacks": ["[7] K", "[3] 2", "", "[JK]"],  # bottom first, [x] face-down
@@ -17,12 +19,18 @@ It fixes the shuffle and the deal; the other rules travel beside it.
      "cleared": "10 JK",              # cards that left the game in cleared piles
      "undealt": "..."}                # optional: derived as the deck minus every placed card
 
+Clear 4 positions (``"rules": {"game": "Clear 4", ...}``) use the same fields: stacks of three like
+``"[4] [9] 7"``, its cards ``P`` (PUSH), ``J*`` (JOKER) and ``CL`` (CLEAR), phase ``push`` when a blind PUSH
+awaits its seat. A JOKER on the pile is written ``J*``: its value is the number below it (R22).
+
 **Record** — ``{"format": "cut_tutor.record", "version": 1, "rules": {...}, "deal": CODE, "moves": [...]}``
 replays a hand exactly.
 
 >>> from cut_tutor.engine import Rules
 >>> parse_deal_code(deal_code(Rules(), 12345, 2))
 (4, 3, 20, 2, 12345)
+>>> deal_code(Rules.from_preset("Clear 4", players=3), 12345, 2)
+'3-C4-20-2-C1S'
 """
 
 from __future__ import annotations
@@ -31,10 +39,10 @@ import json
 import re
 from typing import Any
 
-from .cards import NRANKS, RANK_MASK, UP, CardError, card_name, cards_of, counts_of, names, parse_card
+from .cards import CLEAR_CARD, PUSH, RANK_MASK, UP, WILD, CardError, card_name, cards_of, counts_of, names, parse_card
 from .moves import Move, MoveSyntaxError
-from .rules import Rules, RulesError, auto_decks
-from .state import PHASE_ADD, PHASE_GAMBLE, PHASE_PLAY, IllegalMoveError, State
+from .rules import CLEAR4, Rules, RulesError, auto_decks
+from .state import PHASE_ADD, PHASE_GAMBLE, PHASE_PLAY, PHASE_PUSH, IllegalMoveError, State
 
 POSITION_FORMAT, RECORD_FORMAT, VERSION = "cut_tutor.position", "cut_tutor.record", 1
 _B32 = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
@@ -60,15 +68,24 @@ def deal_code(rules: Rules, seed: int, dealer: int) -> str:
     """The short code of a deal: seats, decks, cards dealt, dealer and shuffle seed."""
     if seed < 0:
         raise ValueError("seeds are non-negative integers")
+    if rules.game == CLEAR4:
+        return f"{rules.players}-C4-{rules.cards_dealt}-{dealer}-{_b32(seed)}"
     return f"{rules.players}-{rules.deck_count}-{rules.cards_dealt}-{dealer}-{_b32(seed)}"
 
 
 def parse_deal_code(code: str) -> tuple[int, int, int, int, int]:
-    """``(players, decks, cards_dealt, dealer, seed)`` from a deal code."""
-    match = re.fullmatch(r"\s*(\d)-(\d{1,2})-(\d\d)-(\d)-([0-9A-Za-z]{1,16})\s*", code)
+    """``(players, decks, cards_dealt, dealer, seed)`` from a deal code (a Clear 4 deck counts as 1)."""
+    return _parse_code(code)[1:]
+
+
+def _parse_code(code: str) -> tuple[str, int, int, int, int, int]:
+    """The game (CUT or Clear 4) and the five numbers of a deal code."""
+    match = re.fullmatch(r"\s*(\d)-(\d{1,2}|[Cc]4)-(\d\d)-(\d)-([0-9A-Za-z]{1,16})\s*", code)
     if not match:
         raise PositionError(f"deal: {code!r} is not a deal code like 4-3-20-0-7K (players-decks-dealt-dealer-seed)")
-    players, decks, dealt, dealer = (int(match.group(i)) for i in range(1, 5))
+    game = CLEAR4 if match.group(2).upper() == "C4" else "CUT"
+    players, dealt, dealer = (int(match.group(i)) for i in (1, 3, 4))
+    decks = 1 if game == CLEAR4 else int(match.group(2))
     seed = 0
     for char in match.group(5).upper().replace("O", "0").replace("I", "1").replace("L", "1"):
         if char not in _B32:
@@ -76,18 +93,23 @@ def parse_deal_code(code: str) -> tuple[int, int, int, int, int]:
         seed = seed * 32 + _B32.index(char)
     if dealer >= players:
         raise PositionError(f"deal: dealer {dealer} is not one of the {players} seats")
-    return players, decks, dealt, dealer, seed
+    return game, players, decks, dealt, dealer, seed
 
 
 def state_from_deal(code: str, rules: Rules | None = None) -> State:
-    """Deal the hand a code names; ``rules`` (default: USA with the code's seats) must agree with it."""
-    players, decks, dealt, dealer, seed = parse_deal_code(code)
+    """Deal the hand a code names; ``rules`` (default: USA, or Clear 4 for a C4 code, with the code's seats)
+    must agree with it."""
+    game, players, decks, dealt, dealer, seed = _parse_code(code)
     try:
-        if rules is None:
+        if rules is None and game == CLEAR4:
+            rules = Rules.from_preset(CLEAR4, players=players)
+        elif rules is None:
             auto = decks == auto_decks(players) if 2 <= players <= 8 else False
             rules = Rules(players=players, decks=None if auto else decks, cards_dealt=dealt)
     except RulesError as exc:
         raise PositionError(f"deal: {exc}") from None
+    if rules.game != game:
+        raise PositionError(f"deal: code {code} deals a {game} hand, but the rules are for {rules.game}")
     if (rules.players, rules.deck_count, rules.cards_dealt) != (players, decks, dealt):
         raise PositionError(
             f"deal: code {code} deals {players} seats from {decks} decks, {dealt} cards each, but the rules"
@@ -149,6 +171,15 @@ def _cards(text: Any, where: str) -> list[int]:
         raise PositionError(f"{where}: {exc}") from None
 
 
+def _counts(text: Any, where: str, rules: Rules) -> list[int]:
+    """Counts of the cards a text names; a card of the other game (CUT's JK in Clear 4, say) is an error."""
+    cards = _cards(text, where)
+    for card in cards:
+        if card >= rules.ncodes or (rules.clear4 and card > 10 and card not in (PUSH, WILD, CLEAR_CARD)):
+            raise PositionError(f"{where}: {card_name(card)} is not a card of {rules.game}")
+    return counts_of(cards, rules.ncodes)
+
+
 def _one_card(text: str, where: str) -> int:
     """Exactly one card name (a pile or stack token); an empty token like ``@2`` or ``[]`` is an error."""
     cards = _cards(text, where)
@@ -198,9 +229,9 @@ def state_from_position(data: Any) -> State:
         unknown = set(info) - {"hand", "known", "stacks", "busts", "clears", "blind_plays"}
         if unknown:
             raise PositionError(f"{where}: unknown field(s) {', '.join(sorted(unknown))}")
-        hand = counts_of(_cards(info.get("hand", ""), f"{where}.hand"))
-        known = counts_of(_cards(info.get("known", ""), f"{where}.known"))
-        for rank in range(NRANKS):
+        hand = _counts(info.get("hand", ""), f"{where}.hand", rules)
+        known = _counts(info.get("known", ""), f"{where}.known", rules)
+        for rank in range(rules.ncodes):
             if known[rank] > hand[rank]:
                 raise PositionError(f"{where}.known: {card_name(rank)} is marked known but not in the hand")
         state.hands[seat], state.known[seat], state.hand_count[seat] = hand, known, sum(hand)
@@ -209,6 +240,7 @@ def state_from_position(data: Any) -> State:
             raise PositionError(f"{where}.stacks: expected a list of {rules.stacks} stacks")
         for k, text in enumerate(stacks):
             state.stacks[seat][k] = _stack(text, f"{where}.stacks[{k}]")
+            _counts(" ".join(card_name(c) for c in state.stacks[seat][k]), f"{where}.stacks[{k}]", rules)
         for key in ("busts", "clears", "blind_plays"):
             getattr(state, key)[seat] = _int(info, key, where, 0, 10**6, 0)
     pile_text = data.get("pile", "")
@@ -217,16 +249,21 @@ def state_from_position(data: Any) -> State:
     for token in pile_text.split():
         card_text, _, by = token.partition("@")
         card = _one_card(card_text, "position.pile")
+        _counts(card_text, "position.pile", rules)
         if rules.is_clear[card]:
             raise PositionError(f"position.pile: {card_text} is a clear card and cannot lie on the pile (R9)")
+        if rules.clear4 and card in (PUSH, CLEAR_CARD):
+            raise PositionError(f"position.pile: {card_text} is played on its own and never lies on the pile (R22)")
         if not by.isdecimal() or int(by) >= n:
             raise PositionError(f"position.pile: {token!r} needs the seat that laid it, like 9@2")
         state.pile.append(card)
         state.pile_by.append(int(by))
-    state.cleared = counts_of(_cards(data.get("cleared", ""), "position.cleared"))
+    state.cleared = _counts(data.get("cleared", ""), "position.cleared", rules)
     _place_undealt(state, data.get("undealt"))
     phase = data.get("phase", PHASE_PLAY)
-    if phase not in (PHASE_PLAY, PHASE_ADD, PHASE_GAMBLE):
+    if rules.clear4 and phase not in (PHASE_PLAY, PHASE_ADD, PHASE_PUSH):
+        raise PositionError(f"position.phase: {phase!r} is not play, add or push (Clear 4)")
+    if not rules.clear4 and phase not in (PHASE_PLAY, PHASE_ADD, PHASE_GAMBLE):
         raise PositionError(f"position.phase: {phase!r} is not play, add or gamble")
     state.phase = phase
     if phase == PHASE_ADD and not state.pile:
@@ -254,33 +291,32 @@ def _stack(text: Any, where: str) -> list[int]:
 
 def _place_undealt(state: State, undealt: Any) -> None:
     """Undealt cards: as given, or the deck minus every placed card; the totals must add up (R1)."""
-    placed = [0] * NRANKS
+    size = state.rules.ncodes
+    placed = [0] * size
     for seat in range(state.players):
-        for rank in range(NRANKS):
+        for rank in range(size):
             placed[rank] += state.hands[seat][rank]
         for stack in state.stacks[seat]:
             for card in stack:
                 placed[card & RANK_MASK] += 1
     for card in state.pile:
         placed[card] += 1
-    for rank in range(NRANKS):
+    for rank in range(size):
         placed[rank] += state.cleared[rank]
-    deck = counts_of(state.rules.deck())
-    for rank in range(1, NRANKS):
+    deck = counts_of(state.rules.deck(), size)
+    for rank in range(1, size):
         if placed[rank] > deck[rank]:
             raise PositionError(
                 f"position: {placed[rank]} {card_name(rank)}s are placed but {state.rules.deck_count} decks"
                 f" hold only {deck[rank]}"
             )
     if undealt is None:
-        state.undealt = [deck[rank] - placed[rank] for rank in range(NRANKS)]
+        state.undealt = [deck[rank] - placed[rank] for rank in range(size)]
         return
-    state.undealt = counts_of(_cards(undealt, "position.undealt"))
-    for rank in range(1, NRANKS):
+    state.undealt = _counts(undealt, "position.undealt", state.rules)
+    for rank in range(1, size):
         if placed[rank] + state.undealt[rank] != deck[rank]:
-            raise PositionError(
-                f"position.undealt: {card_name(rank)} count does not add up to the deck's {deck[rank]}"
-            )
+            raise PositionError(f"position.undealt: {card_name(rank)} count does not add up to the deck's {deck[rank]}")
 
 
 # -- records ------------------------------------------------------------------------------------------

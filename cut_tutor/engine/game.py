@@ -68,7 +68,7 @@ def cut_for_dealer(rules: Rules, seed: int) -> tuple[int, list[tuple[int, int]]]
                     rng.shuffle(deck)
                 card = deck.pop() & RANK_MASK
                 cuts.append((seat, card))
-                if not rules.is_clear[card]:
+                if card in rules.number_ranks:  # clear cards (and Clear 4's PUSH and JOKER) are re-cut
                     break
             drawn[seat] = card
         best = max(drawn.values())
@@ -147,12 +147,18 @@ class Game:
         return [seat for seat, total in enumerate(totals) if total == min(totals)]
 
     def next_hand(self) -> State:
-        """Deal the next hand: the winner deals, after a stalemate the deal passes left (R6)."""
+        """Deal the next hand: the winner deals, after a stalemate the deal passes left (R6).
+
+        In Clear 4 the deal always passes left, so over one round per seat everyone leads once (R22).
+        """
         if not self.state.over:
             raise ValueError("the current hand is still being played")
         if self.over:
             raise ValueError("the game is over")
         last = self.results[-1]
-        self.dealer = last.winner if last.winner is not None else (last.dealer + 1) % self.rules.players
+        if self.rules.clear4 or last.winner is None:
+            self.dealer = (last.dealer + 1) % self.rules.players
+        else:
+            self.dealer = last.winner
         self.state = self._deal()
         return self.state

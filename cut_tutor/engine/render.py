@@ -63,7 +63,8 @@ def state_html(state: State) -> str:
 
 def view_html(view: dict[str, Any]) -> str:
     """One seat's view: its own hand, everyone's face-up cards, counts for the rest."""
-    clear_names = ("JK", view["rules"]["clear_rank"])
+    clear4 = view["rules"].get("game") == "Clear 4"
+    clear_names = ("P", "J*", "CL") if clear4 else ("JK", view["rules"]["clear_rank"])
 
     def is_clear(text: str) -> bool:
         return text in clear_names

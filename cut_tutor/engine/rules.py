@@ -1,7 +1,16 @@
-"""The rules of one game as a frozen value, with the USA and Canada presets (R1–R3, R16–R21).
+"""The rules of one game as a frozen value, with the USA, Canada and Clear 4 presets (R1–R3, R16–R22).
+
+``game`` chooses the card game: ``"CUT"`` (the guide's rules, R1–R21) or ``"Clear 4"`` (its own rulebook, R22),
+which fixes its own deck, deal and scoring: the CUT-only settings must then keep their defaults.
 
 >>> Rules().preset
 'USA'
+>>> Rules.from_preset("Clear 4").preset, Rules.from_preset("Clear 4").hand_size
+('Clear 4', 8)
+>>> Rules.from_preset("Clear 4", risk_play=True)
+Traceback (most recent call last):
+...
+cut_tutor.engine.rules.RulesError: risk_play: True is not allowed; Clear 4 has no such setting: leave it at False
 >>> Rules.from_preset("Canada").cards_dealt
 19
 >>> Rules(cards_dealt=19).preset
@@ -20,10 +29,16 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Literal
 
-from .cards import JOKER, KING, NRANKS, CardError, card_name, parse_card, standard_deck
+from .cards import CLEAR_CARD, JOKER, KING, NCODES, NRANKS, CardError, card_name, clear4_deck, parse_card, standard_deck
 
 CardScoring = Literal["rank", "flat5"]
 EndCondition = Literal["score", "rounds"]
+GameName = Literal["CUT", "Clear 4"]
+#: The card games one engine plays: CUT (R1–R21) and Clear 4 (R22).
+GAMES: tuple[str, ...] = ("CUT", "Clear 4")
+CLEAR4 = "Clear 4"
+#: Clear 4's deck (R22): 120 cards, 20 to each seat, so at most 6 seats.
+CLEAR4_DECK_SIZE, CLEAR4_MAX_PLAYERS = 120, 6
 
 #: R15: a hand that reaches this many turns ends as a stalemate.
 STALEMATE_TURNS = 2000
@@ -46,6 +61,8 @@ class Rules:
 
     ``decks=None`` is *Auto*. ``clear_rank=None`` means only Jokers clear.
     Display-only settings (Pile Counts, dim cards, pacing) live in the app, not here.
+    With ``game="Clear 4"`` (R22) only ``players`` (2–6), ``end_condition="rounds"`` and ``rounds`` apply;
+    every other setting must keep its default, and a changed one is refused with its name.
     """
 
     players: int = 4
@@ -62,6 +79,7 @@ class Rules:
     end_condition: EndCondition = "score"
     game_end_total: int = 300
     rounds: int = 5
+    game: GameName = "CUT"
     stacks: int = field(default=4, repr=False)
 
     def __post_init__(self) -> None:
@@ -87,6 +105,10 @@ class Rules:
         for flag in ("four_plus_clears", "piles_face_down", "pile_card_flip", "risk_play"):
             check(flag, isinstance(getattr(self, flag), bool), "use true or false")
         check("stacks", self.stacks == 4, "CUT deals 4 stacks")
+        check("game", self.game in GAMES, "use 'CUT' or 'Clear 4'")
+        if self.game == CLEAR4:
+            self._check_clear4(check)
+            return
         if self.decks is not None:
             check("decks", isinstance(self.decks, int) and 1 <= self.decks <= 12, "use Auto (None) or 1 to 12")
             need = -(-self.players * self.cards_dealt // DECK_SIZE)
@@ -96,39 +118,82 @@ class Rules:
                     f" seats {self.cards_dealt} cards each; the minimum is {need}"
                 )
 
+    def _check_clear4(self, check: Any) -> None:
+        """R22: Clear 4 deals its own 120 cards, 20 each, and scores one point per card left."""
+        check(
+            "players",
+            self.players <= CLEAR4_MAX_PLAYERS,
+            f"Clear 4's {CLEAR4_DECK_SIZE} cards deal 20 each to 2 to {CLEAR4_MAX_PLAYERS} seats",
+        )
+        check("decks", self.decks is None, "Clear 4 plays its own single deck: leave it at Auto (None)")
+        check("cards_dealt", self.cards_dealt == 20, "Clear 4 deals 20 cards")
+        for name in _CUT_ONLY:
+            default = _DEFAULTS[name]
+            check(name, getattr(self, name) == default, f"Clear 4 has no such setting: leave it at {default!r}")
+        check(
+            "end_condition",
+            self.end_condition == "rounds",
+            "Clear 4 is played over a number of rounds, cards left counting against you: use 'rounds'",
+        )
+
     # -- derived values -------------------------------------------------------------------------------
+
+    @property
+    def clear4(self) -> bool:
+        """Is this Clear 4 (R22) rather than CUT?"""
+        return self.game == CLEAR4
+
+    @property
+    def ncodes(self) -> int:
+        """Length of this game's count arrays: :data:`~.cards.NRANKS` for CUT, :data:`~.cards.NCODES` for Clear 4."""
+        return NCODES if self.game == CLEAR4 else NRANKS
+
+    @property
+    def stack_depth(self) -> int:
+        """Cards dealt to each stack: 2 in CUT (Risk under Board), 3 in Clear 4 (final, middle, top)."""
+        return 3 if self.game == CLEAR4 else 2
 
     @property
     def deck_count(self) -> int:
         """The number of decks in play, resolving *Auto*."""
+        if self.game == CLEAR4:
+            return 1
         return self.decks if self.decks is not None else auto_decks(self.players)
 
     @property
     def hand_size(self) -> int:
-        """Cards dealt to the hand after the stacks (R5)."""
-        return self.cards_dealt - 2 * self.stacks
+        """Cards dealt to the hand after the stacks (R5; 8 in Clear 4, R22)."""
+        return self.cards_dealt - self.stack_depth * self.stacks
 
     @property
     def preset(self) -> str:
-        """``USA``, ``Canada`` or ``Custom``: derived from the four preset settings, never chosen (R21)."""
+        """``USA``, ``Canada``, ``Clear 4`` or ``Custom``: derived from the settings, never chosen (R21, R22)."""
+        if self.game == CLEAR4:
+            return CLEAR4
         key = (self.cards_dealt, self.clear_value, self.game_end_total, self.four_plus_clears)
         return {v: k for k, v in _PRESETS.items()}.get(key, "Custom")
 
     @cached_property
     def is_clear(self) -> tuple[bool, ...]:
-        """Per rank: is it a clear card? Jokers always are (R2)."""
-        return tuple(rank == JOKER or rank == self.clear_rank for rank in range(NRANKS))
+        """Per rank: is it a clear card? Jokers always are (R2); in Clear 4 only its CLEAR card (R22)."""
+        if self.game == CLEAR4:
+            return tuple(rank == CLEAR_CARD for rank in range(NCODES))
+        return tuple(rank == JOKER or rank == self.clear_rank for rank in range(NCODES))
 
     @cached_property
     def number_ranks(self) -> tuple[int, ...]:
-        """The ordinary ranks, low to high: every rank that is not a clear card (R2)."""
-        return tuple(rank for rank in range(1, NRANKS) if not self.is_clear[rank])
+        """The ordinary ranks, low to high: every rank that is not a clear card (R2); 1–10 in Clear 4 (R22)."""
+        if self.game == CLEAR4:
+            return tuple(range(1, 11))
+        return tuple(rank for rank in range(1, JOKER) if not self.is_clear[rank])
 
     @cached_property
     def points(self) -> tuple[int, ...]:
-        """Per rank: what a card left in your hands scores (R3)."""
-        table = [0] * NRANKS
-        for rank in range(1, NRANKS):
+        """Per rank: what a card left in your hands scores (R3); in Clear 4 every card counts one (R22)."""
+        if self.game == CLEAR4:
+            return (0,) + (1,) * (NCODES - 1)
+        table = [0] * (JOKER + 1)  # CUT's cards only: indexed by A … K and JK
+        for rank in range(1, JOKER + 1):
             if self.is_clear[rank]:
                 table[rank] = self.clear_value
             elif rank >= 10:
@@ -139,27 +204,45 @@ class Rules:
 
     def deck(self) -> list[int]:
         """Every card in play, in a fixed order ready to shuffle."""
+        if self.game == CLEAR4:
+            return clear4_deck()
         return standard_deck(self.deck_count)
 
     # -- presets and serialisation --------------------------------------------------------------------
 
     @classmethod
     def from_preset(cls, name: str, **overrides: Any) -> Rules:
-        """Rules filled from a preset (``USA`` or ``Canada``); any setting may then be changed."""
+        """Rules filled from a preset (``USA``, ``Canada`` or ``Clear 4``); any setting may then be changed.
+
+        Clear 4 plays one round per seat unless ``rounds`` says otherwise (its rulebook's suggestion).
+        """
         try:
-            dealt, value, total, four_plus = _PRESETS[_preset_key(name)]
+            key = _preset_key(name)
         except KeyError:
-            raise RulesError(f"preset: unknown preset {name!r}; use USA or Canada") from None
+            raise RulesError(f"preset: unknown preset {name!r}; use USA, Canada or Clear 4") from None
+        if key == CLEAR4:
+            players = overrides.get("players", 4)
+            rounds = players if isinstance(players, int) and 1 <= players <= 100 else 4
+            clear4: dict[str, Any] = dict(game=CLEAR4, end_condition="rounds", rounds=rounds)
+            return cls(**(clear4 | overrides))
+        dealt, value, total, four_plus = _PRESETS[key]
         base: dict[str, Any] = dict(
             cards_dealt=dealt, clear_value=value, game_end_total=total, four_plus_clears=four_plus
         )
         return cls(**(base | overrides))
 
     def with_preset(self, name: str) -> Rules:
-        """These rules with a preset's four settings filled in, the others kept."""
+        """These rules with a preset's settings filled in, the others kept where the game allows.
+
+        Switching to Clear 4 resets the CUT-only settings, keeps the seats (at most 6) and plays rounds;
+        switching back to USA or Canada keeps the seats and the rounds.
+        """
         preset = Rules.from_preset(name)
+        if preset.game == CLEAR4:
+            return Rules.from_preset(CLEAR4, players=min(self.players, CLEAR4_MAX_PLAYERS), rounds=self.rounds)
         return dataclasses.replace(
             self,
+            game="CUT",
             cards_dealt=preset.cards_dealt,
             clear_value=preset.clear_value,
             game_end_total=preset.game_end_total,
@@ -167,8 +250,13 @@ class Rules:
         )
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict; the clear rank is written as a card name (``"10"``) or null."""
+        """A JSON-ready dict; the clear rank is written as a card name (``"10"``) or null.
+
+        ``game`` is written only for Clear 4, so CUT's JSON form is what it always was.
+        """
         data = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "stacks"}
+        if self.game == "CUT":
+            del data["game"]
         data["clear_rank"] = None if self.clear_rank is None else card_name(self.clear_rank)
         return data
 
@@ -201,11 +289,18 @@ _PRESETS: dict[str, tuple[int, int, int, bool]] = {
     "USA": (20, 25, 300, False),
     "Canada": (19, 50, 500, True),
 }
-PRESETS: tuple[str, ...] = tuple(_PRESETS)
+PRESETS: tuple[str, ...] = (*_PRESETS, CLEAR4)
+#: Settings Clear 4 does not have (R22): they must keep these defaults.
+_CUT_ONLY = (
+    "clear_rank", "clear_value", "card_scoring", "bust_penalty", "four_plus_clears", "piles_face_down",
+    "pile_card_flip", "risk_play", "game_end_total",
+)  # fmt: skip
+_DEFAULTS: dict[str, Any] = {f.name: f.default for f in dataclasses.fields(Rules)}
 
 
 def _preset_key(name: str) -> str:
-    return {key.lower(): key for key in _PRESETS}[name.strip().lower()]
+    keys = {key.lower().replace(" ", ""): key for key in PRESETS}
+    return keys[name.strip().lower().replace(" ", "")]
 
 
 def load_rules(spec: str) -> Rules:
@@ -217,7 +312,7 @@ def load_rules(spec: str) -> Rules:
     except RulesError:
         path = Path(spec)
         if not path.exists():
-            raise RulesError(f"rules: {spec!r} is neither a preset (USA, Canada) nor a rules file") from None
+            raise RulesError(f"rules: {spec!r} is neither a preset (USA, Canada, Clear 4) nor a rules file") from None
         try:
             data = json.loads(path.read_text())
         except json.JSONDecodeError as exc:

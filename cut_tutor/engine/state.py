@@ -1,5 +1,8 @@
 """One hand of CUT: the deal, legal moves, why a move is illegal, and applying moves (R5–R20).
 
+Under Clear 4 rules (R22) the same state plays Clear 4: its three rule-bound calls go, once per call, to
+:mod:`cut_tutor.engine.clear4`.
+
 A :class:`State` never draws random numbers after the deal: every blind card is already in place,
 so a hand is fully reproduced by its deal code and its moves.
 
@@ -21,8 +24,8 @@ from .moves import ADD, CLEAR, DONE, FLIP, GAMBLE, PLAY, TAKE, TURNUP, Move
 from .rules import STALEMATE_TURNS, Rules
 
 #: Turn phases: the seat either starts a play, chooses cards to add to a landed blind card (R13),
-#: or chooses whether to gamble another exposed Risk card (R17).
-PHASE_PLAY, PHASE_ADD, PHASE_GAMBLE = "play", "add", "gamble"
+#: or chooses whether to gamble another exposed Risk card (R17); in Clear 4, whom a blind PUSH goes to (R22).
+PHASE_PLAY, PHASE_ADD, PHASE_GAMBLE, PHASE_PUSH = "play", "add", "gamble", "push"
 #: A count above any real cap, used when 4+ Card Clears lifts the USA cap (R10).
 _NO_CAP = 99
 
@@ -63,6 +66,7 @@ class State:
         "_legal_set",
         "blind_plays",
         "busts",
+        "clear4",
         "cleared",
         "clears",
         "deal_code",
@@ -89,17 +93,19 @@ class State:
     def __init__(self, rules: Rules, dealer: int = 0) -> None:
         n = rules.players
         self.rules = rules
+        self.clear4 = rules.game == "Clear 4"
         self.players = n
         self.dealer = dealer
         self.deal_code: str | None = None
-        self.hands = [[0] * NRANKS for _ in range(n)]
-        self.known = [[0] * NRANKS for _ in range(n)]
+        size = rules.ncodes
+        self.hands = [[0] * size for _ in range(n)]
+        self.known = [[0] * size for _ in range(n)]
         self.hand_count = [0] * n
         self.stacks: list[list[list[int]]] = [[[] for _ in range(rules.stacks)] for _ in range(n)]
         self.pile: list[int] = []
         self.pile_by: list[int] = []
-        self.cleared = [0] * NRANKS
-        self.undealt = [0] * NRANKS
+        self.cleared = [0] * size
+        self.undealt = [0] * size
         self.turn = (dealer + 1) % n
         self.phase = PHASE_PLAY
         self.exposed: list[int] = []
@@ -130,9 +136,13 @@ class State:
             seat = (dealer + 1 + i) % state.players
             block = deck[at : at + rules.cards_dealt]
             at += rules.cards_dealt
-            for k in range(rules.stacks):
-                state.stacks[seat][k] = [block[k], block[rules.stacks + k] | face]
-            for card in block[2 * rules.stacks :]:
+            if state.clear4:  # R22: blind final card, blind middle card, face-up top
+                for k in range(rules.stacks):
+                    state.stacks[seat][k] = [block[k], block[rules.stacks + k], block[2 * rules.stacks + k] | UP]
+            else:
+                for k in range(rules.stacks):
+                    state.stacks[seat][k] = [block[k], block[rules.stacks + k] | face]
+            for card in block[rules.stack_depth * rules.stacks :]:
                 state.hands[seat][card] += 1
             state.hand_count[seat] = rules.hand_size
         for card in deck[at:]:
@@ -152,8 +162,16 @@ class State:
         """The rank on top of the pile, or 0 for an empty pile."""
         return self.pile[-1] if self.pile else 0
 
+    def value(self) -> int:
+        """The rank to play equal or lower to: the top card, or in Clear 4 the value a JOKER took (R22); 0: any."""
+        if self.clear4:
+            return _c4.top_value(self.pile)
+        return self.pile[-1] if self.pile else 0
+
     def run(self) -> int:
-        """How many cards of the top rank lie together on top of the pile (R10)."""
+        """How many cards of the top rank lie together on top of the pile (R10; JOKERs count in Clear 4)."""
+        if self.clear4:
+            return _c4.run(self.pile)
         pile = self.pile
         if not pile:
             return 0
@@ -215,7 +233,10 @@ class State:
     def legal_moves(self) -> list[Move]:
         """Every legal move of the seat to move, each way of playing a rank its own move (R7–R18)."""
         if self._legal is None:
-            self._legal = [] if self.over else self._generate()
+            if self.over:
+                self._legal = []
+            else:
+                self._legal = _c4.generate(self) if self.clear4 else self._generate()
         return self._legal
 
     def is_legal(self, move: Move) -> bool:
@@ -345,6 +366,8 @@ class State:
             return None
         if self.over:
             return "the hand is over"
+        if self.clear4:
+            return _c4.why_illegal(self, move)
         seat = self.turn
         kind = move.kind
         if self.phase == PHASE_ADD:
@@ -462,6 +485,9 @@ class State:
         """Apply a move known to be legal (from :meth:`legal_moves`); skips the check for speed."""
         self._legal = self._legal_set = None
         self.moves.append(move)
+        if self.clear4:
+            _c4.apply(self, move)
+            return
         seat = self.turn
         kind = move.kind
         if kind in (PLAY, ADD):
@@ -603,6 +629,7 @@ class State:
         """An independent copy, cheap enough for lookahead and rollouts."""
         new = State.__new__(State)
         new.rules = self.rules
+        new.clear4 = self.clear4
         new.players = self.players
         new.dealer = self.dealer
         new.deal_code = self.deal_code
@@ -657,3 +684,6 @@ class State:
         from .render import state_html
 
         return state_html(self)
+
+
+from . import clear4 as _c4  # noqa: E402  (Clear 4 uses this module's State: imported once it exists)

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .cards import NRANKS, RANK_MASK, UP, card_name, cards_of, counts_of, parse_card
+from . import clear4 as _c4
+from .cards import RANK_MASK, UP, card_name, cards_of, counts_of, parse_card
 from .rules import Rules
 from .state import State
 
@@ -33,7 +34,10 @@ def _stack_view(stack: list[int]) -> list[str | None]:
 
 
 def view(state: State, seat: int) -> View:
-    """Everything ``seat`` may know about ``state`` and nothing more (C2)."""
+    """Everything ``seat`` may know about ``state`` and nothing more (C2).
+
+    A Clear 4 view (R22) adds ``pile_value`` and, on each pile card, ``as``: the value it counts as.
+    """
     if not 0 <= seat < state.players:
         raise ValueError(f"seat {seat} is not one of the {state.players} seats")
     seats = []
@@ -51,7 +55,7 @@ def view(state: State, seat: int) -> View:
             }
         )
     to_move = state.turn == seat and not state.over
-    return View(
+    result = View(
         seat=seat,
         players=state.players,
         rules=state.rules.to_dict(),
@@ -71,12 +75,19 @@ def view(state: State, seat: int) -> View:
         stalemate=state.stalemate,
         scores=state.scores() if state.over else None,
     )
+    if state.clear4:
+        # R22: what each JOKER on the pile counts as, and the value to play equal or lower to (None: any)
+        values = _c4.values(state.pile)
+        for entry, value in zip(result["pile"], values, strict=True):
+            entry["as"] = card_name(value) if value else None
+        result["pile_value"] = card_name(values[-1]) if values and values[-1] else None
+    return result
 
 
 def unseen(v: dict[str, Any]) -> list[int]:
     """Per-rank counts of the cards this seat cannot see: the pool a blind card comes from (C2)."""
     rules = Rules.from_dict(v["rules"])
-    pool = counts_of(rules.deck())
+    pool = counts_of(rules.deck(), rules.ncodes)
     seen = [parse_card(c) for c in v["hand"]] + [parse_card(c) for c in v["cleared"]]
     seen += [parse_card(p["card"]) for p in v["pile"]]
     for info in v["seats"]:
@@ -85,4 +96,4 @@ def unseen(v: dict[str, Any]) -> list[int]:
         seen += [parse_card(c) for stack in info["stacks"] for c in stack if c is not None]
     for rank in seen:
         pool[rank & RANK_MASK] -= 1
-    return [max(0, pool[r]) for r in range(NRANKS)]
+    return [max(0, count) for count in pool]

@@ -21,8 +21,9 @@ from typing import Any
 import anywidget
 import traitlets
 
+from cut_tutor.coach import move_label as coach_label
 from cut_tutor.engine import Move, State, card_name, view
-from cut_tutor.engine.moves import ADD, CLEAR, DONE, FLIP, GAMBLE, PLAY, TAKE, TURNUP
+from cut_tutor.engine.moves import ADD, FLIP, GAMBLE, PLAY, TAKE, TURNUP
 
 _STATIC = pathlib.Path(__file__).parent / "static"
 
@@ -52,40 +53,13 @@ class IntentError(ValueError):
 
 
 def move_label(move: Move, state: State) -> str:
-    """The button text the guide uses: ``Play 2× 9``, ``Play 3× A — clear``, ``Take (show K)``, ``Flip 2``.
+    """The guide's button text for a move in this state (the coach's :func:`~cut_tutor.coach.move_label`).
 
     >>> from cut_tutor.engine import Rules, State
     >>> move_label(Move.parse("take"), State(Rules()))
     'Take the pile'
     """
-    kind = move.kind
-    if kind in (PLAY, ADD):
-        if kind == ADD and not move.size:
-            return "Add none"
-        verb = "Play" if kind == PLAY else "Add"
-        label = f"{verb} {move.size}× {card_name(move.rank)}"
-        if move.stacks:
-            label += " (stack " + ", ".join(str(k + 1) for k in move.stacks) + ")"
-        if _completes_clear(move, state):
-            label += " — clear"
-        return label
-    if kind == CLEAR:
-        label = f"Play {move.size}× clear"
-        return label + (" (stack " + ", ".join(str(k + 1) for k in move.stacks) + ")" if move.stacks else "")
-    if kind == TAKE:
-        if not move.rank:
-            return "Take the pile"
-        where = f" from stack {move.stacks[0] + 1}" if move.stacks else ""
-        return f"Take (show {card_name(move.rank)}{where})"
-    if kind == FLIP:
-        return f"Flip {move.stacks[0] + 1}"
-    if kind == GAMBLE:
-        return f"Gamble pile {move.stacks[0] + 1}"
-    if kind == TURNUP:
-        return f"Turn up {move.stacks[0] + 1}"
-    if kind == DONE:
-        return "Done"
-    return str(move)
+    return coach_label(move, clears=move.kind in (PLAY, ADD) and move.size > 0 and _completes_clear(move, state))
 
 
 def _completes_clear(move: Move, state: State) -> bool:

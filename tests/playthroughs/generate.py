@@ -4,7 +4,8 @@ Each file holds one hand: at every step the position, the legal moves, the move 
 seat to move. ``tests/test_playthroughs.py`` replays them exactly, so any change of behaviour shows up as a
 diff of these files in review. After a deliberate change, regenerate and read the diff::
 
-    python -m tests.playthroughs.generate
+    python -m tests.playthroughs.generate          # every case
+    python -m tests.playthroughs.generate clear4   # only the cases named
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ CASES: dict[str, tuple[Rules, int, int]] = {
     "usa_risk_flip": (Rules(risk_play=True, pile_card_flip=True), 18, 0),
     "piles_face_down": (Rules(piles_face_down=True), 14, 3),
     "jokers_only": (Rules(clear_rank=None), 5, 0),
+    "clear4": (Rules.from_preset("Clear 4", players=3), 1, 1),
 }
 
 
@@ -83,12 +85,13 @@ def dumps(data: dict[str, Any]) -> str:
     return head[:-1] + ',\n"steps":[\n' + lines + "\n]}\n"
 
 
-def main() -> None:
-    for name in CASES:
+def main(names: list[str] | None = None) -> None:
+    """Write every case's file, or only the cases named (``python -m tests.playthroughs.generate clear4``)."""
+    for name in names or CASES:
         path = HERE / f"{name}.json"
         path.write_text(dumps(playthrough(name)), encoding="utf-8")
         print(f"{path.relative_to(HERE.parents[1])}: {path.stat().st_size // 1024} KiB")
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])
