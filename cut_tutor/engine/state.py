@@ -50,6 +50,7 @@ _FLIP = [Move(FLIP, stacks=(k,)) for k in range(9)]
 _TURNUP = [Move(TURNUP, stacks=(k,)) for k in range(9)]
 _GAMBLE = [Move(GAMBLE, stacks=(k,)) for k in range(9)]
 _TAKE, _DONE = Move(TAKE), Move(DONE)
+_SHOW = [Move(TAKE, rank, 1) for rank in range(NRANKS)]
 
 
 class State:
@@ -279,15 +280,17 @@ class State:
         hand_count = self.hand_count[seat]
         # Stack tops join a play freely, or only the play that empties a hand of one rank (R7).
         join = tops if free else {r: ks for r, ks in tops.items() if hand[r] == hand_count}
-        table = _UNCAPPED if rules.four_plus_clears else _CAPPED
+        no_cap = rules.four_plus_clears
+        table = _UNCAPPED if no_cap else _CAPPED
         top = pile[-1] if pile else 0
+        top_cap = _NO_CAP if no_cap else (4 - self.run() if pile else 4)
         for rank in rules.number_ranks:
             if top and rank > top:
                 break
             held = hand[rank]
-            cap = _NO_CAP if rules.four_plus_clears else (4 - self.run() if rank == top else 4)
+            cap = top_cap if rank == top else (_NO_CAP if no_cap else 4)
             if held:
-                if held < _INTERNED and (cap >= 4 or rules.four_plus_clears):
+                if held < _INTERNED and cap >= 4:
                     moves.extend(table[rank][held])
                 else:
                     moves.extend(Move(PLAY, rank, n) for n in range(1, min(held, cap) + 1))
@@ -323,9 +326,10 @@ class State:
         top = self.pile[-1]
         is_clear = self.rules.is_clear
         if self.hand_count[seat]:
+            hand = self.hands[seat]
             for rank in range(top + 1, NRANKS):
-                if self.hands[seat][rank] and not is_clear[rank]:
-                    yield Move(TAKE, rank, 1)
+                if hand[rank] and not is_clear[rank]:
+                    yield _SHOW[rank]
         if self._stacks_free(seat):
             for k in self._face_up_tops(seat):
                 rank = self.stacks[seat][k][-1] & RANK_MASK
@@ -527,6 +531,11 @@ class State:
         return card & RANK_MASK
 
     def _lay(self, seat: int, move: Move) -> None:
+        if not move.stacks and not move.jokers and move.kind != CLEAR:  # the common case: hand cards of one rank
+            self._spend_hand(seat, move.rank, move.n)
+            self.pile.extend([move.rank] * move.n)
+            self.pile_by.extend([seat] * move.n)
+            return
         if move.n:
             self._spend_hand(seat, move.rank, move.n)
         if move.jokers:
