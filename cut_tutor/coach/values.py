@@ -320,6 +320,12 @@ def _best_group(seat: Seat, hand: list[int], top: int) -> int:
     return best
 
 
+@lru_cache(maxsize=64)
+def _strand_weights(rules: Rules) -> tuple[float, ...]:
+    """What a card still held after the line costs: its points, and more when above the middling rank."""
+    return tuple(rules.points[r] * 0.4 + (2.0 if r > MIDDLING else 0.5) for r in range(len(rules.points)))
+
+
 def _line(seat: Seat, hand: list[int], level: Level, cand: Candidate, *, empty_first: bool = False) -> float:
     """C5: play the kept hand forward ``level.depth`` turns, the pile coming back at a middling rank."""
     if level.depth == 0:
@@ -343,11 +349,12 @@ def _line(seat: Seat, hand: list[int], level: Level, cand: Candidate, *, empty_f
             hand[clear] -= 1
             value += weight * PER_CARD
             cand.steps.append((clear, 0))
-        if sum(hand) == 0:
-            value += weight * 15.0
+        if not any(hand):
+            # an empty hand goes out, or at least brings the Board into play
+            value += weight * (15.0 if seat.stack_cards == 0 else 5.0)
             break
         weight *= 0.8
-    stranded = sum(hand[r] * (seat.points[r] * 0.4 + (2.0 if r > MIDDLING else 0.5)) for r in range(NCODES))
+    stranded = sum(h * w for h, w in zip(hand, _strand_weights(seat.rules), strict=False) if h)
     # The line only pays if the hand goes on: less likely with a seat about to go out.
     continues = 0.25 if seat.min_left <= NEAR_OUT else 1.0
     return round(continues * (value - 0.25 * stranded), 2)

@@ -36,6 +36,10 @@ PLAY, CLEAR, TAKE, FLIP, ADD, GAMBLE, DONE, TURNUP = "play", "clear", "take", "f
 PUSH = "push"
 
 
+#: Move texts already written: the same few hundred moves are named again and again in views.
+_TEXTS: dict[Move, str] = {}
+
+
 class MoveSyntaxError(ValueError):
     """Text that is not a move; the message shows the forms that are."""
 
@@ -64,6 +68,12 @@ class Move(NamedTuple):
         return self.n + self.jokers + len(self.stacks)
 
     def __str__(self) -> str:
+        text = _TEXTS.get(self)
+        if text is None:
+            text = _TEXTS[self] = self._text()
+        return text
+
+    def _text(self) -> str:
         refs = "".join(f" s{i + 1}" for i in self.stacks)
         kind = self.kind
         if kind == PLAY:

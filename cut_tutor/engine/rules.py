@@ -254,6 +254,11 @@ class Rules:
 
         ``game`` is written only for Clear 4, so CUT's JSON form is what it always was.
         """
+        return dict(self._as_dict)
+
+    @cached_property
+    def _as_dict(self) -> dict[str, Any]:
+        """:meth:`to_dict` built once: every view carries the rules, so this is on the AI's hot path."""
         data = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "stacks"}
         if self.game == "CUT":
             del data["game"]
