@@ -1,8 +1,8 @@
 """Coach speed: one piece of advice at Expert, all three coaches together, and Expert self-play.
 
 Targets (issue: move-value engine): advice p95 ≤ 25 ms; three coaches ≤ 60 ms; Expert 4-seat simulation
-≥ 16,000 decisions/s on one core. Baseline in the same process: building the seat's view, which every
-decision needs anyway. Run: ``.venv/bin/python benchmarks/bench_coach.py``.
+≥ 16,000 decisions/s on one core, AI seats reading their knowledge straight from the state as ``simulate`` does.
+Baseline in the same process: building the seat's JSON view. Run: ``.venv/bin/python benchmarks/bench_coach.py``.
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ def self_play(hands: int, seed: int) -> tuple[int, float]:
         state = State.deal(Rules(), seed=seed * 1000 + hand, dealer=hand % 4)
         players = [AIPlayer("Expert", style, seed=hand) for style in ("Rock", "Balanced", "Gambler", "Balanced")]
         while not state.over:
-            state.apply(players[state.turn].choose_view(view(state, state.turn)))
+            state.apply(players[state.turn].choose(state))
             decisions += 1
     return decisions, time.perf_counter() - start
 

@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from cut_tutor import RandomPlayer, Rules, State, view
-from cut_tutor.coach import COMPONENTS, AIPlayer, advise, compare
+from cut_tutor.coach import COMPONENTS, LEVELS, AIPlayer, advise, compare
+from cut_tutor.coach.values import Seat
 from cut_tutor.engine.cards import RANK_MASK, UP
 from cut_tutor.sim import simulate
 
@@ -182,6 +183,41 @@ class TestHonestInformation:
             a, b = advise(view(state, seat), coach), advise(view(other, seat), coach)
             assert a.move == b.move and a.text == b.text
             assert [(c.move, c.components) for c in a.candidates] == [(c.move, c.components) for c in b.candidates]
+
+
+class TestSeatFromState:
+    """AI seats in simulations read their knowledge from the state: exactly what their view shows (C2)."""
+
+    @pytest.mark.parametrize("seed", range(16))
+    def test_same_knowledge_as_the_view(self, seed: int) -> None:
+        rng = random.Random(seed)
+        rules = Rules(players=2 + seed % 7, risk_play=seed % 2 == 0, piles_face_down=seed % 5 == 0,
+                      pile_card_flip=seed % 3 == 0, clear_rank=[10, None, 7][seed % 3])  # fmt: skip
+        state = State.deal(rules, seed=seed)
+        for step in range(rng.randrange(0, 200)):
+            if state.over:
+                break
+            state.apply(RandomPlayer().choose(state, rng))
+            if step % 23 == 0:
+                for seat in range(state.players):
+                    for level in LEVELS.values():
+                        known = Seat.from_view(view(state, seat), level)
+                        assert vars(Seat.from_state(state, seat, level)) == vars(known)
+
+    @pytest.mark.parametrize("seed", range(6))
+    def test_ai_choice_ignores_hidden_cards(self, seed: int) -> None:
+        rng = random.Random(seed)
+        state = State.deal(Rules(risk_play=True), seed=seed)
+        for _ in range(rng.randrange(0, 60)):
+            if state.over:
+                return
+            state.apply(RandomPlayer().choose(state, rng))
+        if state.over:
+            return
+        other = redeal_hidden(state, state.turn, rng)
+        for style in ("Rock", "Balanced", "Gambler"):
+            picks = [AIPlayer("Expert", style, seed=1).choose(s) for s in (state, other)]
+            assert picks[0] == picks[1] == AIPlayer("Expert", style, seed=1).choose_view(view(state, state.turn))
 
 
 class TestDeterminism:

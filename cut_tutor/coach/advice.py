@@ -16,8 +16,9 @@ from typing import TYPE_CHECKING, Any
 
 from ..engine.cards import CLEAR_CARD, WILD, card_name
 from ..engine.moves import ADD, CLEAR, DONE, FLIP, GAMBLE, PLAY, PUSH, TAKE, TURNUP, Move
+from ..engine.state import State
 from .styles import COACH_STYLE, Level, Style, level_of, style_of
-from .values import COMPONENTS, Candidate, evaluate, plan_text
+from .values import COMPONENTS, Candidate, Seat, evaluate, evaluate_seat, plan_text
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -263,7 +264,17 @@ class AIPlayer:
 
     def choose_view(self, view: dict[str, Any]) -> Move:
         """The move this seat plays: the engine's values plus the Level's noise (C4)."""
-        candidates = evaluate(view, self.style, self.level)
+        return self._pick(evaluate(view, self.style, self.level))
+
+    def choose(self, state: State) -> Move:
+        """The same choice for the seat to move, read from the state without building its JSON view.
+
+        It reads exactly what :func:`~cut_tutor.engine.view` shows that seat (see :meth:`Seat.from_state`).
+        """
+        seat = Seat.from_state(state, state.turn, self.level)
+        return self._pick(evaluate_seat(seat, state.legal_moves(), self.style, self.level))
+
+    def _pick(self, candidates: list[Candidate]) -> Move:
         if self.level.noise:
             for cand in candidates:
                 cand.total += self.rng.gauss(0.0, self.level.noise)

@@ -12,15 +12,17 @@ Components, in the guide's order and in points a learner can compare:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from ..engine.cards import CODES, JOKER, NCODES, card_name
+from ..engine.cards import CODES, JOKER, NCODES, RANK_MASK, UP, card_name
 from ..engine.clear4 import run as clear4_run
 from ..engine.clear4 import top_value
 from ..engine.moves import ADD, CLEAR, DONE, FLIP, GAMBLE, PLAY, TAKE, TURNUP, Move
 from ..engine.rules import Rules
+from ..engine.state import State
 from .styles import Level, Style
 
 COMPONENTS = ("go out", "shed", "assets", "control", "risk", "line")
@@ -65,39 +67,80 @@ def _move(text: str) -> Move:
 
 
 class Seat:
-    """What the seat to advise knows, read from its view (C2): nothing else reaches the coach."""
+    """What the seat to advise knows (C2): nothing else reaches the coach.
 
-    def __init__(self, view: dict[str, Any], level: Level) -> None:
-        self.rules = rules = _rules(tuple(sorted(view["rules"].items())))
+    Built from the seat's view (:meth:`from_view`, what the coach and the browser receive) or, for AI
+    seats in simulations, straight from the state by reading only what that view shows
+    (:meth:`from_state`); tests check the two are equal on random positions.
+    """
+
+    def __init__(
+        self, rules: Rules, me: int, hand: list[int], stacks: list[list[int | None]], pile: list[int],
+        left: list[int], phase: str, pool: list[int],
+    ) -> None:  # fmt: skip
+        self.rules = rules
         self.points = rules.points + (0,) * (NCODES - len(rules.points))
         self.is_clear = rules.is_clear
-        me = view["seat"]
-        self.hand = [0] * NCODES
-        for name in view["hand"]:
-            self.hand[CODES[name]] += 1
-        self.hand_count = len(view["hand"])
-        mine = view["seats"][me]
-        self.stacks = [[None if c is None else CODES[c] for c in stack] for stack in mine["stacks"]]
-        self.stack_cards = sum(len(s) for s in self.stacks)
-        self.pile = [CODES[p["card"]] for p in view["pile"]]
-        self.top = self.pile[-1] if self.pile else 0
+        self.hand = hand
+        self.hand_count = sum(hand)
+        self.stacks = stacks
+        self.stack_cards = sum(len(s) for s in stacks)
+        self.pile = pile
+        self.top = pile[-1] if pile else 0
         run = 0
-        for card in reversed(self.pile):
+        for card in reversed(pile):
             if card != self.top:
                 break
             run += 1
         self.run = run
         self.clear4 = rules.clear4
         if rules.clear4:  # R22: a JOKER counts as the value below it
-            self.top, self.run = top_value(self.pile), clear4_run(self.pile)
-        self.pile_points = sum(self.points[c] for c in self.pile)
-        players = view["players"]
-        self.next_left = view["seats"][(me + 1) % players]["cards_left"]
-        self.left = [s["cards_left"] for s in view["seats"]]
-        self.min_left = min(s["cards_left"] for s in view["seats"] if s["seat"] != me)
-        self.phase = view["phase"]
-        self.pool = _pool(view, rules, level.counts_cards)
-        self.clears_held = sum(self.hand[r] for r in range(NCODES) if self.is_clear[r])
+            self.top, self.run = top_value(pile), clear4_run(pile)
+        self.pile_points = sum(self.points[c] for c in pile)
+        self.left = left
+        self.next_left = left[(me + 1) % len(left)]
+        self.min_left = min(n for i, n in enumerate(left) if i != me)
+        self.phase = phase
+        self.pool = pool
+        self.clears_held = sum(hand[r] for r in range(NCODES) if self.is_clear[r])
+
+    @classmethod
+    def from_view(cls, view: dict[str, Any], level: Level) -> Seat:
+        """The seat's knowledge from its JSON view."""
+        rules = _rules(tuple(sorted(view["rules"].items())))
+        hand = [0] * NCODES
+        for name in view["hand"]:
+            hand[CODES[name]] += 1
+        mine = view["seats"][view["seat"]]
+        stacks = [[None if c is None else CODES[c] for c in stack] for stack in mine["stacks"]]
+        pile = [CODES[p["card"]] for p in view["pile"]]
+        left = [s["cards_left"] for s in view["seats"]]
+        return cls(rules, view["seat"], hand, stacks, pile, left, view["phase"], _pool(view, rules, level.counts_cards))
+
+    @classmethod
+    def from_state(cls, state: State, seat: int, level: Level) -> Seat:
+        """The same knowledge read from the state: own hand, face-up cards, pile, counts, public pick-ups."""
+        pad = [0] * (NCODES - len(state.hands[seat]))
+        pool = list(_deck_counts(state.rules))
+        seen = [state.hands[seat], [state.pile.count(r) for r in range(len(pool))]]
+        if level.counts_cards:
+            seen.append(state.cleared)
+            seen += [state.known[i] for i in range(state.players) if i != seat]
+        for counts in seen:
+            for rank, n in enumerate(counts):
+                pool[rank] -= n
+        stacks: list[list[int | None]] = []
+        for other in range(state.players):
+            for stack in state.stacks[other]:
+                shown = [c & RANK_MASK if c & UP else None for c in stack]
+                for card in shown:
+                    if card is not None:
+                        pool[card] -= 1
+                if other == seat:
+                    stacks.append(shown)
+        left = [state.cards_left(i) for i in range(state.players)]
+        return cls(state.rules, seat, list(state.hands[seat]) + pad, stacks, list(state.pile), left, state.phase,
+                   [max(0, n) for n in pool])  # fmt: skip
 
     @property
     def cards_left(self) -> int:
@@ -129,11 +172,15 @@ def _deck_counts(rules: Rules) -> tuple[int, ...]:
 
 def evaluate(view: dict[str, Any], style: Style, level: Level) -> list[Candidate]:
     """Score every legal move of the seat to move in ``view``; best first, ties kept in move order."""
-    seat = Seat(view, level)
+    return evaluate_seat(Seat.from_view(view, level), [_move(text) for text in view["legal"]], style, level)
+
+
+def evaluate_seat(seat: Seat, legal: Sequence[Move], style: Style, level: Level) -> list[Candidate]:
+    """Score the legal moves of a seat whose knowledge is ``seat``; best first, ties kept in move order."""
     score = _score
     if seat.clear4:
         from .clear4 import score
-    candidates = [score(seat, _move(text), style, level) for text in view["legal"]]
+    candidates = [score(seat, move, style, level) for move in legal]
     for cand in candidates:
         cand.total = round(sum(cand.components.values()), 2)
     return sorted(candidates, key=lambda c: -c.total)

@@ -14,7 +14,7 @@ from concurrent.futures import Executor
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..coach import AIPlayer
-from ..engine import RandomPlayer, Rules, State, view
+from ..engine import RandomPlayer, Rules, State
 from ..engine.moves import Move
 
 if TYPE_CHECKING:
@@ -54,7 +54,7 @@ def _chooser(spec: str, seed: int) -> Callable[[State], Move]:
         greedy = GreedyPlayer()
         return lambda state: greedy.choose(state, rng)
     ai = AIPlayer(level, style, seed)
-    return lambda state: ai.choose_view(view(state, state.turn))
+    return ai.choose
 
 
 def hand_seed(seed: int, hand: int) -> int:
