@@ -103,6 +103,8 @@ class Seat:
         self.phase = phase
         self.pool = pool
         self.clears_held = sum(hand[r] for r in range(NCODES) if self.is_clear[r])
+        self.strand = _strand_weights(rules)
+        self.groupable = _groupable(rules)
 
     @classmethod
     def from_view(cls, view: dict[str, Any], level: Level) -> Seat:
@@ -120,26 +122,26 @@ class Seat:
     @classmethod
     def from_state(cls, state: State, seat: int, level: Level) -> Seat:
         """The same knowledge read from the state: own hand, face-up cards, pile, counts, public pick-ups."""
-        pad = [0] * (NCODES - len(state.hands[seat]))
-        pool = list(_deck_counts(state.rules))
-        seen = [state.hands[seat], [state.pile.count(r) for r in range(len(pool))]]
+        hand = state.hands[seat]
+        deck = _deck_counts(state.rules)
+        size = len(hand)
         if level.counts_cards:
-            seen.append(state.cleared)
-            seen += [state.known[i] for i in range(state.players) if i != seat]
-        for counts in seen:
-            for rank, n in enumerate(counts):
-                pool[rank] -= n
-        stacks: list[list[int | None]] = []
-        for other in range(state.players):
-            for stack in state.stacks[other]:
-                shown = [c & RANK_MASK if c & UP else None for c in stack]
-                for card in shown:
-                    if card is not None:
-                        pool[card] -= 1
-                if other == seat:
-                    stacks.append(shown)
-        left = [state.cards_left(i) for i in range(state.players)]
-        return cls(state.rules, seat, list(state.hands[seat]) + pad, stacks, list(state.pile), left, state.phase,
+            others = [state.known[i] for i in range(state.players) if i != seat]
+            cleared = state.cleared
+            pool = [deck[r] - hand[r] - cleared[r] - sum(k[r] for k in others) for r in range(size)]
+        else:
+            pool = [d - h for d, h in zip(deck, hand, strict=False)]
+        pool += deck[size:]
+        for card in state.pile:
+            pool[card] -= 1
+        for seat_stacks in state.stacks:
+            for stack in seat_stacks:
+                for card in stack:
+                    if card & UP:
+                        pool[card & RANK_MASK] -= 1
+        stacks = [[c & RANK_MASK if c & UP else None for c in stack] for stack in state.stacks[seat]]
+        left = [n + sum(map(len, st)) for n, st in zip(state.hand_count, state.stacks, strict=True)]
+        return cls(state.rules, seat, hand + [0] * (NCODES - size), stacks, list(state.pile), left, state.phase,
                    [max(0, n) for n in pool])  # fmt: skip
 
     @property
@@ -359,12 +361,22 @@ def _one_play_empties(seat: Seat, hand: list[int], left: int) -> bool:
 def _best_group(seat: Seat, hand: list[int], top: int) -> int:
     """The rank a simple player sheds next on a pile topped by ``top`` (0 = empty): most value."""
     best, best_value = 0, 0.0
-    for rank in range(1, NCODES):
-        if hand[rank] and not seat.is_clear[rank] and (top == 0 or rank <= top):
-            value = _shed_value(seat, rank, min(hand[rank], 4))
+    points = seat.points
+    for rank in seat.groupable:
+        if top and rank > top:
+            break
+        held = hand[rank]
+        if held:
+            value = min(held, 4) * (PER_CARD + 0.5 * points[rank] + 0.1 * rank)  # _shed_value, inlined
             if value > best_value:
                 best, best_value = rank, value
     return best
+
+
+@lru_cache(maxsize=64)
+def _groupable(rules: Rules) -> tuple[int, ...]:
+    """The ranks that are shed in groups, low to high: everything but clear cards."""
+    return tuple(rank for rank in range(1, NCODES) if not rules.is_clear[rank])
 
 
 @lru_cache(maxsize=64)
@@ -374,10 +386,12 @@ def _strand_weights(rules: Rules) -> tuple[float, ...]:
 
 
 def _line(seat: Seat, hand: list[int], level: Level, cand: Candidate, *, empty_first: bool = False) -> float:
-    """C5: play the kept hand forward ``level.depth`` turns, the pile coming back at a middling rank."""
+    """C5: play the kept hand forward ``level.depth`` turns, the pile coming back at a middling rank.
+
+    ``hand`` is the caller's scratch copy: the line plays its cards out of it.
+    """
     if level.depth == 0:
         return 0.0
-    hand = hand[:]
     value = 0.0
     weight = 0.8
     for turn in range(level.depth):
@@ -401,7 +415,7 @@ def _line(seat: Seat, hand: list[int], level: Level, cand: Candidate, *, empty_f
             value += weight * (15.0 if seat.stack_cards == 0 else 5.0)
             break
         weight *= 0.8
-    stranded = sum(h * w for h, w in zip(hand, _strand_weights(seat.rules), strict=False) if h)
+    stranded = sum(h * w for h, w in zip(hand, seat.strand, strict=False) if h)
     # The line only pays if the hand goes on: less likely with a seat about to go out.
     continues = 0.25 if seat.min_left <= NEAR_OUT else 1.0
     return round(continues * (value - 0.25 * stranded), 2)
