@@ -201,7 +201,7 @@ class TestSetup:
         app.set_rule("cards_dealt", 19)
         assert app.preset.value == "Custom" and "Custom" in app.preset.options
         app.set_preset("Canada")
-        assert app.setup.rules.preset == "Canada" and app.preset.options == ("USA", "Canada")
+        assert app.setup.rules.preset == "Canada" and app.preset.options == ("USA", "Canada", "Clear 4")
         with pytest.raises(ValueError):
             app.set_preset("Custom")
 
@@ -604,3 +604,240 @@ class TestLayout:
         assert app.table.layout == "stacked"
         with pytest.raises(ValueError, match="view"):
             app.set_layout("grid")
+
+
+# -- Clear 4 (R22) -------------------------------------------------------------------------------------------
+
+C4 = "Clear 4"
+
+# Seat 1's hand and every face-down card hold the only 8s and CLEARs: anything showing an 8 or a CLEAR leaks (C2).
+HIDDEN_C4 = {
+    "rules": Rules.from_preset(C4, players=2).to_dict(),
+    "turn": 0,
+    "dealer": 1,
+    "pile": "9@1",
+    "seats": [
+        {"hand": "9 9 5 3 P J*", "stacks": ["[8] [CL] 7", "[CL] [8] 6", "[8] [8] 4", "[CL] [8] 2"]},
+        {"hand": "8 8 10", "known": "10", "stacks": ["[8] [CL] 2", "[CL] [8] 3", "[8] 6", "[CL]"]},
+    ],
+}
+
+
+def swapped_c4(position: dict[str, Any]) -> dict[str, Any]:
+    """The same Clear 4 position with every card hidden from seat 0 changed (8 and CLEAR become 1 and 10)."""
+    text = json.dumps(position)
+    for hidden, other in (("[8]", "[A]"), ("[CL]", "[10]")):
+        text = text.replace(hidden, other)
+    data = json.loads(text)
+    data["seats"][1]["hand"] = "A A 10"
+    return dict(data)
+
+
+def c4_app(home: Path, seats: list[dict[str, Any]], pile: str = "", **extra: Any) -> GameApp:
+    """An app playing Clear 4 whose hand is this position, seat 0 (you) to move, Auto pacing."""
+    app = GameApp(home)
+    app.set_players(len(seats))
+    app.set_preset(C4)
+    app.deal(seed=3)
+    assert app.game is not None
+    full = [{"hand": s.get("hand", ""), "known": s.get("known", ""),
+             "stacks": list(s.get("stacks", ())) + [""] * (4 - len(s.get("stacks", ())))} for s in seats]  # fmt: skip
+    data = {"rules": app.setup.rules.to_dict(), "turn": 0, "dealer": len(seats) - 1, "pile": pile, "seats": full}
+    app.game.state = State.from_position(data | extra)
+    app.refresh()
+    return app
+
+
+def labels_of(app: GameApp) -> dict[str, str]:
+    return {a["move"]: a["label"] for a in app.table.table["actions"]}
+
+
+class TestClear4:
+    """R22 in the app: setup, three-card stacks, its cards and moves, the coach, replays, saves and scores."""
+
+    def test_preset_in_setup(self, tmp_path: Path) -> None:
+        app = GameApp(tmp_path)
+        app.set_players(8)
+        assert "Clear 4" in app.preset.options
+        app.preset.value = C4  # the form's dropdown, as a learner picks it
+        rules = app.setup.rules
+        assert rules.clear4 and rules.players == 6 and len(app.seat_rows.children) == 6
+        assert app.players.options == (2, 3, 4, 5, 6) and app.players.value == 6
+        shown = {name for name, widget in app.rule_widgets.items() if widget.layout.display != "none"}
+        assert shown == {"rounds"} and app.clear4_note.layout.display != "none"
+        with pytest.raises(ValueError, match="2 to 6"):
+            app.set_players(7)
+        with pytest.raises(ValueError, match="Clear 4 has no such setting"):
+            app.set_rule("risk_play", True)
+        app.set_rule("rounds", 2)
+        assert app.setup.rules.rounds == 2
+        app.set_preset("Canada")
+        rules = app.setup.rules
+        assert not rules.clear4 and rules.preset == "Canada" and rules.end_condition == "score"
+        assert rules.players == 6 and app.players.options == tuple(range(2, 9))
+        assert all(widget.layout.display != "none" for widget in app.rule_widgets.values())
+        assert app.clear4_note.layout.display == "none"
+
+    def test_deal_draws_three_card_stacks(self, tmp_path: Path) -> None:
+        app = GameApp(tmp_path)
+        app.set_players(3)
+        app.set_preset(C4)
+        app.set_pacing("Step")
+        app.deal(seed=5)
+        table = app.table.table
+        assert table["view"]["rules"]["game"] == C4 and len(table["view"]["hand"]) == 8
+        for seat in table["view"]["seats"]:
+            assert all(stack[:2] == [None, None] and stack[2] is not None for stack in seat["stacks"])
+        assert json.loads(app.table.synced_json())["table"]["view"]["seats"] == table["view"]["seats"]
+
+    def test_push_picks_a_seat_and_pass(self, tmp_path: Path) -> None:
+        app = c4_app(tmp_path, [{"hand": "P 9 5", "stacks": ["[2] [3] 6"]}, {"hand": "3 4"}, {"hand": "4 4"}],
+                     pile="8@1 7@2")  # fmt: skip
+        app.set_pacing("Step")
+        labels = labels_of(app)
+        assert labels["push → 1"] == "Push to Daryl" and labels["push → 2"] == "Push to Madonna"
+        assert labels["take"] == "Pass" and labels["1×6 s1"] == "Play 1× 6 (stack 1)"
+        pushes = [a for a in app.table.table["actions"] if a["move"].startswith("push")]
+        assert [(a["cards"], a["to"]) for a in pushes] == [(["h:P"], 1), (["h:P"], 2)]  # one card, a seat each
+        assert app.table.receive({"type": "move", "move": "push → 2"})  # the page's seat picker
+        assert app.state is not None
+        assert app.state.to_position()["seats"][2]["hand"] == "8 7 4 4" and app.state.turn == 1
+        assert "You: Push to Madonna" in app.last
+        while app.state.turn != 0:
+            app.next()
+        if app.state.pile:
+            app.play("take")
+            assert "You: Pass — 💥 took the pile" in app.last
+
+    def test_pass_is_labelled_and_played(self, tmp_path: Path) -> None:
+        app = c4_app(tmp_path, [{"hand": "9 5"}, {"hand": "3 3"}], pile="4@1")
+        assert labels_of(app)["take"] == "Pass"
+        app.set_pacing("Step")
+        app.play("take")
+        assert app.state is not None and app.state.to_position()["seats"][0]["hand"] == "9 5 4"
+        assert app.last.endswith("You: Pass — 💥 took the pile")
+
+    def test_jokers_cards_and_pile_value(self, tmp_path: Path) -> None:
+        app = c4_app(tmp_path, [{"hand": "J* 5 5 A", "stacks": ["[2] [3] J*"]}, {"hand": "3 3"}], pile="8@1")
+        app.set_pacing("Step")
+        actions = {a["move"]: a for a in app.table.table["actions"]}
+        assert actions["2×5+J*"]["cards"] == ["h:5", "h:5", "h:J*"]
+        assert actions["2×5+J*"]["label"] == "Play 2× 5 + 1× JOKER"
+        assert actions["1×J*"]["cards"] == ["h:J*"] and actions["1×J*"]["label"] == "Play 1× JOKER"
+        assert actions["1×A"]["label"] == "Play 1× 1"
+        assert app.table.table["view"]["pile_value"] == "8"
+        app.play("2×5+J*")
+        seen = app.table.table["view"]
+        assert seen["pile"][-1] == {"card": "J*", "by": 0, "as": "5"} and seen["pile_value"] == "5"
+
+    def test_middle_card_turns_up_and_add(self, tmp_path: Path) -> None:
+        app = c4_app(tmp_path, [{"hand": "7", "stacks": ["[2] [6] 6"]}, {"hand": "3 3"}], pile="8@1")
+        app.set_pacing("Step")
+        app.play("1×6 s1")
+        table = app.table.table
+        assert table["view"]["exposed"] == [1] and table["view"]["seats"][0]["stacks"][0] == [None, "6"]
+        assert labels_of(app) == {"add 0": "Add none", "add 1×6 s1": "Add 1× 6 (stack 1)"}
+        assert "add matching cards" in table["status"]
+        assert not app.can_undo()  # it turned a hidden card (C9)
+        app.play("add 1×6 s1")
+        assert app.table.table["view"]["seats"][0]["stacks"][0] == [None]
+
+    def test_blind_push_offers_a_seat_each(self, tmp_path: Path) -> None:
+        app = c4_app(tmp_path, [{"hand": "9", "stacks": ["[P]"]}, {"hand": "3"}, {"hand": "4"}], pile="8@1")
+        app.set_pacing("Step")
+        assert labels_of(app)["flip 1"] == "Flip 1"
+        app.play("flip 1")
+        assert "(turned PUSH)" in app.last and "choose who gets the pile" in app.table.table["status"]
+        assert labels_of(app) == {"push blind → 1": "Push to Daryl", "push blind → 2": "Push to Madonna"}
+        assert [a["to"] for a in app.table.table["actions"]] == [1, 2]
+        app.play("push blind → 1")
+        assert app.state is not None and app.state.to_position()["seats"][1]["hand"] == "8 3"
+
+    def test_coach_play(self, tmp_path: Path) -> None:
+        app = GameApp(tmp_path)
+        app.set_players(3)
+        app.set_preset(C4)
+        app.deal(seed=9)
+        for _ in range(6):
+            assert app.state is not None
+            if app.state.over:
+                break
+            advice = app.advice()
+            assert advice is not None
+            done = len(app.state.moves)
+            assert app.coach_play_button.description == f"Coach: {move_label(advice.move, app.state, app.game.names)}"
+            app.coach_play_button.click()
+            assert app.state.moves[done] == advice.move
+
+    def test_no_hidden_card_in_the_synced_table(self, tmp_path: Path) -> None:
+        app = app_at(tmp_path, HIDDEN_C4, preset=C4, level=(0, "Average"))
+        app.open_analysis(True)
+        text = app.table.synced_json()
+        assert '"8"' not in text and '"CL"' not in text
+        labels = " ".join(a["label"] for a in app.table.table["actions"])
+        assert not re.search(r"\b8\b|CLEAR", labels)
+        for seat in app.table.table["view"]["seats"]:
+            for stack in seat["stacks"]:
+                assert all(card is None for card in stack[:-1])
+
+    def test_everything_synced_is_the_same_when_hidden_cards_change(self, tmp_path: Path) -> None:
+        one = app_at(tmp_path / "a", HIDDEN_C4, preset=C4, level=(0, "Average"))
+        two = app_at(tmp_path / "b", swapped_c4(HIDDEN_C4), preset=C4, level=(0, "Average"))
+        for app in (one, two):
+            app.open_analysis(True)
+            app.compare_coaches()
+        assert one.table.synced_json() == two.table.synced_json()
+        assert synced(one.root) == synced(two.root)
+
+    def test_replayer_steps_through_a_hand(self) -> None:
+        state = State.deal(Rules.from_preset(C4, players=3), seed=12)
+        rng = random.Random(2)
+        while not state.over and len(state.moves) < 80:
+            state.play(rng.choice(state.legal_moves()))
+        r = Replayer.from_state(state, names=["You", "Daryl", "Madonna"])
+        seen = r.table.table["view"]
+        assert all(len(stack) == 3 for stack in seen["seats"][0]["stacks"])
+        for step in range(len(state.moves)):
+            r.go(step)
+            assert r.info.value.startswith("Next:")
+        r.last()
+        assert r.states[-1].to_position() == state.to_position()
+        r.set_seat(REVIEW)
+        review = r.table.table["view"]["seats"]
+        assert all(card is not None for seat in review for stack in seat["stacks"] for card in stack)
+        pushes = [m for m in r.moves if m.kind == "push"]
+        if pushes:
+            step = r.moves.index(pushes[0])
+            r.go(step + 1)
+            assert "Push to" in r.table.table["last"]
+
+    def test_save_resume_rounds_and_scores(self, tmp_path: Path) -> None:
+        app = GameApp(tmp_path)
+        app.set_players(3)
+        app.set_preset(C4)
+        app.set_rule("rounds", 2)
+        app.deal(seed=8)
+        assert app.state is not None
+        app.play(str(app.state.legal_moves()[0]))
+        position = app.state.to_position()
+        again = GameApp(tmp_path)
+        assert again.resume_label == "Continue — 3 players, round 1"
+        again.continue_game()
+        assert again.state is not None and again.state.to_position() == position
+        assert again.setup.rules.clear4 and again.preset.value == C4 and again.players.options == (2, 3, 4, 5, 6)
+        again.set_automate(True)
+        again.set_automate(False)
+        assert again.game is not None and len(again.game.results) == 1 and not again.game.over
+        first = again.game.results[0]
+        assert "Hand" in again.this_game.value and again.table.table["step"] == "Continue"
+        again.next()  # Continue: the second round
+        assert again.game.hand_number == 2
+        assert GameApp(tmp_path).resume_label == "Continue — 3 players, round 2"
+        again.set_automate(True)
+        assert again.game.over and len(again.game.results) == 2
+        totals = [a + b for a, b in zip(first.scores, again.game.results[1].scores, strict=True)]
+        assert again.game.totals == totals and "Game over" in again.table.table["status"]
+        assert again.history.games()[0]["totals"] == totals
+        r = again.open_replay(2)
+        r.last()
+        assert r.states[-1].over and r.states[-1].scores() == list(again.game.results[1].scores)

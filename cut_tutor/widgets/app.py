@@ -40,9 +40,10 @@ from cut_tutor.engine import (
     save_game,
     view,
 )
-from cut_tutor.engine.cards import card_name
+from cut_tutor.engine.cards import RANK_MASK, UP, card_name
 from cut_tutor.engine.game import DEFAULT_NAMES
 from cut_tutor.engine.moves import FLIP, GAMBLE, TURNUP
+from cut_tutor.engine.rules import CLEAR4_MAX_PLAYERS, PRESETS
 
 from ..guide_links import RULES_FIELDS, guide_url
 from .replayer import Replayer
@@ -56,6 +57,8 @@ _REVEALING = (FLIP, GAMBLE, TURNUP)
 #: How many hints each Level shows on your own seat (C7): Average the most, Expert none.
 HINTS = {"Average": 3, "Experienced": 1, "Expert": 0}
 PACING = ("Step", "Auto")
+#: The rule settings Clear 4 has (R22); the setup hides the others while it is chosen.
+CLEAR4_SETTINGS = ("rounds",)
 
 
 def default_home() -> Path:
@@ -135,6 +138,7 @@ class GameApp:
         self.comparing = False
         self.resume_label: str | None = None
         self.replayer: Replayer | None = None
+        self._cut_rules: Rules | None = None
         self._undo: list[tuple[State, int]] = []
         self._advice: tuple[State, tuple[int, str, str], Advice] | None = None
         self._recorded: Game | None = None
@@ -174,14 +178,18 @@ class GameApp:
     # -- setup --------------------------------------------------------------------------------------------
 
     def set_players(self, players: int) -> None:
-        """Seat 2 to 8 players; new seats take the default names and the first free colours."""
-        rules = dataclasses.replace(self.setup.rules, players=int(players))
+        """Seat 2 to 8 players (2 to 6 in Clear 4); new seats take the default names and the first free colours."""
+        self._set_rules(dataclasses.replace(self.setup.rules, players=int(players)))
+        self.refresh_setup(rebuild=True)
+
+    def _set_rules(self, rules: Rules) -> None:
+        """Take new rules, seating as many players as they name (kept seats keep their names and colours)."""
+        players = rules.players
         seats = self.setup.seats[:players]
         free = [c for c in COLOURS if c not in {s.colour for s in seats}]
         for i in range(len(seats), players):
             seats.append(SeatSetup(DEFAULT_NAMES[i], free.pop(0)))
         self.setup.seats, self.setup.rules = seats, rules
-        self.refresh_setup(rebuild=True)
 
     def set_name(self, seat: int, name: str) -> None:
         """Rename a seat (blank names are refused)."""
@@ -229,14 +237,33 @@ class GameApp:
         self.refresh_setup()
 
     def set_preset(self, name: str) -> None:
-        """Fill the four preset settings (USA or Canada); *Custom* is derived, never chosen (R21)."""
+        """Fill a preset's settings (USA, Canada or Clear 4); *Custom* is derived, never chosen (R21).
+
+        Clear 4 (R22) seats at most 6 and plays rounds; switching back to USA or Canada restores the CUT settings
+        chosen before it, with the seats chosen since.
+        """
         if name == "Custom":
             raise ValueError("Custom is not a preset: it shows that the settings match neither USA nor Canada")
+        rules = self.setup.rules
         try:
-            self.setup.rules = self.setup.rules.with_preset(name)
+            if Rules.from_preset(name).clear4:
+                if not rules.clear4:
+                    self._cut_rules = rules
+                new = rules.with_preset(name)
+            else:
+                new = self._cut_rules_for(rules).with_preset(name) if rules.clear4 else rules.with_preset(name)
         except RulesError as exc:
             raise ValueError(str(exc)) from None
-        self.refresh_setup()
+        self._set_rules(new)
+        self.refresh_setup(rebuild=True)
+
+    def _cut_rules_for(self, clear4: Rules) -> Rules:
+        """The CUT rules to return to from Clear 4: those chosen before it, with Clear 4's seats."""
+        base = self._cut_rules or Rules()
+        try:
+            return dataclasses.replace(base, players=clear4.players)
+        except RulesError:  # fixed decks too few for the seats chosen since: back to Auto
+            return dataclasses.replace(base, players=clear4.players, decks=None)
 
     def set_coaching(self, on: bool) -> None:
         """Coaching on or off; off hides every hint whatever the Level."""
@@ -351,10 +378,12 @@ class GameApp:
         move = text if isinstance(text, Move) else Move.parse(text)
         reason = state.why_illegal(move)
         if reason is not None:
-            raise IntentError(f"{move_label(move, state)} is not allowed: {reason}")
+            raise IntentError(f"{move_label(move, state, game.names)} is not allowed: {reason}")
         snapshot = state.copy()
+        hidden = _hidden(state, YOU)
         self._apply(move)
-        if move.kind not in _REVEALING and not game.state.over:
+        # C9: never undo a play that turned a hidden card (in Clear 4, a stack card's middle card turning up)
+        if move.kind not in _REVEALING and _hidden(game.state, YOU) == hidden and not game.state.over:
             self._undo.append((snapshot, len(game.state.moves)))
         else:
             self._undo.clear()
@@ -427,11 +456,14 @@ class GameApp:
         state = game.state
         seat = state.turn
         busts, clears = state.busts[seat], state.clears[seat]
-        label = move_label(move, state)
+        label = move_label(move, state, game.names)
+        blind = state.stacks[seat][move.stacks[0]][-1] & RANK_MASK if state.clear4 and move.kind == FLIP else 0
         game.play(move)
         after = game.state
         text = f"{game.names[seat]}: {label}"
-        if move.kind in (FLIP, GAMBLE) and (after.pile or after.busts[seat] > busts):
+        if blind:  # Clear 4's final card: what it was is public once played (R22)
+            text += f" (turned {_display_name(blind, clear4=True)})"
+        elif move.kind in (FLIP, GAMBLE) and (after.pile or after.busts[seat] > busts):
             text += f" (turned {self._turned(after, seat, busts)})"
         if after.busts[seat] > busts:
             text += " — 💥 took the pile"
@@ -670,9 +702,13 @@ class GameApp:
         self.view_pick.observe(lambda c: self._ui(self.set_layout, c["new"]), "value")
         # the page's own "Switch to Stacked" offer changes the table's layout: keep the picker in step
         self.table.observe(lambda c: setattr(self.view_pick, "value", c["new"].title()), "layout")
-        self.preset = w.Dropdown(options=["USA", "Canada"], value="USA", description="Preset")
+        self.preset = w.Dropdown(options=list(PRESETS), value="USA", description="Preset")
         self.preset.observe(lambda c: self._ui(self.set_preset, c["new"]), "value")
         self.rule_widgets = self._rule_widgets()
+        self.clear4_note = w.HTML(
+            "<i>Clear 4: its own 120-card deck, 2 to 6 players, three-card stacks and a hand of 8. It is played"
+            " over a number of rounds; every card left in your hands counts one point against you.</i>"
+        )
         self.seed = w.Text(value="", placeholder="random", description="Seed")
         self.deal_button = self._button("Deal & play", self._deal_from_form, button_style="primary")
         self.reset_button = self._button("Reset game setup", self.reset_setup)
@@ -683,7 +719,8 @@ class GameApp:
                 self.help_html(["Players", "Level", "Style"]),
                 w.HTML("<h3>Coaching</h3>"), w.HBox([self.coach_pick, self.coaching]), self.coach_about,
                 self.help_html(["Coaching", "Coach style", "Automate Player"]),
-                w.HTML("<h3>Rules</h3>"), self.preset, self.help_html(["Global Setting Set (preset)"]), w.GridBox(
+                w.HTML("<h3>Rules</h3>"), self.preset, self.help_html(["Global Setting Set (preset)"]),
+                self.clear4_note, w.GridBox(
                     list(self.rule_widgets.values()),
                     layout=w.Layout(grid_template_columns="repeat(auto-fill, minmax(300px, 1fr))"),
                 ),
@@ -836,15 +873,23 @@ class GameApp:
             if rebuild or len(self.seat_rows.children) != len(self.setup.seats):
                 self.seat_rows.children = [self._seat_row(i) for i in range(len(self.setup.seats))]
             rules = self.setup.rules
+            seats = list(range(2, (CLEAR4_MAX_PLAYERS if rules.clear4 else 8) + 1))
+            if list(self.players.options) != seats:
+                self.players.options = seats
             self.players.value = rules.players
             preset = rules.preset
-            options = ["USA", "Canada"] + (["Custom"] if preset == "Custom" else [])
+            options = list(PRESETS) + (["Custom"] if preset == "Custom" else [])
             if list(self.preset.options) != options:
                 self.preset.options = options
             self.preset.value = preset
             for name, widget in self.rule_widgets.items():
                 value = getattr(rules, name)
                 widget.value = 0 if value is None and name in _NONE_AS_ZERO else value
+                # Clear 4 has only its seats and rounds (R22): its other settings are not offered
+                shown = not rules.clear4 or name in CLEAR4_SETTINGS
+                widget.layout.display = "" if shown else "none"
+                widget.disabled = not shown
+            self.clear4_note.layout.display = "" if rules.clear4 else "none"
         finally:
             self._syncing = False
         self.refresh()
@@ -902,7 +947,8 @@ class GameApp:
             self.compare_button.disabled = True
             return
         self.compare_button.disabled = False
-        label = move_label(advice.move, state)
+        names = self._need_game().names
+        label = move_label(advice.move, state, names)
         if hints <= 0:
             self.advice_html.value = (
                 "<i>Expert: no hints. Open the analysis to see the coach's view.</i>"
@@ -914,7 +960,7 @@ class GameApp:
             if advice.plan and hints > 1:
                 parts.append(f"<p><i>Plan:</i> {escape(advice.plan)}</p>")
             if hints > 1:
-                others = [move_label(c.move, state) for c in advice.candidates[1:hints]]
+                others = [move_label(c.move, state, names) for c in advice.candidates[1:hints]]
                 if others:
                     parts.append(f"<p>Also worth a look: {escape(', '.join(others))}</p>")
             self.advice_html.value = "".join(parts)
@@ -959,6 +1005,19 @@ class GameApp:
         )
 
 
+def _hidden(state: State, seat: int) -> int:
+    """How many of a seat's stack cards are face-down: fewer after a move means it turned a hidden card."""
+    return sum(not card & UP for stack in state.stacks[seat] for card in stack)
+
+
+def _display_name(card: int, clear4: bool) -> str:
+    """A card as the table shows it: Clear 4 writes its 1 as ``1`` and its special cards in words (R22)."""
+    name = card_name(card)
+    if clear4:
+        return {"A": "1", "P": "PUSH", "J*": "JOKER", "CL": "CLEAR"}.get(name, name)
+    return name
+
+
 def _table(app: GameApp, state: State, highlight: Advice | None, step: str) -> dict[str, Any]:
     from .table import table_data
 
@@ -972,6 +1031,10 @@ def _table(app: GameApp, state: State, highlight: Advice | None, step: str) -> d
             status += " · Game over: " + ", ".join(game.names[s] for s in game.winners) + " win"
     elif state.turn == YOU:
         status = "Your turn" + (" (automated)" if game.automated[YOU] else "")
+        if state.clear4 and state.phase == "push":
+            status += " — your blind PUSH: choose who gets the pile"
+        elif state.clear4 and state.phase == "add":
+            status += " — add matching cards, or Add none"
     else:
         status = f"{game.names[state.turn]} to play"
     return table_data(

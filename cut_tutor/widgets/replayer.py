@@ -222,20 +222,20 @@ class Replayer:
         if self.step == 0:
             return "The deal"
         before = self.states[self.step - 1]
-        return f"{self.names[before.turn]}: {move_label(self.moves[self.step - 1], before)}"
+        return f"{self.names[before.turn]}: {move_label(self.moves[self.step - 1], before, self.names)}"
 
     def _info_html(self) -> str:
         comparison = self.comparison() if self.seat in (REVIEW, self.states[self.step].turn) else None
         if self.step >= len(self.moves):
             return "<i>End of the record.</i>"
         state = self.states[self.step]
-        made = move_label(self.moves[self.step], state)
+        made = move_label(self.moves[self.step], state, self.names)
         who = escape(self.names[state.turn])
         if comparison is None:
             return f"Next: {who} — {escape(made)}"
         if not comparison.differs:
             return f"Next: {who} — {escape(made)} <span>✓ {escape(self.coach)} agrees</span>"
-        advised = escape(move_label(comparison.advised, state))
+        advised = escape(move_label(comparison.advised, state, self.names))
         return (
             f'Next: {who} — {escape(made)} <span class="cut-differs">✗ {escape(self.coach)} would play '
             f"{advised} (worth {comparison.points:g} points more)</span>"

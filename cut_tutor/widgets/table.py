@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import pathlib
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -23,7 +24,11 @@ import traitlets
 
 from cut_tutor.coach import move_label as coach_label
 from cut_tutor.engine import Move, State, card_name, view
-from cut_tutor.engine.moves import ADD, FLIP, GAMBLE, PLAY, TAKE, TURNUP
+from cut_tutor.engine.cards import PUSH as PUSH_CARD
+from cut_tutor.engine.cards import WILD
+from cut_tutor.engine.clear4 import FOUR
+from cut_tutor.engine.clear4 import run as clear4_run
+from cut_tutor.engine.moves import ADD, CLEAR, FLIP, GAMBLE, PLAY, PUSH, TAKE, TURNUP
 
 _STATIC = pathlib.Path(__file__).parent / "static"
 
@@ -52,25 +57,48 @@ class IntentError(ValueError):
     """A message from the page that is malformed or asks for something not allowed now."""
 
 
-def move_label(move: Move, state: State) -> str:
+def move_label(move: Move, state: State, names: Sequence[str] | None = None) -> str:
     """The guide's button text for a move in this state (the coach's :func:`~cut_tutor.coach.move_label`).
+
+    Clear 4 (R22) words what depends on the game here: taking the pile is *Pass*, its 1 is written ``1``, its
+    special cards are named in words, and a PUSH names the seat it sends the pile to (by ``names`` when given).
 
     >>> from cut_tutor.engine import Rules, State
     >>> move_label(Move.parse("take"), State(Rules()))
     'Take the pile'
+    >>> c4 = State(Rules.from_preset("Clear 4"))
+    >>> [move_label(Move.parse(t), c4, ["You", "Daryl"]) for t in ("take", "2×A+J*", "push s3 → 1", "clear CL")]
+    ['Pass', 'Play 2× 1 + 1× JOKER', 'Push to Daryl (stack 3)', 'Play CLEAR']
     """
-    return coach_label(move, clears=move.kind in (PLAY, ADD) and move.size > 0 and _completes_clear(move, state))
+    label = coach_label(move, clears=move.kind in (PLAY, ADD) and move.size > 0 and _completes_clear(move, state))
+    if not state.clear4:
+        return label
+    if move.kind == TAKE:
+        return "Pass"
+    if move.kind == PUSH:
+        who = names[move.to] if names is not None and 0 <= move.to < len(names) else f"seat {move.to}"
+        return label.replace(f"seat {move.to}", who, 1)
+    if move.kind == CLEAR:
+        return re.sub(r"^Play \d+× clear", "Play CLEAR", label)
+    return re.sub(r"× A\b", "× 1", label).replace("× J*", "× JOKER")
 
 
 def _completes_clear(move: Move, state: State) -> bool:
-    """Does this play leave four or more of its rank on top of the pile (R10)?"""
+    """Does this play leave four or more of its rank on top of the pile (R10; in Clear 4, of its value, R22)?"""
+    if state.clear4:
+        laid = [WILD if move.rank == WILD else move.rank] * move.size
+        return clear4_run(state.pile + laid) >= FOUR
     run = state.run() if state.pile and state.top == move.rank else 0
     return run + move.size >= 4
 
 
-def move_cards(move: Move) -> list[str]:
+def move_cards(move: Move, clear4: bool = False) -> list[str]:
     """The cards a move uses, as the page names them: ``h:9`` a hand 9, ``s:2`` stack 2's face-up top,
-    ``d:2`` stack 2's face-down top. The page matches a selection of cards against these."""
+    ``d:2`` stack 2's face-down top. The page matches a selection of cards against these.
+
+    A hand Joker is ``h:JK`` in CUT and ``h:J*`` in Clear 4 (``clear4``); a PUSH from the hand is ``h:P`` and
+    the seat it names does not change its cards, so a pushed card matches one move per seat.
+    """
     kind = move.kind
     if kind in (FLIP, GAMBLE, TURNUP):
         return [f"d:{move.stacks[0]}"]
@@ -78,7 +106,10 @@ def move_cards(move: Move) -> list[str]:
         if not move.rank:
             return []
         return [f"s:{move.stacks[0]}"] if move.stacks else [f"h:{card_name(move.rank)}"]
-    cards = [f"h:{card_name(move.rank)}"] * move.n + ["h:JK"] * move.jokers
+    if kind == PUSH:
+        return [f"s:{move.stacks[0]}"] if move.stacks else [f"h:{card_name(PUSH_CARD)}"] * move.n
+    joker = card_name(WILD) if clear4 and kind != CLEAR else "JK"
+    cards = [f"h:{card_name(move.rank)}"] * move.n + [f"h:{joker}"] * move.jokers
     return sorted(cards + [f"s:{k}" for k in move.stacks])
 
 
@@ -108,12 +139,15 @@ def table_data(
     actions: list[dict[str, Any]] = []
     if to_move and mode == "play":
         for move in state.legal_moves():
-            actions.append({"move": str(move), "label": move_label(move, state), "cards": move_cards(move)})
+            label, used = move_label(move, state, names), move_cards(move, state.clear4)
+            action: dict[str, Any] = {"move": str(move), "label": label, "cards": used}
+            if move.kind == PUSH:
+                action["to"] = move.to  # the page offers these as a seat picker
+            actions.append(action)
         labels = [a["label"] for a in actions]
         for action in actions:
             if labels.count(action["label"]) > 1:  # e.g. two "Play 1× clear": a 10 or a Joker
-                cards = ", ".join(c.partition(":")[2] if c[0] == "h" else f"stack {int(c[2:]) + 1}"
-                                  for c in action["cards"])  # fmt: skip
+                cards = ", ".join(_card_text(c, state.clear4) for c in action["cards"])
                 action["label"] += f" ({cards})"
     return {
         "mode": mode,
@@ -124,7 +158,11 @@ def table_data(
         "automated": [bool(a) for a in automated] or [False] * state.players,
         "actions": actions,
         "highlight": (
-            {"move": str(highlight), "label": move_label(highlight, state), "cards": move_cards(highlight)}
+            {
+                "move": str(highlight),
+                "label": move_label(highlight, state, names),
+                "cards": move_cards(highlight, state.clear4),
+            }
             if highlight is not None and to_move
             else None
         ),
@@ -134,6 +172,14 @@ def table_data(
         "last": last,
         "step": step,
     }
+
+
+def _card_text(ref: str, clear4: bool) -> str:
+    """A page card reference as a label names it: ``h:9`` is ``9``, ``s:1`` is ``stack 2`` (Clear 4's A is 1)."""
+    if ref[0] != "h":
+        return f"stack {int(ref[2:]) + 1}"
+    name = ref[2:]
+    return "1" if clear4 and name == "A" else name
 
 
 class TableWidget(anywidget.AnyWidget):

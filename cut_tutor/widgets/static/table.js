@@ -2,12 +2,13 @@
 // every intent is checked in Python, which answers with a new view or an error.
 
 /**
- * @typedef {{card: string, by: number}} PileCard
- * @typedef {{move: string, label: string, cards: string[]}} Action
+ * @typedef {{card: string, by: number, as?: string|null}} PileCard
+ * @typedef {{move: string, label: string, cards: string[], to?: number}} Action
  * @typedef {{seat: number, hand_count: number, known: string[], stacks: (string|null)[][],
  *            cards_left: number, busts: number, hand?: string[], down?: boolean[][]}} SeatView
  * @typedef {{seat: number, players: number, dealer: number, turn: number, phase: string, hand: string[],
- *            seats: SeatView[], pile: PileCard[], pile_points: number, rules: {clear_rank: string|null},
+ *            seats: SeatView[], pile: PileCard[], pile_points: number,
+ *            rules: {clear_rank: string|null, game?: string}, exposed: number[], pile_value?: string|null,
  *            winner: number|null, stalemate: boolean}} View
  * @typedef {{mode: string, seat: number, view: View, names: string[], colours: string[],
  *            automated: boolean[], actions: Action[], highlight: Action|null, undo: boolean,
@@ -33,6 +34,33 @@ function h(tag, cls, text) {
   return node;
 }
 
+const LEGEND_CLEAR4 = [
+  ["💥", "Passed: took the pile"],
+  ["🃏", "Known card: came from the pile"],
+  ["🤖", "Automated: the coach plays this seat"],
+  ["D", "Dealer"],
+  ["S", "Stack number (top card, the middle card beneath, the final card across)"],
+];
+
+/** Clear 4's special cards (R22): the word on the face and the style. */
+const SPECIAL = {
+  P: ["PUSH", "cut-push"],
+  "J*": ["JOKER", "cut-joker"],
+  CL: ["CLEAR", "cut-clear4"],
+};
+
+/** Is this view a game of Clear 4 (R22)? @param {View} view */
+function isClear4(view) {
+  return view.rules.game === "Clear 4";
+}
+
+/** A card name as the table shows it: Clear 4 writes its 1 as "1" (display only). @param {string} card @param {View} view */
+function faceText(card, view) {
+  if (!isClear4(view)) return card;
+  if (card === "A") return "1";
+  return card in SPECIAL ? SPECIAL[card][0] : card;
+}
+
 /** @param {string[]} a @param {string[]} b */
 function sameCards(a, b) {
   if (a.length !== b.length) return false;
@@ -43,6 +71,7 @@ function sameCards(a, b) {
 
 /** @param {string|null} card @param {View} view */
 function isClear(card, view) {
+  if (isClear4(view)) return false; // Clear 4's CLEAR card has its own style
   return card === "JK" || (card !== null && card === view.rules.clear_rank);
 }
 
@@ -56,9 +85,12 @@ function cardNode(card, view, extra) {
     node.classList.add("cut-back");
     node.setAttribute("aria-label", "face-down card");
   } else {
-    node.textContent = card;
-    node.setAttribute("aria-label", "card " + card);
+    const face = faceText(card, view);
+    node.textContent = face;
+    node.setAttribute("aria-label", "card " + face);
+    node.dataset.card = card;
     if (isClear(card, view)) node.classList.add("cut-clear");
+    if (isClear4(view) && card in SPECIAL) node.classList.add("cut-special", SPECIAL[card][1]);
   }
   return node;
 }
@@ -113,7 +145,7 @@ function render({ model, el }) {
     root.appendChild(band);
     root.appendChild(pile(t, v));
     root.appendChild(yourArea(t, v));
-    root.appendChild(legend());
+    root.appendChild(legend(v));
   };
 
   /** Can the opponents sit side by side on an arc at this width? @param {number} count */
@@ -122,7 +154,8 @@ function render({ model, el }) {
   /** @param {Table} t */
   const titleBar = (t) => {
     const bar = h("div", "cut-title");
-    bar.appendChild(h("span", "cut-name", "Clear, Under or Take"));
+    const c4 = t.view && isClear4(t.view);
+    bar.appendChild(h("span", "cut-name", c4 ? "Clear 4" : "Clear, Under or Take"));
     const status = h("span", "cut-status", t.status || "");
     status.setAttribute("aria-live", "polite");
     bar.appendChild(status);
@@ -168,7 +201,9 @@ function render({ model, el }) {
         const top = stack.length ? stack[stack.length - 1] : undefined;
         const col = h("span", "cut-stack");
         const down = info.down && info.down[k][stack.length - 1];
-        if (top !== undefined) col.appendChild(cardNode(top, v, "cut-small" + (down ? " cut-revealed" : "")));
+        // Clear 4: a stack down to its final card shows it across, as the rulebook lays it
+        const final = isClear4(v) && stack.length === 1 ? " cut-final" : "";
+        if (top !== undefined) col.appendChild(cardNode(top, v, "cut-small" + final + (down ? " cut-revealed" : "")));
         else col.appendChild(h("span", "cut-card cut-empty cut-small"));
         col.appendChild(h("span", "cut-stackno", String(k + 1) + (stack.length > 1 ? "·" + stack.length : "")));
         stacks.appendChild(col);
@@ -184,41 +219,61 @@ function render({ model, el }) {
     const area = h("div", "cut-pile");
     area.setAttribute("aria-label", "the pile");
     const cards = v.pile;
+    const c4 = isClear4(v);
+    // the fan holds the top run: in Clear 4 the cards of the top value, JOKERs counted as the value they took
+    /** @param {PileCard} p */
+    const key = (p) => (c4 ? (p.as === undefined ? p.card : p.as) : p.card);
     let run = 0;
     if (cards.length) {
-      const top = cards[cards.length - 1].card;
-      while (run < cards.length && cards[cards.length - 1 - run].card === top) run++;
+      const top = key(cards[cards.length - 1]);
+      while (run < cards.length && key(cards[cards.length - 1 - run]) === top) run++;
     }
+    /** @param {PileCard} p @param {string} extra */
+    const pileCard = (p, extra) => {
+      const c = cardNode(p.card, v, extra);
+      c.style.setProperty("--by", t.colours[p.by]);
+      let title = (t.names[p.by] || "") + " played " + faceText(p.card, v);
+      if (c4 && p.card === "J*") {
+        const as = p.as ? faceText(p.as, v) : "any";
+        c.appendChild(h("span", "cut-as", "= " + as));
+        title += " (counts as " + as + ")";
+      }
+      c.title = title;
+      return c;
+    };
     const under = cards.slice(0, cards.length - run);
     const older = h("div", "cut-pile-under");
     const shown = under.slice(-10);
     if (under.length > shown.length) older.appendChild(h("span", "cut-more", "+" + (under.length - shown.length)));
-    for (const p of shown) {
-      const c = cardNode(p.card, v, "cut-pilecard cut-under");
-      c.style.setProperty("--by", t.colours[p.by]);
-      c.title = (t.names[p.by] || "") + " played " + p.card;
-      older.appendChild(c);
-    }
+    for (const p of shown) older.appendChild(pileCard(p, "cut-pilecard cut-under"));
     area.appendChild(older);
     const fan = h("div", "cut-fan");
     cards.slice(cards.length - run).forEach((p, i) => {
-      const c = cardNode(p.card, v, "cut-pilecard");
-      c.style.setProperty("--by", t.colours[p.by]);
+      const c = pileCard(p, "cut-pilecard");
       c.style.setProperty("--i", String(i));
-      c.title = (t.names[p.by] || "") + " played " + p.card;
       fan.appendChild(c);
     });
     if (!cards.length) fan.appendChild(h("span", "cut-empty-pile", "empty pile"));
     area.appendChild(fan);
-    if (t.pile_counts) area.appendChild(h("div", "cut-pilecount", cards.length + " cards · " + v.pile_points + " pts"));
+    if (c4) {
+      // the value to play equal or lower to is part of the rules, not a counting aid: always shown (R22)
+      const value = v.pile_value ? faceText(v.pile_value, v) : "any";
+      const parts = t.pile_counts ? [cards.length + " cards"] : [];
+      parts.push("value " + value);
+      const readout = h("div", "cut-pilecount", parts.join(" · "));
+      readout.dataset.value = value;
+      area.appendChild(readout);
+    } else if (t.pile_counts) {
+      area.appendChild(h("div", "cut-pilecount", cards.length + " cards · " + v.pile_points + " pts"));
+    }
     return area;
   };
 
-  /** Which action the current selection names. @param {Table} t */
+  /** Every action the current selection names: one, or a PUSH's one per seat. @param {Table} t */
   const chosen = (t) => {
-    const sel = selected.length ? selected : t.highlight ? t.highlight.cards : [];
-    if (!sel.length) return null;
-    return t.actions.find((a) => sameCards(a.cards, sel)) || null;
+    if (!selected.length && t.highlight) return t.actions.filter((a) => a.move === t.highlight.move);
+    if (!selected.length) return [];
+    return t.actions.filter((a) => sameCards(a.cards, selected));
   };
 
   /** @param {string} ref */
@@ -262,13 +317,21 @@ function render({ model, el }) {
     area.appendChild(plate(t, v, t.seat));
     const coachCards = !selected.length && t.highlight ? [...t.highlight.cards] : [];
     const board = h("div", "cut-board");
+    const c4 = isClear4(v);
+    const exposed = v.exposed || [];
     me.stacks.forEach((stack, k) => {
-      const col = h("span", "cut-stack cut-mystack");
+      const col = h("span", "cut-stack cut-mystack" + (c4 ? " cut-stack3" : ""));
       if (!stack.length) col.appendChild(h("span", "cut-card cut-empty"));
       stack.forEach((card, j) => {
         const top = j === stack.length - 1;
         const down = me.down && me.down[k][j];
-        const node = cardNode(card, v, (j === 0 && stack.length > 1 ? "cut-risk" : "cut-boardcard") + (down ? " cut-revealed" : ""));
+        // CUT: Risk card under the Board card. Clear 4: the final card across the bottom, the middle card
+        // face-down above it, the top card face-up (R22).
+        const place = c4
+          ? j === 0 ? "cut-final" : top ? "cut-boardcard" : "cut-middle"
+          : j === 0 && stack.length > 1 ? "cut-risk" : "cut-boardcard";
+        const node = cardNode(card, v, place + (down ? " cut-revealed" : ""));
+        if (top && exposed.includes(k + 1)) node.classList.add("cut-exposed");
         if (top && t.actions.length) {
           const ref = (card === null ? "d:" : "s:") + k;
           if (selected.includes(ref)) node.classList.add("cut-selected");
@@ -310,15 +373,32 @@ function render({ model, el }) {
   const actions = (t) => {
     const bar = h("div", "cut-actions");
     if (t.actions.length) {
-      const pick = chosen(t);
-      const play = h("button", "cut-play", pick ? pick.label : "Select cards to play");
-      play.disabled = !pick;
-      play.onclick = () => pick && send({ type: "move", move: pick.move });
-      bar.appendChild(play);
+      const picks = chosen(t);
+      if (picks.length > 1) {
+        // a PUSH names its seat: one button per seat
+        const seats = h("span", "cut-seatpicker");
+        seats.setAttribute("role", "group");
+        seats.setAttribute("aria-label", "push the pile to");
+        for (const a of picks) {
+          const b = h("button", "cut-play cut-pushto", a.label);
+          b.dataset.move = a.move;
+          if (a.to !== undefined) b.style.setProperty("--seat", t.colours[a.to]);
+          b.onclick = () => send({ type: "move", move: a.move });
+          seats.appendChild(b);
+        }
+        bar.appendChild(seats);
+      } else {
+        const pick = picks.length ? picks[0] : null;
+        const play = h("button", "cut-play", pick ? pick.label : "Select cards to play");
+        play.disabled = !pick;
+        play.onclick = () => pick && send({ type: "move", move: pick.move });
+        bar.appendChild(play);
+      }
       const all = h("div", "cut-moves");
       for (const a of t.actions) {
-        const b = h("button", "cut-move", a.label);
+        const b = h("button", "cut-move" + (a.to !== undefined ? " cut-pushto" : ""), a.label);
         b.dataset.move = a.move;
+        if (a.to !== undefined) b.style.setProperty("--seat", t.colours[a.to]);
         if (t.highlight && t.highlight.move === a.move) b.classList.add("cut-coach");
         b.onclick = () => send({ type: "move", move: a.move });
         all.appendChild(b);
@@ -345,9 +425,10 @@ function render({ model, el }) {
     return bar;
   };
 
-  const legend = () => {
+  /** @param {View} v */
+  const legend = (v) => {
     const box = h("div", "cut-legend");
-    for (const [icon, text] of LEGEND) {
+    for (const [icon, text] of isClear4(v) ? LEGEND_CLEAR4 : LEGEND) {
       const item = h("span", "cut-legend-item");
       item.appendChild(h("b", "", icon));
       item.appendChild(document.createTextNode(" " + text));
