@@ -305,6 +305,13 @@ class TestR22FourOfAValue:
         with pytest.raises(IllegalMoveError, match="never more than four of a value on the pile: at most 2 more 5"):
             state.play("3×5")
 
+    def test_a_joker_keeps_the_value_it_took(self) -> None:
+        # the JOKER on the pile counts as a 7: two 5s and a JOKER on top make three 5s, not four
+        state = pos(["5 5 J* 9", "3"], pile="8@1 7@1 7@1 J*@1")
+        state.play("2×5+J*")
+        assert pile(state) == "8@1 7@1 7@1 J*@1 5@0 5@0 J*@0" and state.turn == 1
+        assert [p["as"] for p in view(state, 1)["pile"]][-4:] == ["7", "5", "5", "5"]
+
     def test_four_at_once_on_an_empty_pile(self) -> None:
         state = pos(["7 7 7 7 9", "3"])
         assert "4×7" in legal(state) and "5×7" not in legal(state)

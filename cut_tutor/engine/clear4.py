@@ -66,12 +66,13 @@ def top_value(pile: Sequence[int]) -> int:
 
 def run(pile: Sequence[int]) -> int:
     """How many cards of the top value lie on the pile, JOKERs counted as that value (R22)."""
-    value = top_value(pile)
+    counted = values(pile)
+    value = counted[-1] if counted else 0
     if not value:
         return 0
     count = 0
-    for card in reversed(pile):
-        if card != WILD and card != value:
+    for card_value in reversed(counted):  # a JOKER counts as the value it took, not the one on top now
+        if card_value != value:
             break
         count += 1
     return count
