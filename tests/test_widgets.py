@@ -391,7 +391,7 @@ class TestFuzz:
     def messages(self, rng: random.Random, app: GameApp) -> list[Any]:
         words = ["move", "undo", "next", "coach_play", "automate", "deal", "", "MOVE", None, 3, "eval"]
         texts = ["13×K", "2×", "x", "clear", "take Q", "flip 9", "gamble 1", "done", "add 0", "9" * 500,
-                 "2×9 s9", "play", "", "<script>", "turn up 1", "1×JK", "take K s1 s2", "-1×9"]  # fmt: skip
+                 "2×9 s9", "play", "", "<script>", "turn up 1", "1×JK", "take K s1 s2", "-1×9"]
         out: list[Any] = [None, [], "move", 42, {"type": "move"}, {"type": "automate", "on": "yes"}]
         for _ in range(3000):
             kind = rng.choice(words)
@@ -452,7 +452,7 @@ class TestTable:
         state = State.from_position({
             "rules": {"players": 2}, "turn": 0, "pile": "A@1",
             "seats": [{"hand": "A A A 10 10 10 10 K", "stacks": ["", "", "", ""]}, {"hand": "2"}],
-        })  # fmt: skip
+        })
         labels = {move_label(m, state) for m in state.legal_moves()}
         assert {"Play 1× A", "Play 3× A — clear", "Play 4× clear", "Take (show K)"} <= labels
 
@@ -460,7 +460,7 @@ class TestTable:
         position = {
             "rules": {"players": 2}, "turn": 0, "dealer": 1, "pile": "5@1",
             "seats": [{"hand": "10 JK 3"}, {"hand": "2"}],
-        }  # fmt: skip
+        }
         labels = [a["label"] for a in app_at(tmp_path, position).table.table["actions"]]
         assert "Play 1× clear (10)" in labels and "Play 1× clear (JK)" in labels and "Play 2× clear" in labels
         assert len(set(labels)) == len(labels)
@@ -641,7 +641,7 @@ def c4_app(home: Path, seats: list[dict[str, Any]], pile: str = "", **extra: Any
     app.deal(seed=3)
     assert app.game is not None
     full = [{"hand": s.get("hand", ""), "known": s.get("known", ""),
-             "stacks": list(s.get("stacks", ())) + [""] * (4 - len(s.get("stacks", ())))} for s in seats]  # fmt: skip
+             "stacks": list(s.get("stacks", ())) + [""] * (4 - len(s.get("stacks", ())))} for s in seats]
     data = {"rules": app.setup.rules.to_dict(), "turn": 0, "dealer": len(seats) - 1, "pile": pile, "seats": full}
     app.game.state = State.from_position(data | extra)
     app.refresh()
@@ -692,7 +692,7 @@ class TestClear4:
 
     def test_push_picks_a_seat_and_pass(self, tmp_path: Path) -> None:
         app = c4_app(tmp_path, [{"hand": "P 9 5", "stacks": ["[2] [3] 6"]}, {"hand": "3 4"}, {"hand": "4 4"}],
-                     pile="8@1 7@2")  # fmt: skip
+                     pile="8@1 7@2")
         app.set_pacing("Step")
         labels = labels_of(app)
         assert labels["push → 1"] == "Push to Daryl" and labels["push → 2"] == "Push to Madonna"
@@ -841,3 +841,17 @@ class TestClear4:
         r = again.open_replay(2)
         r.last()
         assert r.states[-1].over and r.states[-1].scores() == list(again.game.results[1].scores)
+
+
+class TestPlayBar:
+    """Clears and busts show the cards swept away or taken: those cards are public (R9–R11)."""
+
+    def test_swept_and_taken_cards_are_named(self, tmp_path: Path) -> None:
+        app = app_at(tmp_path, {"rules": {"players": 2}, "turn": 0, "pile": "9@1 9@1 9@1",
+                                "seats": [{"hand": "9 K 4"}, {"hand": "Q Q 5"}]})
+        app.play("1×9")
+        assert any(line.endswith("1× 9 — clear — cleared 9 9 9 9, plays again") for line in app.log)
+        bust = app_at(tmp_path / "b", {"rules": {"players": 2}, "turn": 0, "pile": "4@1 Q@1",
+                                       "seats": [{"hand": "K"}, {"hand": "Q Q 5"}]})
+        bust.play("take")
+        assert any("took the pile: Q 4" in line for line in bust.log)

@@ -40,9 +40,9 @@ from cut_tutor.engine import (
     save_game,
     view,
 )
-from cut_tutor.engine.cards import RANK_MASK, UP, card_name
+from cut_tutor.engine.cards import RANK_MASK, UP, card_name, cards_of
 from cut_tutor.engine.game import DEFAULT_NAMES
-from cut_tutor.engine.moves import FLIP, GAMBLE, TURNUP
+from cut_tutor.engine.moves import FLIP, GAMBLE, TAKE, TURNUP
 from cut_tutor.engine.rules import CLEAR4_MAX_PLAYERS, PRESETS
 
 from ..guide_links import RULES_FIELDS, guide_url
@@ -456,6 +456,7 @@ class GameApp:
         state = game.state
         seat = state.turn
         busts, clears = state.busts[seat], state.clears[seat]
+        hand_before, cleared_before = list(state.hands[seat]), list(state.cleared)
         label = move_label(move, state, game.names)
         blind = state.stacks[seat][move.stacks[0]][-1] & RANK_MASK if state.clear4 and move.kind == FLIP else 0
         game.play(move)
@@ -465,13 +466,22 @@ class GameApp:
             text += f" (turned {_display_name(blind, clear4=True)})"
         elif move.kind in (FLIP, GAMBLE) and (after.pile or after.busts[seat] > busts):
             text += f" (turned {self._turned(after, seat, busts)})"
+        # the cards swept away or taken are public (R9–R11): the Play Bar shows them, as a Step pause does
         if after.busts[seat] > busts:
-            text += " — 💥 took the pile"
+            taken = [a - b for a, b in zip(after.hands[seat], hand_before, strict=True)]
+            if move.kind == TAKE and move.n:
+                taken[move.rank] += 1  # the card shown went back to the hand with the pile
+            text += f" — 💥 took the pile: {self._cards_text(taken, after.clear4)}"
         elif after.clears[seat] > clears:
-            text += " — cleared, plays again"
+            swept = [a - b for a, b in zip(after.cleared, cleared_before, strict=True)]
+            text += f" — cleared {self._cards_text(swept, after.clear4)}, plays again"
         if after.winner == seat:
             text += " — and went out!"
         self._note(text)
+
+    @staticmethod
+    def _cards_text(counts: list[int], clear4: bool) -> str:
+        return " ".join(_display_name(card, clear4) for card in cards_of(counts)) or "nothing"
 
     @staticmethod
     def _turned(after: State, seat: int, busts: int) -> str:
