@@ -715,7 +715,7 @@ class TestClear4:
         app.set_pacing("Step")
         app.play("take")
         assert app.state is not None and app.state.to_position()["seats"][0]["hand"] == "9 5 4"
-        assert app.last.endswith("You: Pass — 💥 took the pile")
+        assert app.last.endswith("You: Pass — 💥 took the pile: 4")
 
     def test_jokers_cards_and_pile_value(self, tmp_path: Path) -> None:
         app = c4_app(tmp_path, [{"hand": "J* 5 5 A", "stacks": ["[2] [3] J*"]}, {"hand": "3 3"}], pile="8@1")
