@@ -71,6 +71,15 @@ def main() -> None:
         lines.append(_table(profile(styles)))
         hands = styles.groupby(["hand", "rotation"])["stalemate"].first()
         lines.append(f"Stalemates: {int(hands.sum())} of {len(hands)} hands ({hands.mean():.3%}).\n")
+        # Under the default rules a blind card is only ever played when nothing else is left, so the styles'
+        # blind-play principles rarely get a choice; Risk Play and Pile Card Flip give them one.
+        start = time.perf_counter()
+        rules = Rules(risk_play=True, pile_card_flip=True)
+        risky = simulate(STYLES, rules, hands=shuffles, seed=7, executor=pool, duplicate=True, chunk=50)
+        lines.append(f"## Style profiles with Risk Play and Pile Card Flip ({time.perf_counter() - start:.0f} s)\n")
+        lines.append(_table(profile(risky)))
+        hands = risky.groupby(["hand", "rotation"])["stalemate"].first()
+        lines.append(f"Stalemates: {int(hands.sum())} of {len(hands)} hands ({hands.mean():.3%}).\n")
     text = "\n".join(lines)
     (out / "ladder.md").write_text(text, encoding="utf-8")
     print(text)

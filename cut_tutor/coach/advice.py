@@ -251,6 +251,10 @@ def compare(view: dict[str, Any], level: str = "Expert") -> pd.DataFrame:
     return frame
 
 
+#: Turns after which a hand is taken to be looping, and the extra noise AI seats then play with (R15).
+LONG_HAND, LOOP_NOISE = 300, 6.0
+
+
 class AIPlayer:
     """An AI seat: a Level and a Style, choosing from its view only; noise comes from its own seeded RNG."""
 
@@ -264,7 +268,7 @@ class AIPlayer:
 
     def choose_view(self, view: dict[str, Any]) -> Move:
         """The move this seat plays: the engine's values plus the Level's noise (C4)."""
-        return self._pick(evaluate(view, self.style, self.level))
+        return self._pick(evaluate(view, self.style, self.level), view["turns"])
 
     def choose(self, state: State) -> Move:
         """The same choice for the seat to move, read from the state without building its JSON view.
@@ -272,12 +276,14 @@ class AIPlayer:
         It reads exactly what :func:`~cut_tutor.engine.view` shows that seat (see :meth:`Seat.from_state`).
         """
         seat = Seat.from_state(state, state.turn, self.level)
-        return self._pick(evaluate_seat(seat, state.legal_moves(), self.style, self.level))
+        return self._pick(evaluate_seat(seat, state.legal_moves(), self.style, self.level), state.turns)
 
-    def _pick(self, candidates: list[Candidate]) -> Move:
-        if self.level.noise:
+    def _pick(self, candidates: list[Candidate], turns: int) -> Move:
+        # A hand that drags on is usually a loop of the same plays and takes: vary the play to end it (R15).
+        noise = self.level.noise + (LOOP_NOISE if turns > LONG_HAND else 0.0)
+        if noise:
             for cand in candidates:
-                cand.total += self.rng.gauss(0.0, self.level.noise)
+                cand.total += self.rng.gauss(0.0, noise)
             candidates.sort(key=lambda c: -c.total)
         best, _ = choose(candidates, self.level)
         return best.move
