@@ -234,3 +234,16 @@ class TestDeterminism:
             shared = simulate(seats, Rules(players=3), hands=6, seed=3, duplicate=True, chunk=2, executor=pool)
         assert alone.equals(shared)
         assert len(alone) == 6 * 3 * 3
+
+
+class TestLoopingHands:
+    """R15: AI play makes stalemates rare. Expert seats once looped here (K, A, take, 2×9, A, take …)."""
+
+    def test_a_looping_hand_ends(self) -> None:
+        rules = Rules(risk_play=True, pile_card_flip=True)
+        state = State.deal(rules, seed=47, dealer=47 % 4)
+        seats = [AIPlayer("Expert", style, seed=47) for style in ("Rock", "Balanced", "Gambler", "Balanced")]
+        while not state.over:
+            state.apply(seats[state.turn].choose(state))
+        assert state.winner is not None and not state.stalemate
+        assert state.turns > 300  # it did loop for a while, then the varied play broke it
