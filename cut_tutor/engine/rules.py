@@ -188,6 +188,12 @@ class Rules:
         return tuple(rank for rank in range(1, JOKER) if not self.is_clear[rank])
 
     @cached_property
+    def ranks_below(self) -> tuple[tuple[int, ...], ...]:
+        """Per pile top: the ordinary ranks below it, low to high (index 0, an empty pile: all of them)."""
+        ranks = self.number_ranks
+        return tuple(tuple(r for r in ranks if top == 0 or r < top) for top in range(NCODES))
+
+    @cached_property
     def points(self) -> tuple[int, ...]:
         """Per rank: what a card left in your hands scores (R3); in Clear 4 every card counts one (R22)."""
         if self.game == CLEAR4:

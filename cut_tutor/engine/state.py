@@ -41,7 +41,8 @@ def _subsets(items: Sequence[int]) -> Iterator[tuple[int, ...]]:
 
 
 #: Interned moves: the common ones are built once, not on every call of :meth:`State.legal_moves`.
-_INTERNED = 25
+#: Enough copies of a rank for the largest deck count (12 decks of four).
+_INTERNED = 49
 _PLAYS = [[Move(PLAY, rank, n) for n in range(_INTERNED)] for rank in range(NRANKS)]
 #: Per rank and cards held: every hand-only play, under the USA cap of four (R10) and without it.
 _CAPPED = [[row[1 : min(held, 4) + 1] for held in range(_INTERNED)] for row in _PLAYS]
@@ -211,11 +212,14 @@ class State:
 
     def _blind_allowed(self, seat: int) -> list[int]:
         """Stacks whose face-down top may be played blind now (R7, R16)."""
+        face_down = self.rules.piles_face_down
+        if self.hand_count[seat] and not face_down:  # the common case: hand first (R7)
+            return []
         stacks = self.stacks[seat]
         down = [k for k, stack in enumerate(stacks) if stack and not stack[-1] & UP]
-        if not down or self.rules.piles_face_down:
+        if not down or face_down:
             return down
-        if self.hand_count[seat] or any(stack and stack[-1] & UP for stack in stacks):
+        if any(stack and stack[-1] & UP for stack in stacks):
             return []
         return down
 
@@ -272,36 +276,40 @@ class State:
         pile = self.pile
         rules = self.rules
         is_clear = rules.is_clear
-        tops: dict[int, list[int]] = {}
-        for k, stack in enumerate(self.stacks[seat]):
-            if stack and stack[-1] & UP:
-                tops.setdefault(stack[-1] & RANK_MASK, []).append(k)
         free = self._stacks_free(seat)
         hand_count = self.hand_count[seat]
-        # Stack tops join a play freely, or only the play that empties a hand of one rank (R7).
+        clear_held = hand[JOKER] + (hand[rules.clear_rank] if rules.clear_rank else 0)
+        tops: dict[int, list[int]] = {}
+        # Stack tops join a play freely, or only the play that empties a hand of one rank (or of clears) (R7):
+        # with a mixed hand, as most of the time, no stack card can join anything.
+        if free or max(hand) == hand_count or clear_held == hand_count:
+            for k, stack in enumerate(self.stacks[seat]):
+                if stack and stack[-1] & UP:
+                    tops.setdefault(stack[-1] & RANK_MASK, []).append(k)
         join = tops if free else {r: ks for r, ks in tops.items() if hand[r] == hand_count}
         no_cap = rules.four_plus_clears
         table = _UNCAPPED if no_cap else _CAPPED
         top = pile[-1] if pile else 0
         top_cap = _NO_CAP if no_cap else (4 - self.run() if pile else 4)
-        for rank in rules.number_ranks:
-            if top and rank > top:
-                break
-            held = hand[rank]
-            cap = top_cap if rank == top else (_NO_CAP if no_cap else 4)
-            if held:
-                if held < _INTERNED and cap >= 4:
-                    moves.extend(table[rank][held])
-                else:
-                    moves.extend(Move(PLAY, rank, n) for n in range(1, min(held, cap) + 1))
-            mine = join.get(rank) if join else None
-            if mine:
-                for n in range(held + 1) if free else (held,):
-                    for subset in _subsets(mine):
-                        if subset and n + len(subset) <= cap:
-                            moves.append(Move(PLAY, rank, n, subset))
-        clear_tops = [k for rank, ks in tops.items() if is_clear[rank] for k in ks]
-        if hand[JOKER] or clear_tops or (rules.clear_rank and hand[rules.clear_rank]):
+        if not join:  # the common case: hand cards only, every rank below the top at its usual cap
+            moves = [m for rank in rules.ranks_below[top] if hand[rank] for m in table[rank][hand[rank]]]
+            if top and hand[top]:
+                moves.extend(_PLAYS[top][1 : min(hand[top], top_cap) + 1])
+        else:
+            for rank in rules.number_ranks:
+                if top and rank > top:
+                    break
+                held = hand[rank]
+                cap = top_cap if rank == top else (_NO_CAP if no_cap else 4)
+                moves.extend(_PLAYS[rank][1 : min(held, cap) + 1])
+                mine = join.get(rank)
+                if mine:
+                    for n in range(held + 1) if free else (held,):
+                        for subset in _subsets(mine):
+                            if subset and n + len(subset) <= cap:
+                                moves.append(Move(PLAY, rank, n, subset))
+        clear_tops = [k for rank, ks in tops.items() if is_clear[rank] for k in ks] if tops else []
+        if clear_held or clear_tops:
             moves.extend(self._clear_plays(seat, sorted(clear_tops), free))
         return moves
 
@@ -327,9 +335,7 @@ class State:
         is_clear = self.rules.is_clear
         if self.hand_count[seat]:
             hand = self.hands[seat]
-            for rank in range(top + 1, NRANKS):
-                if hand[rank] and not is_clear[rank]:
-                    yield _SHOW[rank]
+            yield from [_SHOW[rank] for rank in range(top + 1, NRANKS) if hand[rank] and not is_clear[rank]]
         if self._stacks_free(seat):
             for k in self._face_up_tops(seat):
                 rank = self.stacks[seat][k][-1] & RANK_MASK
