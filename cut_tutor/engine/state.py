@@ -258,10 +258,10 @@ class State:
             return [*(_GAMBLE[k] for k in self._gamble_offer()), _DONE]
         moves = self._plays(seat)
         blind = self._blind_allowed(seat)
-        for k in blind:
-            moves.append(_FLIP[k])
-        if blind and self.rules.pile_card_flip:
-            moves.extend(_TURNUP[k] for k in blind)
+        if blind:
+            moves.extend([_FLIP[k] for k in blind])
+            if self.rules.pile_card_flip:
+                moves.extend([_TURNUP[k] for k in blind])
         if not self.pile:
             return moves
         if not moves:
@@ -290,12 +290,13 @@ class State:
         no_cap = rules.four_plus_clears
         table = _UNCAPPED if no_cap else _CAPPED
         top = pile[-1] if pile else 0
-        top_cap = _NO_CAP if no_cap else (4 - self.run() if pile else 4)
         if not join:  # the common case: hand cards only, every rank below the top at its usual cap
             moves = [m for rank in rules.ranks_below[top] if hand[rank] for m in table[rank][hand[rank]]]
             if top and hand[top]:
+                top_cap = _NO_CAP if no_cap else 4 - self.run()
                 moves.extend(_PLAYS[top][1 : min(hand[top], top_cap) + 1])
         else:
+            top_cap = _NO_CAP if no_cap else (4 - self.run() if pile else 4)
             for rank in rules.number_ranks:
                 if top and rank > top:
                     break
@@ -329,18 +330,18 @@ class State:
                     if a or b or subset:
                         yield Move(CLEAR, clear_rank if a else 0, a, subset, b)
 
-    def _deliberate_takes(self, seat: int) -> Iterator[Move]:
+    def _deliberate_takes(self, seat: int) -> list[Move]:
         """Taking the pile on purpose by showing a card above the top (R11)."""
         top = self.pile[-1]
         is_clear = self.rules.is_clear
-        if self.hand_count[seat]:
-            hand = self.hands[seat]
-            yield from [_SHOW[rank] for rank in range(top + 1, NRANKS) if hand[rank] and not is_clear[rank]]
+        hand = self.hands[seat]
+        takes = [_SHOW[rank] for rank in range(top + 1, NRANKS) if hand[rank] and not is_clear[rank]]
         if self._stacks_free(seat):
             for k in self._face_up_tops(seat):
                 rank = self.stacks[seat][k][-1] & RANK_MASK
                 if rank > top and not is_clear[rank]:
-                    yield Move(TAKE, rank, 0, (k,))
+                    takes.append(Move(TAKE, rank, 0, (k,)))
+        return takes
 
     def _addition_moves(self, seat: int) -> Iterator[Move]:
         """R13: after a blind card lands, the ways to add 1, 2 … cards of its rank (``add 0`` aside)."""
@@ -499,9 +500,9 @@ class State:
             _c4.apply(self, move)
             return
         seat = self.turn
-        kind = move.kind
+        kind, _, n, stacks, jokers, _ = move
         if kind in (PLAY, ADD):
-            if move.size:
+            if n or stacks or jokers:
                 self._lay(seat, move)
             self._after_play(seat)
         elif kind == CLEAR:
@@ -537,10 +538,11 @@ class State:
         return card & RANK_MASK
 
     def _lay(self, seat: int, move: Move) -> None:
-        if not move.stacks and not move.jokers and move.kind != CLEAR:  # the common case: hand cards of one rank
-            self._spend_hand(seat, move.rank, move.n)
-            self.pile.extend([move.rank] * move.n)
-            self.pile_by.extend([seat] * move.n)
+        kind, rank, n, stacks, jokers, _ = move
+        if not stacks and not jokers and kind != CLEAR:  # the common case: hand cards of one rank
+            self._spend_hand(seat, rank, n)
+            self.pile.extend([rank] * n)
+            self.pile_by.extend([seat] * n)
             return
         if move.n:
             self._spend_hand(seat, move.rank, move.n)
@@ -565,7 +567,8 @@ class State:
         """After cards land: going out (R14), a natural clear (R10), a gamble offer (R17), or pass."""
         if self._gone_out(seat):
             return
-        if self.pile and self.run() >= 4:
+        pile = self.pile
+        if len(pile) >= 4 and pile[-1] == pile[-2] == pile[-3] == pile[-4]:  # four of a rank on top (R10)
             self._clear_pile(seat)
         elif self.rules.risk_play and self._gamble_offer():
             self.phase = PHASE_GAMBLE
