@@ -211,10 +211,8 @@ class State:
         return [k for k, stack in enumerate(self.stacks[seat]) if stack and stack[-1] & UP]
 
     def _blind_allowed(self, seat: int) -> list[int]:
-        """Stacks whose face-down top may be played blind now (R7, R16)."""
+        """Stacks whose face-down top may be played blind now, given the hand is empty or R16 is on (R7, R16)."""
         face_down = self.rules.piles_face_down
-        if self.hand_count[seat] and not face_down:  # the common case: hand first (R7)
-            return []
         stacks = self.stacks[seat]
         down = [k for k, stack in enumerate(stacks) if stack and not stack[-1] & UP]
         if not down or face_down:
@@ -256,8 +254,9 @@ class State:
             return [Move(ADD), *self._addition_moves(seat)]
         if self.phase == PHASE_GAMBLE:
             return [*(_GAMBLE[k] for k in self._gamble_offer()), _DONE]
-        moves = self._plays(seat)
-        blind = self._blind_allowed(seat)
+        free = self._stacks_free(seat)
+        moves = self._plays(seat, free)
+        blind = self._blind_allowed(seat) if free else None  # hand first (R7): no blind play while cards are in hand
         if blind:
             moves.extend([_FLIP[k] for k in blind])
             if self.rules.pile_card_flip:
@@ -266,17 +265,16 @@ class State:
             return moves
         if not moves:
             return [_TAKE]
-        moves.extend(self._deliberate_takes(seat))
+        moves.extend(self._deliberate_takes(seat, free))
         return moves
 
-    def _plays(self, seat: int) -> list[Move]:
+    def _plays(self, seat: int, free: bool) -> list[Move]:
         """Number plays (R8) and clear plays (R9) from the seat's sources (R7, R16)."""
         moves: list[Move] = []
         hand = self.hands[seat]
         pile = self.pile
         rules = self.rules
         is_clear = rules.is_clear
-        free = self._stacks_free(seat)
         hand_count = self.hand_count[seat]
         clear_held = hand[JOKER] + (hand[rules.clear_rank] if rules.clear_rank else 0)
         tops: dict[int, list[int]] = {}
@@ -286,7 +284,7 @@ class State:
             for k, stack in enumerate(self.stacks[seat]):
                 if stack and stack[-1] & UP:
                     tops.setdefault(stack[-1] & RANK_MASK, []).append(k)
-        join = tops if free else {r: ks for r, ks in tops.items() if hand[r] == hand_count}
+        join = tops if free or not tops else {r: ks for r, ks in tops.items() if hand[r] == hand_count}
         no_cap = rules.four_plus_clears
         table = _UNCAPPED if no_cap else _CAPPED
         top = pile[-1] if pile else 0
@@ -330,13 +328,13 @@ class State:
                     if a or b or subset:
                         yield Move(CLEAR, clear_rank if a else 0, a, subset, b)
 
-    def _deliberate_takes(self, seat: int) -> list[Move]:
+    def _deliberate_takes(self, seat: int, free: bool) -> list[Move]:
         """Taking the pile on purpose by showing a card above the top (R11)."""
         top = self.pile[-1]
         is_clear = self.rules.is_clear
         hand = self.hands[seat]
         takes = [_SHOW[rank] for rank in range(top + 1, NRANKS) if hand[rank] and not is_clear[rank]]
-        if self._stacks_free(seat):
+        if free:  # face-up tops are sources too (R7, R16)
             for k in self._face_up_tops(seat):
                 rank = self.stacks[seat][k][-1] & RANK_MASK
                 if rank > top and not is_clear[rank]:
