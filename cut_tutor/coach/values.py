@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from operator import mul
 from typing import Any
 
 from ..engine.cards import CODES, JOKER, NCODES, RANK_MASK, UP, card_name
@@ -126,9 +127,8 @@ class Seat:
         deck = _deck_counts(state.rules)
         size = len(hand)
         if level.counts_cards:
-            others = [state.known[i] for i in range(state.players) if i != seat]
-            cleared = state.cleared
-            pool = [deck[r] - hand[r] - cleared[r] - sum(k[r] for k in others) for r in range(size)]
+            known = [sum(col) for col in zip(*(state.known[i] for i in range(state.players) if i != seat), strict=True)]
+            pool = [d - h - c - k for d, h, c, k in zip(deck, hand, state.cleared, known, strict=False)]
         else:
             pool = [d - h for d, h in zip(deck, hand, strict=False)]
         pool += deck[size:]
@@ -309,8 +309,7 @@ def hand_after_clear(seat: Seat, move: Move) -> list[int]:
 
 def _again(seat: Seat, hand: list[int]) -> float:
     """What the extra turn after a clear is worth: the best group the kept hand leads on an empty pile."""
-    rank = _best_group(seat, hand, 0)
-    return _shed_value(seat, rank, min(hand[rank], 4)) if rank else 0.0
+    return _best_group(seat, hand, 0)[1]
 
 
 def _go_again(level: Level, cand: Candidate) -> float:
@@ -358,8 +357,8 @@ def _one_play_empties(seat: Seat, hand: list[int], left: int) -> bool:
     return len(ranks) == 1 and (seat.rules.four_plus_clears or hand[ranks[0]] <= 4)
 
 
-def _best_group(seat: Seat, hand: list[int], top: int) -> int:
-    """The rank a simple player sheds next on a pile topped by ``top`` (0 = empty): most value."""
+def _best_group(seat: Seat, hand: list[int], top: int) -> tuple[int, float]:
+    """The rank a simple player sheds next on a pile topped by ``top`` (0 = empty), and what it sheds."""
     best, best_value = 0, 0.0
     points = seat.points
     for rank in seat.groupable:
@@ -370,7 +369,7 @@ def _best_group(seat: Seat, hand: list[int], top: int) -> int:
             value = min(held, 4) * (PER_CARD + 0.5 * points[rank] + 0.1 * rank)  # _shed_value, inlined
             if value > best_value:
                 best, best_value = rank, value
-    return best
+    return best, best_value
 
 
 @lru_cache(maxsize=64)
@@ -396,10 +395,10 @@ def _line(seat: Seat, hand: list[int], level: Level, cand: Candidate, *, empty_f
     weight = 0.8
     for turn in range(level.depth):
         top = 0 if (empty_first and turn == 0) else MIDDLING
-        rank = _best_group(seat, hand, top)
+        rank, shed = _best_group(seat, hand, top)
         if rank:
             count = min(hand[rank], 4)
-            value += weight * _shed_value(seat, rank, count)
+            value += weight * shed
             hand[rank] -= count
             cand.steps.append((rank, count))
         else:
@@ -415,7 +414,7 @@ def _line(seat: Seat, hand: list[int], level: Level, cand: Candidate, *, empty_f
             value += weight * (15.0 if seat.stack_cards == 0 else 5.0)
             break
         weight *= 0.8
-    stranded = sum(h * w for h, w in zip(hand, seat.strand, strict=False) if h)
+    stranded: float = sum(map(mul, hand, seat.strand))
     # The line only pays if the hand goes on: less likely with a seat about to go out.
     continues = 0.25 if seat.min_left <= NEAR_OUT else 1.0
     return round(continues * (value - 0.25 * stranded), 2)
