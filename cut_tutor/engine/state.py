@@ -236,7 +236,7 @@ class State:
     def legal_moves(self) -> list[Move]:
         """Every legal move of the seat to move, each way of playing a rank its own move (R7–R18)."""
         if self._legal is None:
-            if self.over:
+            if self.winner is not None or self.stalemate:  # over
                 self._legal = []
             else:
                 self._legal = _c4.generate(self) if self.clear4 else self._generate()
@@ -250,9 +250,9 @@ class State:
 
     def _generate(self) -> list[Move]:
         seat = self.turn
-        if self.phase == PHASE_ADD:
-            return [Move(ADD), *self._addition_moves(seat)]
-        if self.phase == PHASE_GAMBLE:
+        if self.phase != PHASE_PLAY:
+            if self.phase == PHASE_ADD:
+                return [Move(ADD), *self._addition_moves(seat)]
             return [*(_GAMBLE[k] for k in self._gamble_offer()), _DONE]
         free = self._stacks_free(seat)
         moves = self._plays(seat, free)
@@ -630,7 +630,8 @@ class State:
     def _new_turn(self, seat: int) -> None:
         self.turn = seat
         self.phase = PHASE_PLAY
-        self.exposed.clear()
+        if self.exposed:
+            self.exposed.clear()
         self.turn_start = len(self.moves)
         self.turns += 1
         if self.turns > STALEMATE_TURNS:
