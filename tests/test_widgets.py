@@ -855,3 +855,39 @@ class TestPlayBar:
                                        "seats": [{"hand": "K"}, {"hand": "Q Q 5"}]})
         bust.play("take")
         assert any("took the pile: Q 4" in line for line in bust.log)
+
+
+RISKY = {"rules": {"players": 2, "risk_play": True}, "turn": 0, "pile": "K@1",
+         "seats": [{"hand": "9", "stacks": ["[3] 9", "[A] 4", "[5] Q", "[6] 2"]}, {"hand": "Q Q 8 7"}]}
+
+
+class TestRiskCombos:
+    """``Play 2× 9 + Risk pile 2`` plays the set, then gambles that pile's Risk card, in one press (R17)."""
+
+    def test_combo_buttons_and_the_python_twin(self, tmp_path: Path) -> None:
+        app = app_at(tmp_path, RISKY)
+        actions = app.table.table["actions"]
+        combo = [a for a in actions if a.get("then")]
+        expected = [("Play 2× 9 (stack 1) + Risk pile 1", "gamble 1", 0)]
+        assert [(a["label"], a["then"], a["stack"]) for a in combo] == expected
+        assert app.table.receive({"type": "combo", "move": combo[0]["move"], "then": combo[0]["then"]})
+        assert app.game is not None
+        played = [str(m) for m in app.game.state.moves[:2]]
+        assert played == ["2×9 s1", "gamble 1"]
+
+    def test_a_combo_that_cannot_gamble_changes_nothing(self, tmp_path: Path) -> None:
+        app = app_at(tmp_path, RISKY)
+        assert app.game is not None
+        before = app.game.state.to_position()
+        assert not app.table.receive({"type": "combo", "move": "2×9 s1", "then": "gamble 3"})
+        assert "cannot follow" in app.table.error
+        assert app.game.state.to_position() == before
+        assert not app.table.receive({"type": "combo", "move": "2×9 s1"})
+        assert app.game.state.to_position() == before
+
+    def test_dim_marks_the_option_and_leaves_the_cards_alone(self, tmp_path: Path) -> None:
+        app = app_at(tmp_path, RISKY)
+        app.dim.value = True
+        assert app.table.table["dim"] is True and app.setup.dim
+        used = {c for a in app.table.table["actions"] for c in a["cards"]}
+        assert "h:9" in used and "s:1" not in used  # the 4 on stack 2 plays nowhere: the page dims it

@@ -86,6 +86,7 @@ class Setup:
     coaching: bool = True
     pile_counts: bool = True
     pacing: str = "Auto"
+    dim: bool = False
 
     @classmethod
     def default(cls, players: int = 4) -> Setup:
@@ -105,7 +106,7 @@ class Setup:
         if len(seats) != rules.players:
             raise ValueError("setup: the seats do not match the rules")
         return cls(seats, rules, str(data["coach"]), bool(data["coaching"]), bool(data["pile_counts"]),
-                   str(data["pacing"]))  # fmt: skip
+                   str(data["pacing"]), bool(data.get("dim", False)))  # fmt: skip
 
 
 #: Where Voilà serves the built guide (``make dashboard`` builds it; voila.json allows the files).
@@ -270,6 +271,11 @@ class GameApp:
         self.setup.coaching = bool(on)
         self.refresh()
 
+    def set_dim(self, on: bool) -> None:
+        """Dim non-playable Cards: the cards no legal move uses are drawn faded."""
+        self.setup.dim = bool(on)
+        self.refresh()
+
     def set_pile_counts(self, on: bool) -> None:
         """Show the pile's card count and points."""
         self.setup.pile_counts = bool(on)
@@ -388,6 +394,20 @@ class GameApp:
         else:
             self._undo.clear()
         self._advance()
+
+    def play_then(self, text: str | Move, then: str | Move) -> None:
+        """A play and the gamble after it in one step (``Play 2× 9 + Risk pile 2``, R17); both checked first."""
+        game = self._need_game()
+        move = text if isinstance(text, Move) else Move.parse(text)
+        after = then if isinstance(then, Move) else Move.parse(then)
+        trial = game.state.copy()
+        if trial.turn != YOU or not trial.is_legal(move):
+            self.play(move)  # raises with the reason, changing nothing
+        trial.apply(move)
+        if trial.turn != YOU or not trial.is_legal(after):
+            raise IntentError(f"{after} cannot follow {move} here: it would not be your gamble (R17)")
+        self.play(move)
+        self.play(after)
 
     def coach_play(self) -> None:
         """Play exactly the coach's recommendation (the green *Coach: Play …* button)."""
@@ -651,6 +671,8 @@ class GameApp:
     def _on_intent(self, kind: str, value: Any) -> None:
         if kind == "move":
             self.play(str(value))
+        elif kind == "combo":
+            self.play_then(*value)
         elif kind == "coach_play":
             self.coach_play()
         elif kind == "undo":
@@ -706,6 +728,8 @@ class GameApp:
         self.coaching.observe(lambda c: self._ui(self.set_coaching, c["new"]), "value")
         self.pile_counts = w.Checkbox(value=True, description="Pile Counts")
         self.pile_counts.observe(lambda c: self._ui(self.set_pile_counts, c["new"]), "value")
+        self.dim = w.Checkbox(value=False, description="Dim non-playable Cards")
+        self.dim.observe(lambda c: self._ui(self.set_dim, c["new"]), "value")
         self.pacing = w.ToggleButtons(options=list(PACING), value="Auto", description="AI pacing")
         self.pacing.observe(lambda c: self._ui(self.set_pacing, c["new"]), "value")
         self.view_pick = w.ToggleButtons(options=["Auto", "Table", "Stacked"], value="Auto", description="View")
@@ -735,7 +759,7 @@ class GameApp:
                     layout=w.Layout(grid_template_columns="repeat(auto-fill, minmax(300px, 1fr))"),
                 ),
                 self.help_html(list(RULES_FIELDS)),
-                w.HTML("<h3>Table</h3>"), w.HBox([self.pile_counts, self.pacing]), self.view_pick, self.seed,
+                w.HTML("<h3>Table</h3>"), w.HBox([self.pile_counts, self.dim, self.pacing]), self.view_pick, self.seed,
                 self.help_html(["Pile Counts", "Pause between Players", "Dim non-playable Cards"]),
                 w.HBox([self.deal_button, self.reset_button]),
             ]
@@ -924,6 +948,7 @@ class GameApp:
         self.coach_about.value = self.panel_about.value = f"<i>{escape(COACHES[setup.coach])}</i>"
         self.coaching.value = setup.coaching
         self.pile_counts.value = setup.pile_counts
+        self.dim.value = setup.dim
         self.pacing.value = self.step_pacing.value = setup.pacing
         self.analysis.value = self.analysis_open
         self.refresh_scores()
@@ -1050,5 +1075,5 @@ def _table(app: GameApp, state: State, highlight: Advice | None, step: str) -> d
     return table_data(
         state, YOU, names=game.names, colours=[COLOURS[s.colour] for s in app.setup.seats],
         automated=game.automated, highlight=highlight.move if highlight else None, can_undo=app.can_undo(),
-        pile_counts=app.setup.pile_counts, status=status, last=app.last, step=step,
+        pile_counts=app.setup.pile_counts, status=status, last=app.last, step=step, dim=app.setup.dim,
     )  # fmt: skip

@@ -25,7 +25,7 @@ import traitlets
 from cut_tutor.coach import move_label as coach_label
 from cut_tutor.engine import Move, State, card_name, view
 from cut_tutor.engine.cards import PUSH as PUSH_CARD
-from cut_tutor.engine.cards import WILD
+from cut_tutor.engine.cards import UP, WILD
 from cut_tutor.engine.clear4 import FOUR
 from cut_tutor.engine.clear4 import run as clear4_run
 from cut_tutor.engine.moves import ADD, CLEAR, FLIP, GAMBLE, PLAY, PUSH, TAKE, TURNUP
@@ -45,7 +45,7 @@ COLOURS: dict[str, str] = {
 }
 
 #: Intent types the page may send; anything else is refused.
-INTENTS = ("move", "coach_play", "undo", "next", "automate", "theme", "layout", "ready", "key")
+INTENTS = ("move", "combo", "coach_play", "undo", "next", "automate", "theme", "layout", "ready", "key")
 #: How opponents are drawn: Auto picks the arc when it fits the width, else the stacked list.
 LAYOUTS = ("auto", "table", "stacked")
 
@@ -127,6 +127,7 @@ def table_data(
     last: str = "",
     mode: str = "play",
     step: str = "",
+    dim: bool = False,
 ) -> dict[str, Any]:
     """The JSON the page draws: ``view(state, seat)`` plus names, colours, labelled legal moves and marks.
 
@@ -143,7 +144,10 @@ def table_data(
             action: dict[str, Any] = {"move": str(move), "label": label, "cards": used}
             if move.kind == PUSH:
                 action["to"] = move.to  # the page offers these as a seat picker
+            if move.stacks:  # the stack whose numbered badge the button matches (R13, R17)
+                action["stack"] = move.stacks[-1]
             actions.append(action)
+            actions.extend(_risk_combos(state, move, label, used))
         labels = [a["label"] for a in actions]
         for action in actions:
             if labels.count(action["label"]) > 1:  # e.g. two "Play 1× clear": a 10 or a Joker
@@ -171,7 +175,22 @@ def table_data(
         "status": status,
         "last": last,
         "step": step,
+        "dim": bool(dim),
     }
+
+
+def _risk_combos(state: State, move: Move, label: str, used: list[str]) -> list[dict[str, Any]]:
+    """``Play 2× 9 + Risk pile 2``: a play that spends Board cards, then the gamble on each Risk card it
+    uncovers, as one button (R17). Offered only when the play cannot clear, so the gamble always follows."""
+    if not state.rules.risk_play or state.clear4 or move.kind != PLAY or _completes_clear(move, state):
+        return []
+    stacks = state.stacks[state.turn]
+    return [
+        {"move": str(move), "then": f"gamble {k + 1}", "label": f"{label} + Risk pile {k + 1}", "cards": used,
+         "stack": k}
+        for k in move.stacks
+        if len(stacks[k]) >= 2 and stacks[k][-1] & UP and not stacks[k][-2] & UP
+    ]
 
 
 def _card_text(ref: str, clear4: bool) -> str:
@@ -246,6 +265,11 @@ def parse_intent(content: Any) -> tuple[str, Any]:
         if kind == "layout" and value not in LAYOUTS:
             raise IntentError("the layout is 'auto', 'table' or 'stacked'")
         return kind, value
+    if kind == "combo":  # a play and the gamble that follows it, as one button (R17)
+        pair = content.get("move"), content.get("then")
+        if not all(isinstance(v, str) and v and len(v) <= _MAX_TEXT for v in pair):
+            raise IntentError("'combo' needs short text fields 'move' and 'then'")
+        return kind, pair
     if kind == "automate":
         value = content.get("on")
         if not isinstance(value, bool):

@@ -3,7 +3,7 @@
 
 /**
  * @typedef {{card: string, by: number, as?: string|null}} PileCard
- * @typedef {{move: string, label: string, cards: string[], to?: number}} Action
+ * @typedef {{move: string, label: string, cards: string[], to?: number, stack?: number, then?: string}} Action
  * @typedef {{seat: number, hand_count: number, known: string[], stacks: (string|null)[][],
  *            cards_left: number, busts: number, hand?: string[], down?: boolean[][]}} SeatView
  * @typedef {{seat: number, players: number, dealer: number, turn: number, phase: string, hand: string[],
@@ -12,8 +12,11 @@
  *            winner: number|null, stalemate: boolean}} View
  * @typedef {{mode: string, seat: number, view: View, names: string[], colours: string[],
  *            automated: boolean[], actions: Action[], highlight: Action|null, undo: boolean,
- *            pile_counts: boolean, status: string, last: string, step: string}} Table
+ *            pile_counts: boolean, status: string, last: string, step: string, dim?: boolean}} Table
  */
+
+/** One colour per pile number: its badge and the buttons that play its cards share it. */
+const STACK_COLOURS = ["#e8590c", "#1c7ed6", "#37b24d", "#ae3ec9", "#f59f00", "#0ca678"];
 
 /** Width one opponent's seat needs on the table arc, in pixels (the CSS min-width plus the gap). */
 const SEAT_WIDTH = 176;
@@ -316,6 +319,9 @@ function render({ model, el }) {
     area.style.setProperty("--seat", t.colours[t.seat]);
     area.appendChild(plate(t, v, t.seat));
     const coachCards = !selected.length && t.highlight ? [...t.highlight.cards] : [];
+    /** Cards some legal move uses (the rest are dimmed when the option is on), and piles on offer. */
+    const usable = new Set(t.actions.flatMap((a) => a.cards));
+    const offered = new Set(t.actions.filter((a) => a.stack !== undefined).map((a) => a.stack));
     const board = h("div", "cut-board");
     const c4 = isClear4(v);
     const exposed = v.exposed || [];
@@ -334,6 +340,7 @@ function render({ model, el }) {
         if (top && exposed.includes(k + 1)) node.classList.add("cut-exposed");
         if (top && t.actions.length) {
           const ref = (card === null ? "d:" : "s:") + k;
+          if (t.dim && !usable.has(ref)) node.classList.add("cut-dim");
           if (selected.includes(ref)) node.classList.add("cut-selected");
           const ci = coachCards.indexOf(ref);
           if (ci >= 0) {
@@ -344,7 +351,12 @@ function render({ model, el }) {
         }
         col.appendChild(node);
       });
-      col.appendChild(h("span", "cut-stackno", String(k + 1)));
+      const badge = h("span", "cut-stackno", String(k + 1));
+      if (offered.has(k)) {  // a numbered badge in the colour of the buttons that use this pile (R13, R17)
+        badge.classList.add("cut-offered");
+        badge.style.setProperty("--pile", STACK_COLOURS[k % STACK_COLOURS.length]);
+      }
+      col.appendChild(badge);
       board.appendChild(col);
     });
     area.appendChild(board);
@@ -353,6 +365,7 @@ function render({ model, el }) {
     v.hand.forEach((card, i) => {
       const ki = known.indexOf(card);
       const node = cardNode(card, v, ki >= 0 ? "cut-known" : "");
+      if (t.dim && t.actions.length && !usable.has("h:" + card)) node.classList.add("cut-dim");
       if (ki >= 0) known.splice(ki, 1);
       if (selectedHand.includes(i)) node.classList.add("cut-selected");
       const ci = coachCards.indexOf("h:" + card);
@@ -399,8 +412,12 @@ function render({ model, el }) {
         const b = h("button", "cut-move" + (a.to !== undefined ? " cut-pushto" : ""), a.label);
         b.dataset.move = a.move;
         if (a.to !== undefined) b.style.setProperty("--seat", t.colours[a.to]);
-        if (t.highlight && t.highlight.move === a.move) b.classList.add("cut-coach");
-        b.onclick = () => send({ type: "move", move: a.move });
+        if (a.stack !== undefined) {  // coloured like the pile badge of the last card it plays
+          b.classList.add("cut-pilebutton");
+          b.style.setProperty("--pile", STACK_COLOURS[a.stack % STACK_COLOURS.length]);
+        }
+        if (t.highlight && t.highlight.move === a.move && !a.then) b.classList.add("cut-coach");
+        b.onclick = () => send(a.then ? { type: "combo", move: a.move, then: a.then } : { type: "move", move: a.move });
         all.appendChild(b);
       }
       bar.appendChild(all);
