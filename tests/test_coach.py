@@ -247,3 +247,10 @@ class TestLoopingHands:
             state.apply(seats[state.turn].choose(state))
         assert state.winner is not None and not state.stalemate
         assert state.turns > 300  # it did loop for a while, then the varied play broke it
+
+
+def test_advice_names_players_when_the_table_has_names() -> None:
+    state = pos("10 7 6", "8@1", others=[FAR, "4 4"])
+    named = advise(view(state, 0), names=["You", "Daryl", "Marty"])
+    assert named.text == "Clear with your 10 — dumps a clear card worth 25 points before Marty goes out."
+    assert advice(state).text.endswith("before seat 2 goes out.")

@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -128,18 +129,20 @@ def choose(candidates: list[Candidate], level: Level) -> tuple[Candidate, Candid
     return candidates[0], by_turn
 
 
-def explain(best: Candidate, by_turn: Candidate, view: dict[str, Any]) -> tuple[str, str | None]:
+def explain(
+    best: Candidate, by_turn: Candidate, view: dict[str, Any], names: Sequence[str] | None = None
+) -> tuple[str, str | None]:
     """A sentence naming the deciding components and the cards; the plan when the line decided (C5)."""
-    head = _verb(best.move)
+    head = _verb(best.move, names)
     plan = ", then ".join(plan_text(best.steps)) if best.steps else None
     if best is not by_turn and plan:
         if best.components["shed"] < by_turn.components["shed"]:
             return f"{head} — it sheds less right now, but it sets up your next turns: {plan}.", plan
-        return f"{head} — {_reason(best, view)}, and it sets up your next turns: {plan}.", plan
-    return f"{head} — {_reason(best, view)}.", plan
+        return f"{head} — {_reason(best, view, names)}, and it sets up your next turns: {plan}.", plan
+    return f"{head} — {_reason(best, view, names)}.", plan
 
 
-def _verb(move: Move) -> str:
+def _verb(move: Move, names: Sequence[str] | None = None) -> str:
     kind = move.kind
     if kind == PLAY:
         return f"Play {_cards_phrase(move)}"
@@ -150,7 +153,7 @@ def _verb(move: Move) -> str:
     if kind == TAKE:
         return f"Take the pile, showing your {card_name(move.rank)}" if move.rank else "Take the pile"
     if kind == PUSH:
-        return f"Push the pile to seat {move.to}"
+        return f"Push the pile to {_who(move.to, names)}"
     if kind == FLIP:
         return f"Flip pile {move.stacks[0] + 1}"
     if kind == GAMBLE:
@@ -160,7 +163,7 @@ def _verb(move: Move) -> str:
     return "Stop here (Done)"
 
 
-def _reason(cand: Candidate, view: dict[str, Any]) -> str:
+def _reason(cand: Candidate, view: dict[str, Any], names: Sequence[str] | None) -> str:
     move, parts = cand.move, cand.components
     pile = view["pile"]
     seats = view["seats"]
@@ -169,7 +172,7 @@ def _reason(cand: Candidate, view: dict[str, Any]) -> str:
     if cand.goes_out:
         return "it empties your cards and wins the hand"
     if move.kind == PUSH:
-        return _push_reason(move, view)
+        return _push_reason(move, view, names)
     if move.kind == CLEAR and view["rules"].get("game") == "Clear 4":
         return f"sweeps a pile of {len(pile)} cards and you go again" if pile else "sheds it and you go again"
     if parts["go out"] >= 50:
@@ -178,7 +181,7 @@ def _reason(cand: Candidate, view: dict[str, Any]) -> str:
         near = [s for s in seats if s["seat"] != me and s["cards_left"] <= 2]
         if near:
             value = view["rules"]["clear_value"]
-            return f"dumps a clear card worth {value} points before seat {near[0]['seat']} goes out"
+            return f"dumps a clear card worth {value} points before {_who(near[0]['seat'], names)} goes out"
         return f"sweeps a pile of {len(pile)} cards ({view['pile_points']} pts) and you go again"
     if cand.clears:
         return f"completes four {card_name(move.rank)}s: the pile clears and you go again"
@@ -196,7 +199,8 @@ def _reason(cand: Candidate, view: dict[str, Any]) -> str:
     if move.kind == ADD and not move.size:
         return "keeping those cards is worth more than adding them"
     if nxt["cards_left"] <= 2 and parts["control"] > 2:
-        return f"plays low so seat {nxt['seat']}, down to {nxt['cards_left']} card(s), must match or take the pile"
+        who, left = _who(nxt["seat"], names), nxt["cards_left"]
+        return f"plays low so {who}, down to {left} card(s), must match or take the pile"
     if not pile and move.rank >= 11:
         return "leads high on an empty pile"
     n = move.size
@@ -209,7 +213,7 @@ def _reason(cand: Candidate, view: dict[str, Any]) -> str:
     return "it is the most valuable play you have"
 
 
-def _push_reason(move: Move, view: dict[str, Any]) -> str:
+def _push_reason(move: Move, view: dict[str, Any], names: Sequence[str] | None) -> str:
     """Clear 4: whom the pile goes to, and why that seat (R22, C6)."""
     pile, seats = view["pile"], view["seats"]
     if not pile:
@@ -217,14 +221,21 @@ def _push_reason(move: Move, view: dict[str, Any]) -> str:
     left = seats[move.to]["cards_left"]
     others = [s["cards_left"] for s in seats if s["seat"] != view["seat"]]
     closest = ", the closest to going out" if left == min(others) else ""
-    return f"sends {len(pile)} cards to seat {move.to}{closest} ({left} card{'s' if left != 1 else ''} left)"
+    return f"sends {len(pile)} cards to {_who(move.to, names)}{closest} ({left} card{'s' if left != 1 else ''} left)"
+
+
+def _who(seat: int, names: Sequence[str] | None) -> str:
+    """A seat as the advice names it: the player's name when the table has names."""
+    return names[seat] if names and 0 <= seat < len(names) else f"seat {seat}"
 
 
 def _count_word(n: int) -> str:
     return {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}.get(n, str(n))
 
 
-def advise(view: dict[str, Any], coach: str = "Madonna", level: str = "Expert") -> Advice:
+def advise(
+    view: dict[str, Any], coach: str = "Madonna", level: str = "Expert", names: Sequence[str] | None = None
+) -> Advice:
     """The coach's advice for the seat to move in ``view`` (C1–C6). Needs only the view (C2)."""
     if not view.get("legal"):
         raise ValueError(f"seat {view.get('seat')} has no move to advise: it is not its turn or the hand is over")
@@ -232,18 +243,18 @@ def advise(view: dict[str, Any], coach: str = "Madonna", level: str = "Expert") 
     lvl = level_of(level)
     candidates = evaluate(view, style, lvl)
     best, by_turn = choose(candidates, lvl)
-    text, plan = explain(best, by_turn, view)
+    text, plan = explain(best, by_turn, view, names)
     name = coach if coach in COACH_STYLE else style.name
     return Advice(name, lvl.name, best.move, text, plan, candidates)
 
 
-def compare(view: dict[str, Any], level: str = "Expert") -> pd.DataFrame:
+def compare(view: dict[str, Any], level: str = "Expert", names: Sequence[str] | None = None) -> pd.DataFrame:
     """All three coaches on one position: each one's move, total and reason, and whether they disagree."""
     import pandas as pd
 
     rows = []
     for coach in COACH_STYLE:
-        advice = advise(view, coach, level)
+        advice = advise(view, coach, level, names)
         rows.append({"coach": coach, "move": str(advice.move), "total": advice.candidates[0].total,
                      "advice": advice.text})  # fmt: skip
     frame = pd.DataFrame(rows)

@@ -554,7 +554,7 @@ class GameApp:
             raise IntentError("the coaches compare only on your turn")
         self.comparing = self.analysis_open = True
         self.refresh()
-        return compare(view(state, YOU), level=self.setup.seats[YOU].level)
+        return compare(view(state, YOU), level=self.setup.seats[YOU].level, names=self._need_game().names)
 
     def advice(self) -> Advice | None:
         """The chosen coach's advice for your seat, from your view only (C2); ``None`` off your turn."""
@@ -563,7 +563,8 @@ class GameApp:
             return None
         key = (len(state.moves), self.setup.coach, self.setup.seats[YOU].level)
         if self._advice is None or self._advice[0] is not state or self._advice[1] != key:
-            self._advice = (state, key, advise(view(state, YOU), coach=self.setup.coach, level=key[2]))
+            names = self._need_game().names
+            self._advice = (state, key, advise(view(state, YOU), coach=self.setup.coach, level=key[2], names=names))
         return self._advice[2]
 
     def hint_count(self) -> int:
@@ -1005,7 +1006,7 @@ class GameApp:
             frame = advice.to_frame()
             html = frame.to_html(index=False, float_format=lambda x: f"{x:.1f}", border=0)
             if self.comparing:
-                compared = compare(view(state, YOU), level=self.setup.seats[YOU].level)
+                compared = compare(view(state, YOU), level=self.setup.seats[YOU].level, names=self._need_game().names)
                 html += "<h4>All three coaches</h4>" + compared.to_html(
                     index=False, border=0, float_format=lambda x: f"{x:.1f}"
                 )

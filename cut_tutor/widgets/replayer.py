@@ -156,7 +156,7 @@ class Replayer:
         if key not in self._compared:
             state = self.states[step]
             seat = state.turn
-            advice = advise(view(state, seat), coach=self.coach, level=self.level)
+            advice = advise(view(state, seat), coach=self.coach, level=self.level, names=self.names)
             made = self.moves[step]
             totals = {c.move: c.total for c in advice.candidates}
             best = totals.get(advice.move, 0.0)
