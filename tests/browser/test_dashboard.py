@@ -185,3 +185,29 @@ def test_play_through_the_dashboard(server: str) -> None:
         expect(status).to_contain_text("hand 1 over")
         page.screenshot(path=str(ARTIFACTS / "07-continued.png"), full_page=True)
         browser.close()
+
+
+def test_clear4_table(server: str) -> None:
+    """Clear 4 in the browser: the preset deals three-card stacks with the final card laid across (R22)."""
+    from playwright.sync_api import expect, sync_playwright
+
+    ARTIFACTS.mkdir(exist_ok=True)
+    expect.set_options(timeout=30_000)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        page = browser.new_page(viewport={"width": 1200, "height": 1600})
+        page.set_default_timeout(60_000)
+        page.goto(server)
+        page.get_by_role("button", name=re.compile("^(Start new|Deal & play)$")).first.wait_for()
+        start_new = page.get_by_role("button", name="Start new")
+        if start_new.is_visible():  # the game left by another test is offered first
+            start_new.click()
+        page.get_by_label("Preset").filter(visible=True).select_option("Clear 4")
+        page.get_by_placeholder("random").fill("5")
+        page.get_by_placeholder("random").press("Tab")
+        page.get_by_role("button", name="Deal & play").click()
+        expect(page.locator(".cut-you .cut-final")).to_have_count(4)
+        expect(page.locator(".cut-you .cut-middle")).to_have_count(4)
+        expect(page.locator(".cut-moves button").first).to_be_visible()
+        page.screenshot(path=str(ARTIFACTS / "08-clear4.png"), full_page=True)
+        browser.close()
