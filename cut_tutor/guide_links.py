@@ -65,6 +65,11 @@ GUIDE_LINKS: dict[str, str] = {
     "coach": "coach.html",
     "scores": "scoring.html#scores",
     "saving": "saving.html",
+    # the table's legend: busts and known cards come from taking the pile, stack numbers from where cards play
+    "bust": "rules.html#take",
+    "known": "rules.html#take",
+    "dealer": "rules.html#the-deal",
+    "stacks": "rules.html#sources",
 }
 
 _LOOKUP: dict[str, str] = {key.lower(): url for key, url in GUIDE_LINKS.items()} | {

@@ -589,6 +589,15 @@ class TestHelpLinks:
             assert GUIDE_LINKS[RULES_FIELDS[field]] in targets
         assert {"rules.html", "coach.html", "glossary.html#risk-play"} <= targets
 
+    def test_legend_entries_open_their_guide_sections(self, app: GameApp) -> None:
+        from cut_tutor.guide_links import GUIDE_LINKS
+
+        app.deal(seed=2)
+        legend = app.table.table["legend"]
+        assert set(legend) == {"💥", "🃏", "🤖", "D", "S"}
+        assert {url[len(app.guide) :] for url in legend.values()} <= set(GUIDE_LINKS.values())
+        assert legend["🤖"].endswith("glossary.html#automate-player")
+
 
 class TestLayout:
     """View: Auto picks the arc when it fits, Table and Stacked are kept as chosen; the page may switch."""

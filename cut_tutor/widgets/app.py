@@ -109,6 +109,9 @@ class Setup:
                    str(data["pacing"]), bool(data.get("dim", False)))  # fmt: skip
 
 
+#: The guide section each legend entry opens.
+LEGEND_TOPICS = {"💥": "bust", "🃏": "known", "🤖": "Automate Player", "D": "dealer", "S": "stacks"}
+
 #: Where Voilà serves the built guide (``make dashboard`` builds it; voila.json allows the files).
 GUIDE_BASE = "/voila/files/guide/_build/"
 
@@ -1077,4 +1080,5 @@ def _table(app: GameApp, state: State, highlight: Advice | None, step: str) -> d
         state, YOU, names=game.names, colours=[COLOURS[s.colour] for s in app.setup.seats],
         automated=game.automated, highlight=highlight.move if highlight else None, can_undo=app.can_undo(),
         pile_counts=app.setup.pile_counts, status=status, last=app.last, step=step, dim=app.setup.dim,
+        legend={icon: guide_url(topic, base=app.guide) for icon, topic in LEGEND_TOPICS.items()},
     )  # fmt: skip

@@ -128,6 +128,7 @@ def table_data(
     mode: str = "play",
     step: str = "",
     dim: bool = False,
+    legend: dict[str, str] | None = None,
 ) -> dict[str, Any]:
     """The JSON the page draws: ``view(state, seat)`` plus names, colours, labelled legal moves and marks.
 
@@ -176,6 +177,7 @@ def table_data(
         "last": last,
         "step": step,
         "dim": bool(dim),
+        "legend": dict(legend or {}),
     }
 
 

@@ -210,4 +210,11 @@ def test_clear4_table(server: str) -> None:
         expect(page.locator(".cut-you .cut-middle")).to_have_count(4)
         expect(page.locator(".cut-moves button").first).to_be_visible()
         page.screenshot(path=str(ARTIFACTS / "08-clear4.png"), full_page=True)
+        # a legend entry opens its section of the guide
+        with page.expect_popup() as popup:
+            page.locator("a.cut-legend-item", has_text="Dealer").click()
+        guide = popup.value
+        guide.wait_for_load_state()
+        assert guide.url.endswith("rules.html#the-deal")
+        expect(guide.locator("#the-deal")).to_be_visible()
         browser.close()

@@ -12,7 +12,8 @@
  *            winner: number|null, stalemate: boolean}} View
  * @typedef {{mode: string, seat: number, view: View, names: string[], colours: string[],
  *            automated: boolean[], actions: Action[], highlight: Action|null, undo: boolean,
- *            pile_counts: boolean, status: string, last: string, step: string, dim?: boolean}} Table
+ *            pile_counts: boolean, status: string, last: string, step: string, dim?: boolean,
+ *            legend?: Record<string, string>}} Table
  */
 
 /** One colour per pile number: its badge and the buttons that play its cards share it. */
@@ -445,8 +446,16 @@ function render({ model, el }) {
   /** @param {View} v */
   const legend = (v) => {
     const box = h("div", "cut-legend");
+    /** @type {Record<string, string>} */
+    const links = model.get("table").legend || {};
     for (const [icon, text] of isClear4(v) ? LEGEND_CLEAR4 : LEGEND) {
-      const item = h("span", "cut-legend-item");
+      // each entry opens its section of the player's guide when the app knows where the guide is
+      const item = /** @type {HTMLElement} */ (h(links[icon] ? "a" : "span", "cut-legend-item"));
+      if (links[icon]) {
+        item.setAttribute("href", links[icon]);
+        item.setAttribute("target", "_blank");
+        item.setAttribute("rel", "noopener");
+      }
       item.appendChild(h("b", "", icon));
       item.appendChild(document.createTextNode(" " + text));
       box.appendChild(item);
