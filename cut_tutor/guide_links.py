@@ -36,6 +36,8 @@ SETTINGS: dict[str, str] = {
     "Risk Play": "risk-play",
     "Pause between Players": "pause-between-players",
     "Dim non-playable Cards": "dim-non-playable-cards",
+    "View": "view",
+    "Seed": "seed",
     "Automate Player": "automate-player",
     "Coaching": "coaching",
 }

@@ -21,8 +21,12 @@ GLOSSARY = GUIDE / "docs" / "glossary.md"
 #: Settings the app offers outside ``Rules``: per-seat, coach, display and pacing settings, and the preset.
 APP_SETTINGS = (
     "Level", "Style", "Coach style", "Pile Counts", "Global Setting Set (preset)", "Pause between Players",
-    "Dim non-playable Cards", "Automate Player", "Coaching",
+    "Dim non-playable Cards", "Automate Player", "Coaching", "View", "Seed",
 )  # fmt: skip
+
+#: Setup-screen labels that name their glossary entry differently.
+LABELS = {"Coach": "Coach style", "Preset": "Global Setting Set (preset)", "Clear card": "Clear card rank",
+          "AI pacing": "Pause between Players"}  # fmt: skip
 
 
 def glossary_headings() -> dict[str, str]:
@@ -56,6 +60,28 @@ class TestGlossaryCompleteness:
     def test_app_setting_has_an_entry(self, setting: str) -> None:
         assert setting in glossary_headings(), f"glossary.md has no entry '## {setting}'"
         assert setting in SETTINGS, f"guide_links.SETTINGS has no link for {setting!r}"
+
+    def test_every_control_on_the_setup_screen_has_an_entry(self, tmp_path: Path) -> None:
+        """Read the settings from the app itself, so a control added without an entry fails here."""
+        import ipywidgets as w
+
+        from cut_tutor.widgets import GameApp
+
+        app = GameApp(tmp_path)
+
+        def controls(widget: w.Widget) -> list[str]:
+            if widget is app.seat_rows:  # per seat: a name, a colour, a Level and a Style (entries listed above)
+                return []
+            found = [widget.description] if isinstance(widget, w.ValueWidget) and widget.description else []
+            for child in getattr(widget, "children", ()):
+                found += controls(child)
+            return found
+
+        labels = controls(app.setup_box)
+        assert {"Players", "Risk Play", "View", "Seed", "Coach"} <= set(labels)
+        headings = glossary_headings()
+        missing = [label for label in labels if LABELS.get(label, label) not in headings]
+        assert not missing, f"setup controls with no glossary entry: {missing}"
 
     def test_links_match_the_glossary_anchors(self) -> None:
         headings = glossary_headings()
