@@ -91,14 +91,17 @@ class Game:
         self.results: list[HandResult] = []
         self._hand_automated = [False] * rules.players
         self.hand_number = 1
-        self.state = self._deal()
+        self.state = self.deal_hand()
 
     def hand_seed(self, number: int) -> int:
         """The shuffle seed of hand ``number``, derived from the game seed."""
         return random.Random(f"{self.seed}:{number}").getrandbits(40)
 
-    def _deal(self, number: int | None = None) -> State:
-        """Deal hand ``number`` (default: the one after the finished hands)."""
+    def deal_hand(self, number: int | None = None) -> State:
+        """Deal hand ``number`` (default: the one after the finished hands) with the current dealer.
+
+        It does not replace :attr:`state`: callers assign it (resuming a save deals the saved hand again).
+        """
         self.hand_number = len(self.results) + 1 if number is None else number
         self._hand_automated = list(self.automated)
         return State.deal(self.rules, self.hand_seed(self.hand_number), self.dealer)
@@ -160,5 +163,5 @@ class Game:
             self.dealer = (last.dealer + 1) % self.rules.players
         else:
             self.dealer = last.winner
-        self.state = self._deal()
+        self.state = self.deal_hand()
         return self.state

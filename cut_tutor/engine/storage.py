@@ -119,7 +119,7 @@ def load_game(path: str | os.PathLike[str], rules: Rules | None = None) -> Game:
         number = int(hand["number"])
         if number not in (len(game.results), len(game.results) + 1) or number < 1:
             raise SaveError(f"{path}: hand.number {number} does not follow the {len(game.results)} finished hands")
-        game.state = game._deal(number)
+        game.state = game.deal_hand(number)
         if game.state.deal_code != hand["deal"]:
             raise SaveError(f"{path}: the current hand's deal {hand['deal']} does not match the seed")
         for index, text in enumerate(hand["moves"]):
