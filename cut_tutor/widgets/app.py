@@ -764,7 +764,7 @@ class GameApp:
                 ),
                 self.help_html(list(RULES_FIELDS)),
                 w.HTML("<h3>Table</h3>"), w.HBox([self.pile_counts, self.dim, self.pacing]), self.view_pick, self.seed,
-                self.help_html(["Pile Counts", "Pause between Players", "Dim non-playable Cards"]),
+                self.help_html(["Pile Counts", "Dim non-playable Cards", "Pause between Players", "View", "Seed"]),
                 w.HBox([self.deal_button, self.reset_button]),
             ]
         )  # fmt: skip
