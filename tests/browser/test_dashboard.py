@@ -210,6 +210,23 @@ def test_clear4_table(server: str) -> None:
         expect(page.locator(".cut-you .cut-middle")).to_have_count(4)
         expect(page.locator(".cut-moves button").first).to_be_visible()
         page.screenshot(path=str(ARTIFACTS / "08-clear4.png"), full_page=True)
+
+        # View settings: one control moves one thing, and the choice is kept in this browser
+        def size(selector: str) -> str:
+            return str(page.locator(selector).first.evaluate("e => getComputedStyle(e).fontSize"))
+
+        before = size(".cut-seat .cut-card")
+        page.get_by_role("button", name="View settings").click()
+        page.locator("input[name=yours]").fill("24")
+        page.locator("input[name=yours]").press("Tab")
+        expect(page.locator(".cut-hand .cut-card:not(.cut-special)").first).to_have_css("font-size", "24px")
+        assert size(".cut-seat .cut-card") == before
+        page.reload()
+        page.get_by_role("button", name=re.compile(r"^Continue — ")).click()
+        expect(page.locator(".cut-hand .cut-card:not(.cut-special)").first).to_have_css("font-size", "24px")
+        page.get_by_role("button", name="View settings").click()
+        page.get_by_role("button", name="Back to defaults").click()
+        expect(page.locator(".cut-hand .cut-card:not(.cut-special)").first).to_have_css("font-size", "14px")
         # a legend entry opens its section of the guide
         with page.expect_popup() as popup:
             page.locator("a.cut-legend-item", has_text="Dealer").click()

@@ -16,6 +16,18 @@
  *            legend?: Record<string, string>}} Table
  */
 
+/** View settings: one control, one thing (sizes in pixels); kept in the browser, not in the game. */
+const VIEW_KEY = "cut_tutor.view";
+const VIEW_CONTROLS = [
+  ["opponent", "Card size"],
+  ["pile", "Pile"],
+  ["yours", "Your cards"],
+  ["text", "Text"],
+  ["width", "Play window"],
+];
+/** @type {Record<string, number>} */
+const VIEW_DEFAULTS = { opponent: 12, pile: 14, yours: 14, text: 14 };
+
 /** One colour per pile number: its badge and the buttons that play its cards share it. */
 const STACK_COLOURS = ["#e8590c", "#1c7ed6", "#37b24d", "#ae3ec9", "#f59f00", "#0ca678"];
 
@@ -106,6 +118,14 @@ function render({ model, el }) {
   /** @type {number[]} */
   let selectedHand = [];
   const root = h("div", "cut-table");
+  let viewOpen = false;
+  /** @type {Record<string, number>} */
+  let view = {};
+  try {
+    view = JSON.parse(localStorage.getItem(VIEW_KEY) || "{}") || {};
+  } catch (_) {
+    view = {};
+  }
   root.tabIndex = 0;
   el.appendChild(root);
 
@@ -117,7 +137,9 @@ function render({ model, el }) {
     const t = model.get("table") || {};
     root.className = "cut-table cut-" + (model.get("theme") || "light");
     root.replaceChildren();
+    applyView();
     root.appendChild(titleBar(t));
+    if (viewOpen) root.appendChild(viewPanel());
     const error = model.get("error");
     if (error) {
       const box = h("div", "cut-error", error);
@@ -164,10 +186,66 @@ function render({ model, el }) {
     status.setAttribute("aria-live", "polite");
     bar.appendChild(status);
     if (t.last) bar.appendChild(h("span", "cut-last", t.last));
+    const sizes = h("button", "cut-view-settings", "View settings");
+    sizes.setAttribute("aria-expanded", String(viewOpen));
+    sizes.onclick = () => {
+      viewOpen = !viewOpen;
+      draw();
+    };
+    bar.appendChild(sizes);
     const theme = h("button", "cut-theme", model.get("theme") === "dark" ? "☀ Light" : "☾ Dark");
     theme.onclick = () => send({ type: "theme", theme: model.get("theme") === "dark" ? "light" : "dark" });
     bar.appendChild(theme);
     return bar;
+  };
+
+  /** View settings: each control sizes one thing, applies at once and is kept in this browser. */
+  const viewPanel = () => {
+    const panel = h("div", "cut-view-panel");
+    for (const [key, label] of VIEW_CONTROLS) {
+      const field = h("label", "cut-view-field", label + " ");
+      const input = /** @type {HTMLInputElement} */ (h("input"));
+      input.type = "number";
+      input.name = key;
+      input.min = key === "width" ? "320" : "8";
+      input.max = key === "width" ? "4000" : "64";
+      input.placeholder = key === "width" ? "auto" : String(VIEW_DEFAULTS[key]);
+      input.value = view[key] === undefined ? "" : String(view[key]);
+      input.onchange = () => {
+        const value = Number(input.value);
+        if (input.value === "" || !Number.isFinite(value)) delete view[key];
+        else view[key] = Math.min(Number(input.max), Math.max(Number(input.min), value));
+        saveView();
+        draw();
+      };
+      field.appendChild(input);
+      field.appendChild(document.createTextNode(" px"));
+      panel.appendChild(field);
+    }
+    const reset = h("button", "cut-view-reset", "Back to defaults");
+    reset.onclick = () => {
+      view = {};
+      saveView();
+      draw();
+    };
+    panel.appendChild(reset);
+    return panel;
+  };
+
+  const applyView = () => {
+    for (const [key] of VIEW_CONTROLS) {
+      const css = "--view-" + key;
+      if (view[key] === undefined) root.style.removeProperty(css);
+      else root.style.setProperty(css, view[key] + "px");
+    }
+  };
+
+  const saveView = () => {
+    try {
+      localStorage.setItem(VIEW_KEY, JSON.stringify(view));
+    } catch (_) {
+      // storage may be off (private windows): the settings still apply until the page closes
+    }
   };
 
   /** A seat's name plate with its badges. @param {Table} t @param {View} v @param {number} s */
