@@ -37,6 +37,7 @@ SETTINGS: dict[str, str] = {
     "Pause between Players": "pause-between-players",
     "Dim non-playable Cards": "dim-non-playable-cards",
     "View": "view",
+    "View settings": "view-settings",
     "Seed": "seed",
     "Automate Player": "automate-player",
     "Coaching": "coaching",
