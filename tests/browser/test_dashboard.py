@@ -6,27 +6,19 @@ draws the table, clicks reach Python, Python's answers reach the page, and a rel
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
-import socket
 import subprocess
 import sys
 import tempfile
-import time
-import urllib.request
 from collections.abc import Iterator
-from pathlib import Path
+from typing import Any
 
 import pytest
+from serving import CHROMIUM, ROOT, free_port, launch, voila_server
 
 from cut_tutor.cli import voila_command
 
-ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
-CHROMIUM = shutil.which("chromium")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
 
@@ -35,13 +27,6 @@ def build_guide() -> None:
     """The dashboard's help links open the built guide, which Voilà serves from guide/_build."""
     subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(ROOT / "guide" / "mkdocs.yml")],
                    check=True, cwd=ROOT)
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 def disagreeing_seed() -> tuple[int, str]:
@@ -74,33 +59,22 @@ def server() -> Iterator[str]:
     if CHROMIUM is None:
         pytest.skip("chromium is not on PATH")
     build_guide()
-    home = tempfile.mkdtemp(prefix="cut-home-")
     port = free_port()
-    notebook = ROOT / "notebooks" / "dashboard.ipynb"
-    env = os.environ | {"CUT_TUTOR_HOME": home, "PYTHONUNBUFFERED": "1"}
-    log = open(Path(home) / "voila.log", "w")  # noqa: SIM115 - kept open for the server's lifetime
-    proc = subprocess.Popen(voila_command(notebook, port), cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}/"
-    try:
-        deadline = time.monotonic() + 90
-        while True:
-            try:
-                with urllib.request.urlopen(url, timeout=5) as response:
-                    if response.status == 200:
-                        break
-            except OSError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError((Path(home) / "voila.log").read_text()) from None
-                time.sleep(0.5)
-        yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
-        shutil.rmtree(home, ignore_errors=True)
+    with voila_server(voila_command(ROOT / "notebooks" / "dashboard.ipynb", port), port) as url:
+        yield url + "/"
+
+
+def open_guide(page: Any, link: Any, ending: str) -> None:
+    """Click a link that opens the guide in a new tab and check it lands on its section."""
+    from playwright.sync_api import expect
+
+    with page.expect_popup() as popup:
+        link.click()
+    guide = popup.value
+    guide.wait_for_load_state()
+    assert guide.url.endswith(ending)
+    expect(guide.locator("#" + ending.rpartition("#")[2])).to_be_visible()
+    guide.close()
 
 
 def test_play_through_the_dashboard(server: str) -> None:
@@ -110,7 +84,7 @@ def test_play_through_the_dashboard(server: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     expect.set_options(timeout=30_000)
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        browser = launch(p)
         page = browser.new_page(viewport={"width": 1200, "height": 1600})
         page.set_default_timeout(60_000)
         page.goto(server)
@@ -120,13 +94,7 @@ def test_play_through_the_dashboard(server: str) -> None:
         page.screenshot(path=str(ARTIFACTS / "01-setup.png"), full_page=True)
 
         # a help link opens the matching section of the guide
-        with page.expect_popup() as popup:
-            page.get_by_role("link", name="Risk Play", exact=True).click()
-        guide = popup.value
-        guide.wait_for_load_state()
-        assert guide.url.endswith("glossary.html#risk-play")
-        expect(guide.locator("#risk-play")).to_be_visible()
-        guide.close()
+        open_guide(page, page.get_by_role("link", name="Risk Play", exact=True), "glossary.html#risk-play")
 
         # deal a known game
         page.get_by_placeholder("random").fill(str(seed))
@@ -194,7 +162,7 @@ def test_clear4_table(server: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     expect.set_options(timeout=30_000)
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        browser = launch(p)
         page = browser.new_page(viewport={"width": 1200, "height": 1600})
         page.set_default_timeout(60_000)
         page.goto(server)
@@ -228,10 +196,5 @@ def test_clear4_table(server: str) -> None:
         page.get_by_role("button", name="Back to defaults").click()
         expect(page.locator(".cut-hand .cut-card:not(.cut-special)").first).to_have_css("font-size", "14px")
         # a legend entry opens its section of the guide
-        with page.expect_popup() as popup:
-            page.locator("a.cut-legend-item", has_text="Dealer").click()
-        guide = popup.value
-        guide.wait_for_load_state()
-        assert guide.url.endswith("rules.html#the-deal")
-        expect(guide.locator("#the-deal")).to_be_visible()
+        open_guide(page, page.locator("a.cut-legend-item", has_text="Dealer"), "rules.html#the-deal")
         browser.close()
