@@ -57,6 +57,13 @@ def voila_server(command: list[str], port: int) -> Iterator[str]:
     shutil.rmtree(home, ignore_errors=True)
 
 
-def launch(playwright: Any) -> Any:
-    """Debian's Chromium, headless, driven by Playwright (it cannot download a browser of its own here)."""
-    return playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+def open_page(playwright: Any) -> tuple[Any, Any]:
+    """Debian's Chromium, headless, driven by Playwright (it cannot download a browser of its own here),
+    and a tall page with generous waits for Voilà's kernel."""
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=30_000)
+    browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+    page = browser.new_page(viewport={"width": 1200, "height": 1600})
+    page.set_default_timeout(60_000)
+    return browser, page

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from serving import CHROMIUM, ROOT, free_port, launch, voila_server
+from serving import CHROMIUM, ROOT, free_port, open_page, voila_server
 
 from cut_tutor.cli import voila_command
 
@@ -82,11 +82,8 @@ def test_play_through_the_dashboard(server: str) -> None:
 
     seed, low = disagreeing_seed()
     ARTIFACTS.mkdir(exist_ok=True)
-    expect.set_options(timeout=30_000)
     with sync_playwright() as p:
-        browser = launch(p)
-        page = browser.new_page(viewport={"width": 1200, "height": 1600})
-        page.set_default_timeout(60_000)
+        browser, page = open_page(p)
         page.goto(server)
         expect(page.locator(".cut-table")).to_be_visible()
         deal = page.get_by_role("button", name="Deal & play")
@@ -160,11 +157,8 @@ def test_clear4_table(server: str) -> None:
     from playwright.sync_api import expect, sync_playwright
 
     ARTIFACTS.mkdir(exist_ok=True)
-    expect.set_options(timeout=30_000)
     with sync_playwright() as p:
-        browser = launch(p)
-        page = browser.new_page(viewport={"width": 1200, "height": 1600})
-        page.set_default_timeout(60_000)
+        browser, page = open_page(p)
         page.goto(server)
         page.get_by_role("button", name=re.compile("^(Start new|Deal & play)$")).first.wait_for()
         start_new = page.get_by_role("button", name="Start new")
