@@ -1,4 +1,4 @@
-"""One test class per rule of RULES.md (R1–R21), each on hand-built positions.
+"""One test class per rule of the guide's How to play page (R1–R21), each on hand-built positions.
 
 Positions use the JSON position format of :mod:`cut_tutor.engine.codes`; moves use their text form.
 Every test pins an exact legal-move list or an exact resulting position, so a wrong reading fails loudly.
