@@ -213,24 +213,34 @@ def _where(move: Move, cards: Sequence[str] = ()) -> str:
 
 
 def cards_phrase(move: Move, game: str = CUT) -> str:
-    """The cards a move lays, as the advice names them: ``your 2 7s``, ``your 10 and Joker``, ``your JOKER``."""
+    """The cards a move lays, as the advice names them: ``your 2 7s``, ``your 10 and a Joker``, ``your JOKER``."""
     if game == CLEAR4:
         if move.kind == CLEAR:
             return "your " + card_word(CLEAR_CARD, game)
         jokers = move.size if move.rank == WILD else move.jokers  # JOKERs join a number, or play alone (R22)
-        parts = [_some(move.size - jokers, move.rank, game), _some(jokers, WILD, game)]
+        parts = [(move.size - jokers, card_word(move.rank, game)), (jokers, card_word(WILD, game))]
     elif move.kind == CLEAR:
-        stack = "face-up clear card" + ("s" if len(move.stacks) > 1 else "")
-        parts = [_some(move.n, move.rank, game), _some(move.jokers, JOKER, game), stack if move.stacks else ""]
+        stacks = (len(move.stacks), "face-up clear card")
+        parts = [(move.n, card_word(move.rank)), (move.jokers, card_word(JOKER)), stacks]
     else:
-        parts = [_some(move.size, move.rank, game)]
-    return "your " + " and ".join(p for p in parts if p)
+        parts = [(move.size, card_word(move.rank, game))]
+    named = [(n, word) for n, word in parts if n]
+    return "your " + " and ".join(_some(n, word, article=i > 0) for i, (n, word) in enumerate(named))
 
 
-def _some(n: int, card: int, game: str) -> str:
-    """``7``, ``2 7s``: n of a card (nothing for none)."""
-    word = card_word(card, game)
-    return "" if n == 0 else word if n == 1 else f"{n} {plural(word)}"
+def _some(n: int, word: str, article: bool = False) -> str:
+    """``7``, ``a 7`` (after another card), ``2 7s``: n of a card."""
+    return f"{n} {plural(word)}" if n > 1 else f"a {word}" if article else word
+
+
+def plan(steps: Iterable[tuple[int, int]], game: str = CUT) -> str:
+    """The coach's line in words (C5): each step a card and a count, a count of 0 a clear card spent to clear.
+
+    >>> plan([(7, 2), (5, 1), (JOKER, 0)])
+    'your 2 7s, then your 5, then your Joker to clear'
+    """
+    return ", then ".join(f"your {_some(n, card_word(card, game))}" if n else f"your {card_word(card, game)} to clear"
+                          for card, n in steps)  # fmt: skip
 
 
 def move_phrase(move: Move, game: str = CUT, names: Sequence[str] | None = None) -> str:

@@ -16,9 +16,10 @@ from test_properties import SEEDS, rules_st
 from cut_tutor import Rules, State, view
 from cut_tutor.coach import advise
 from cut_tutor.engine import Move
+from cut_tutor.engine.cards import CLEAR_CARD, PUSH, WILD
 from cut_tutor.widgets import Replayer, move_label, table_data
 from cut_tutor.widgets.replayer import REVIEW
-from cut_tutor.words import acts, and_list, count, face, move_labels, plural, seat_name, table_words, who
+from cut_tutor.words import acts, and_list, count, face, move_labels, plan, plural, seat_name, table_words, who
 
 EMPTY = ["", "", "", ""]
 FAR = "K K Q Q J J 9 9"  # an opponent nowhere near going out
@@ -72,6 +73,9 @@ class TestCoachSentences:
         """Clear 4 writes its 1 as 1 and its JOKER with no article after "your" (once "your a JOKER")."""
         ones = pos([{"hand": "A 7"}, {"hand": "9 9"}], "A@1 A@1 A@1", **Rules.from_preset(C4, players=2).to_dict())
         assert "completes four 1s" in text(ones) and "your 1" in text(ones)
+        assert plan([(CLEAR_CARD, 0), (PUSH, 1), (WILD, 1), (1, 3)], C4) == (
+            "your CLEAR card to clear, then your PUSH, then your JOKER, then your 3 1s"
+        )  # once "your CL to clear, then your P, then your J*, then your 3 As"
         joker = Move.parse("1×J*")
         assert advise_text_for(joker).startswith("Play your JOKER")
 

@@ -15,13 +15,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..engine.cards import JACK
+from ..engine.cards import JACK, WILD
 from ..engine.moves import ADD, CLEAR, DONE, FLIP, GAMBLE, PUSH, TAKE, TURNUP, Move
 from ..engine.rules import CLEAR4
 from ..engine.state import State
 from ..words import acts, card_word, count, game_of, move_labels, move_phrase, number, plural, pts, who
+from ..words import plan as plan_phrase
 from .styles import COACH_STYLE, Level, Style, level_of, style_of
-from .values import COMPONENTS, Candidate, Seat, evaluate, evaluate_seat, plan_text
+from .values import COMPONENTS, Candidate, Seat, evaluate, evaluate_seat
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -76,7 +77,7 @@ def explain(
 ) -> tuple[str, str | None]:
     """A sentence naming the deciding components and the cards; the plan when the line decided (C5)."""
     head = move_phrase(best.move, game_of(view), names)
-    plan = ", then ".join(plan_text(best.steps)) if best.steps else None
+    plan = plan_phrase(best.steps, game_of(view)) if best.steps else None
     if best is not by_turn and plan:
         if best.components["shed"] < by_turn.components["shed"]:
             return f"{head} — it sheds less right now, but it sets up your next turns: {plan}.", plan
@@ -95,7 +96,7 @@ def _reason(cand: Candidate, view: dict[str, Any], names: Sequence[str] | None) 
         return "it empties your cards and wins the hand"
     if move.kind == PUSH:
         return _push_reason(move, view, names)
-    if move.kind == CLEAR and (game == CLEAR4 or not pile):
+    if move.kind == CLEAR and game == CLEAR4:
         return f"sweeps a pile of {count(len(pile), 'card')} and you go again" if pile else "sheds it and you go again"
     if parts["go out"] >= 50:
         return "it clears, and your go-again finishes your cards"
@@ -104,14 +105,18 @@ def _reason(cand: Candidate, view: dict[str, Any], names: Sequence[str] | None) 
         if near:
             value = view["rules"]["clear_value"]
             return f"dumps a clear card worth {value} points before {acts(who(near[0]['seat'], names), 'go out')}"
+        if not pile:
+            return f"sheds {'it' if move.size == 1 else 'them'} and you go again"
         return f"sweeps a pile of {count(len(pile), 'card')} ({pts(view['pile_points'])}) and you go again"
     if cand.clears:
-        return f"completes four {plural(card_word(move.rank, game))}: the pile clears and you go again"
+        value = view.get("pile_value") if move.rank == WILD else move.rank  # Clear 4's JOKERs take the value (R22)
+        four = f"four {plural(card_word(value, game))}" if value else "four of a kind"
+        return f"completes {four}: the pile clears and you go again"
     if move.kind in (FLIP, GAMBLE):
         if not pile:
             return "the pile is empty, so a blind card always lands"
         cost = pts(view["pile_points"])
-        return f"the pile costs {cost} to take and the odds favour the flip (risk {parts['risk']:+.1f})"
+        return f"the pile costs {cost} to take and the odds favour the {move.kind} (risk {parts['risk']:+.1f})"
     if move.kind == TURNUP:
         return "a blind card would be costly on this pile; seeing it first is cheaper"
     if move.kind == TAKE:
