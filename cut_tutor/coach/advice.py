@@ -15,11 +15,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..engine.cards import CLEAR_CARD, WILD, card_name
-from ..engine.moves import ADD, CLEAR, DONE, FLIP, GAMBLE, PLAY, PUSH, TAKE, TURNUP, Move
+from ..engine.cards import JACK, WILD
+from ..engine.moves import ADD, CLEAR, DONE, FLIP, GAMBLE, PUSH, TAKE, TURNUP, Move
+from ..engine.rules import CLEAR4
 from ..engine.state import State
+from ..words import acts, card_word, count, game_of, move_labels, move_phrase, number, plural, pts, who
+from ..words import plan as plan_phrase
 from .styles import COACH_STYLE, Level, Style, level_of, style_of
-from .values import COMPONENTS, Candidate, Seat, evaluate, evaluate_seat, plan_text
+from .values import COMPONENTS, Candidate, Seat, evaluate, evaluate_seat
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -35,12 +38,13 @@ class Advice:
     text: str
     plan: str | None
     candidates: list[Candidate]
+    #: Every candidate's button text, as the table words it (:func:`~cut_tutor.words.move_labels`).
+    labels: dict[Move, str]
 
     @property
     def label(self) -> str:
         """The play as the table's buttons name it (``Play 2× Q``)."""
-        best = next(c for c in self.candidates if c.move == self.move)
-        return move_label(self.move, clears=best.clears)
+        return self.labels[self.move]
 
     def to_frame(self) -> pd.DataFrame:
         """One row per legal move: its components, total, and which one is recommended."""
@@ -51,67 +55,6 @@ class Advice:
             for c in self.candidates
         ]
         return pd.DataFrame(rows, columns=["move", *COMPONENTS, "total", "recommended"])
-
-
-def move_label(move: Move, clears: bool = False) -> str:
-    """The button text the guide uses: ``Play 2× 9``, ``Play 3× A — clear``, ``Take (show K)``, ``Flip 2``.
-
-    ``clears`` marks a play that completes four of its rank (R10), the option easiest to miss.
-
-    >>> move_label(Move.parse("3×A"), clears=True), move_label(Move.parse("take K s2"))
-    ('Play 3× A — clear', 'Take (show K from stack 2)')
-    """
-    kind = move.kind
-    stacks = " (stack " + ", ".join(str(k + 1) for k in move.stacks) + ")" if move.stacks else ""
-    if kind in (PLAY, ADD):
-        if kind == ADD and not move.size:
-            return "Add none"
-        verb = "Play" if kind == PLAY else "Add"
-        jokers = f" + {move.jokers}× J*" if move.jokers else ""  # Clear 4: JOKERs joining a number (R22)
-        cards = f"{move.size - move.jokers}× {card_name(move.rank)}{jokers}"
-        return f"{verb} {cards}{stacks}" + (" — clear" if clears else "")
-    if kind == PUSH:
-        return f"Push to seat {move.to}{stacks}"
-    if kind == CLEAR:
-        return f"Play {move.size}× clear{stacks}"
-    if kind == TAKE:
-        if not move.rank:
-            return "Take the pile"
-        where = f" from stack {move.stacks[0] + 1}" if move.stacks else ""
-        return f"Take (show {card_name(move.rank)}{where})"
-    if kind == FLIP:
-        return f"Flip {move.stacks[0] + 1}"
-    if kind == GAMBLE:
-        return f"Gamble pile {move.stacks[0] + 1}"
-    if kind == TURNUP:
-        return f"Turn up {move.stacks[0] + 1}"
-    if kind == DONE:
-        return "Done"
-    return str(move)
-
-
-def _cards_phrase(move: Move) -> str:
-    if move.rank == CLEAR_CARD or (move.kind == CLEAR and move.size == 1 and move.stacks and not move.rank):
-        return "your CLEAR card"
-    if move.jokers or move.rank == WILD:  # Clear 4's JOKERs (R22)
-        jokers = move.size if move.rank == WILD else move.jokers
-        words = "a JOKER" if jokers == 1 else f"{jokers} JOKERs"
-        numbers = move.size - jokers
-        return f"your {_plural(numbers, card_name(move.rank))} and {words}" if numbers else f"your {words}"
-    if move.kind == CLEAR:
-        parts = []
-        if move.n:
-            parts.append(_plural(move.n, card_name(move.rank)))
-        if move.jokers:
-            parts.append("Joker" if move.jokers == 1 else f"{move.jokers} Jokers")
-        if move.stacks:
-            parts.append("your face-up clear card" + ("s" if len(move.stacks) > 1 else ""))
-        return "your " + " and ".join(parts) if parts else "your clear cards"
-    return "your " + _plural(move.size, card_name(move.rank))
-
-
-def _plural(n: int, name: str) -> str:
-    return name if n == 1 else f"{n} {name}s"
 
 
 def choose(candidates: list[Candidate], level: Level) -> tuple[Candidate, Candidate]:
@@ -133,34 +76,13 @@ def explain(
     best: Candidate, by_turn: Candidate, view: dict[str, Any], names: Sequence[str] | None = None
 ) -> tuple[str, str | None]:
     """A sentence naming the deciding components and the cards; the plan when the line decided (C5)."""
-    head = _verb(best.move, names)
-    plan = ", then ".join(plan_text(best.steps)) if best.steps else None
+    head = move_phrase(best.move, game_of(view), names)
+    plan = plan_phrase(best.steps, game_of(view)) if best.steps else None
     if best is not by_turn and plan:
         if best.components["shed"] < by_turn.components["shed"]:
             return f"{head} — it sheds less right now, but it sets up your next turns: {plan}.", plan
         return f"{head} — {_reason(best, view, names)}, and it sets up your next turns: {plan}.", plan
     return f"{head} — {_reason(best, view, names)}.", plan
-
-
-def _verb(move: Move, names: Sequence[str] | None = None) -> str:
-    kind = move.kind
-    if kind == PLAY:
-        return f"Play {_cards_phrase(move)}"
-    if kind == CLEAR:
-        return f"Clear with {_cards_phrase(move)}"
-    if kind == ADD:
-        return f"Add {_cards_phrase(move)}" if move.size else "Add nothing"
-    if kind == TAKE:
-        return f"Take the pile, showing your {card_name(move.rank)}" if move.rank else "Take the pile"
-    if kind == PUSH:
-        return f"Push the pile to {_who(move.to, names)}"
-    if kind == FLIP:
-        return f"Flip pile {move.stacks[0] + 1}"
-    if kind == GAMBLE:
-        return f"Risk pile {move.stacks[0] + 1}"
-    if kind == TURNUP:
-        return f"Turn up pile {move.stacks[0] + 1}"
-    return "Stop here (Done)"
 
 
 def _reason(cand: Candidate, view: dict[str, Any], names: Sequence[str] | None) -> str:
@@ -169,27 +91,32 @@ def _reason(cand: Candidate, view: dict[str, Any], names: Sequence[str] | None) 
     seats = view["seats"]
     me = view["seat"]
     nxt = seats[(me + 1) % view["players"]]
+    game = game_of(view)
     if cand.goes_out:
         return "it empties your cards and wins the hand"
     if move.kind == PUSH:
         return _push_reason(move, view, names)
-    if move.kind == CLEAR and view["rules"].get("game") == "Clear 4":
-        return f"sweeps a pile of {len(pile)} cards and you go again" if pile else "sheds it and you go again"
+    if move.kind == CLEAR and game == CLEAR4:
+        return f"sweeps a pile of {count(len(pile), 'card')} and you go again" if pile else "sheds it and you go again"
     if parts["go out"] >= 50:
         return "it clears, and your go-again finishes your cards"
     if move.kind == CLEAR:
         near = [s for s in seats if s["seat"] != me and s["cards_left"] <= 2]
         if near:
             value = view["rules"]["clear_value"]
-            return f"dumps a clear card worth {value} points before {_who(near[0]['seat'], names)} goes out"
-        return f"sweeps a pile of {len(pile)} cards ({view['pile_points']} pts) and you go again"
+            return f"dumps a clear card worth {value} points before {acts(who(near[0]['seat'], names), 'go out')}"
+        if not pile:
+            return f"sheds {'it' if move.size == 1 else 'them'} and you go again"
+        return f"sweeps a pile of {count(len(pile), 'card')} ({pts(view['pile_points'])}) and you go again"
     if cand.clears:
-        return f"completes four {card_name(move.rank)}s: the pile clears and you go again"
+        value = view.get("pile_value") if move.rank == WILD else move.rank  # Clear 4's JOKERs take the value (R22)
+        four = f"four {plural(card_word(value, game))}" if value else "four of a kind"
+        return f"completes {four}: the pile clears and you go again"
     if move.kind in (FLIP, GAMBLE):
         if not pile:
             return "the pile is empty, so a blind card always lands"
-        cost = view["pile_points"]
-        return f"the pile costs {cost} pts to take and the odds favour the flip (risk {parts['risk']:+.1f})"
+        cost = pts(view["pile_points"])
+        return f"the pile costs {cost} to take and the odds favour the {move.kind} (risk {parts['risk']:+.1f})"
     if move.kind == TURNUP:
         return "a blind card would be costly on this pile; seeing it first is cheaper"
     if move.kind == TAKE:
@@ -199,15 +126,16 @@ def _reason(cand: Candidate, view: dict[str, Any], names: Sequence[str] | None) 
     if move.kind == ADD and not move.size:
         return "keeping those cards is worth more than adding them"
     if nxt["cards_left"] <= 2 and parts["control"] > 2:
-        who, left = _who(nxt["seat"], names), nxt["cards_left"]
-        return f"plays low so {who}, down to {left} card(s), must match or take the pile"
-    if not pile and move.rank >= 11:
+        left = count(nxt["cards_left"], "card")
+        return f"plays low so {who(nxt['seat'], names)}, down to {left}, must match or take the pile"
+    high = game != CLEAR4 and move.rank >= JACK  # J, Q, K: Clear 4's top value is 10, its specials are not high
+    if not pile and high:
         return "leads high on an empty pile"
     n = move.size
-    if move.rank >= 11:
-        return f"sheds {_count_word(n)} high card{'s' if n > 1 else ''} while the pile allows it"
+    if high:
+        return f"sheds {number(n)} high {'card' if n == 1 else 'cards'} while the pile allows it"
     if n > 1:
-        return f"sheds {_count_word(n)} cards at once"
+        return f"sheds {number(n)} cards at once"
     if parts["assets"] >= 0:
         return "sheds a card while keeping your low cards and clears"
     return "it is the most valuable play you have"
@@ -221,16 +149,7 @@ def _push_reason(move: Move, view: dict[str, Any], names: Sequence[str] | None) 
     left = seats[move.to]["cards_left"]
     others = [s["cards_left"] for s in seats if s["seat"] != view["seat"]]
     closest = ", the closest to going out" if left == min(others) else ""
-    return f"sends {len(pile)} cards to {_who(move.to, names)}{closest} ({left} card{'s' if left != 1 else ''} left)"
-
-
-def _who(seat: int, names: Sequence[str] | None) -> str:
-    """A seat as the advice names it: the player's name when the table has names."""
-    return names[seat] if names and 0 <= seat < len(names) else f"seat {seat}"
-
-
-def _count_word(n: int) -> str:
-    return {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}.get(n, str(n))
+    return f"sends {count(len(pile), 'card')} to {who(move.to, names)}{closest} ({count(left, 'card')} left)"
 
 
 def advise(
@@ -245,7 +164,9 @@ def advise(
     best, by_turn = choose(candidates, lvl)
     text, plan = explain(best, by_turn, view, names)
     name = coach if coach in COACH_STYLE else style.name
-    return Advice(name, lvl.name, best.move, text, plan, candidates)
+    clears = {c.move for c in candidates if c.clears}
+    labels = move_labels([c.move for c in candidates], game=game_of(view), clears=clears, names=names)
+    return Advice(name, lvl.name, best.move, text, plan, candidates, labels)
 
 
 def compare(view: dict[str, Any], level: str = "Expert", names: Sequence[str] | None = None) -> pd.DataFrame:

@@ -21,6 +21,7 @@ from cut_tutor.coach import COACHES, advise
 from cut_tutor.engine import HandResult, Move, Rules, State, record_of, replay, state_from_deal, view
 from cut_tutor.engine.cards import UP, card_name, cards_of
 from cut_tutor.engine.codes import RECORD_FORMAT, VERSION
+from cut_tutor.words import count, recommends
 
 from .table import COLOURS, TableWidget, move_label, table_data
 
@@ -235,8 +236,8 @@ class Replayer:
             return f"Next: {who} — {escape(made)}"
         if not comparison.differs:
             return f"Next: {who} — {escape(made)} <span>✓ {escape(self.coach)} agrees</span>"
-        advised = escape(move_label(comparison.advised, state, self.names))
+        advised = recommends(self.coach, move_label(comparison.advised, state, self.names))
         return (
-            f'Next: {who} — {escape(made)} <span class="cut-differs">✗ {escape(self.coach)} would play '
-            f"{advised} (worth {comparison.points:g} points more)</span>"
+            f'Next: {who} — {escape(made)} <span class="cut-differs">✗ {escape(advised)} '
+            f"(worth {escape(count(comparison.points, 'point'))} more)</span>"
         )

@@ -15,20 +15,19 @@ from __future__ import annotations
 
 import json
 import pathlib
-import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import anywidget
 import traitlets
 
-from cut_tutor.coach import move_label as coach_label
 from cut_tutor.engine import Move, State, card_name, view
 from cut_tutor.engine.cards import PUSH as PUSH_CARD
 from cut_tutor.engine.cards import UP, WILD
 from cut_tutor.engine.clear4 import FOUR
 from cut_tutor.engine.clear4 import run as clear4_run
 from cut_tutor.engine.moves import ADD, CLEAR, FLIP, GAMBLE, PLAY, PUSH, TAKE, TURNUP
+from cut_tutor.words import combo_label, move_labels, table_words
 
 _STATIC = pathlib.Path(__file__).parent / "static"
 
@@ -58,10 +57,9 @@ class IntentError(ValueError):
 
 
 def move_label(move: Move, state: State, names: Sequence[str] | None = None) -> str:
-    """The guide's button text for a move in this state (the coach's :func:`~cut_tutor.coach.move_label`).
+    """A move's button text in this state: :func:`~cut_tutor.words.move_labels` over the seat's legal moves.
 
-    Clear 4 (R22) words what depends on the game here: taking the pile is *Pass*, its 1 is written ``1``, its
-    special cards are named in words, and a PUSH names the seat it sends the pile to (by ``names`` when given).
+    A legal move reads as its button does, kept apart from the others; any other move reads on its own.
 
     >>> from cut_tutor.engine import Rules, State
     >>> move_label(Move.parse("take"), State(Rules()))
@@ -70,17 +68,14 @@ def move_label(move: Move, state: State, names: Sequence[str] | None = None) -> 
     >>> [move_label(Move.parse(t), c4, ["You", "Daryl"]) for t in ("take", "2×A+J*", "push s3 → 1", "clear CL")]
     ['Pass', 'Play 2× 1 + 1× JOKER', 'Push to Daryl (stack 3)', 'Play CLEAR']
     """
-    label = coach_label(move, clears=move.kind in (PLAY, ADD) and move.size > 0 and _completes_clear(move, state))
-    if not state.clear4:
-        return label
-    if move.kind == TAKE:
-        return "Pass"
-    if move.kind == PUSH:
-        who = names[move.to] if names is not None and 0 <= move.to < len(names) else f"seat {move.to}"
-        return label.replace(f"seat {move.to}", who, 1)
-    if move.kind == CLEAR:
-        return re.sub(r"^Play \d+× clear", "Play CLEAR", label)
-    return re.sub(r"× A\b", "× 1", label).replace("× J*", "× JOKER")
+    moves = state.legal_moves()
+    return _labels(state, moves if move in moves else [move], names)[move]
+
+
+def _labels(state: State, moves: Sequence[Move], names: Sequence[str] | None) -> dict[Move, str]:
+    """The words for these moves of the seat to move, each play that completes a clear marked (R10, R22)."""
+    clears = [m for m in moves if m.kind in (PLAY, ADD) and m.size > 0 and _completes_clear(m, state)]
+    return move_labels(moves, game=state.rules.game, clears=clears, names=names)
 
 
 def _completes_clear(move: Move, state: State) -> bool:
@@ -139,9 +134,11 @@ def table_data(
     seen = view(state, seat)
     to_move = state.turn == seat and not state.over
     actions: list[dict[str, Any]] = []
+    labels: dict[Move, str] = {}
     if to_move and mode == "play":
-        for move in state.legal_moves():
-            label, used = move_label(move, state, names), move_cards(move, state.clear4)
+        labels = _labels(state, state.legal_moves(), names)
+        for move, label in labels.items():
+            used = move_cards(move, state.clear4)
             action: dict[str, Any] = {"move": str(move), "label": label, "cards": used}
             if move.kind == PUSH:
                 action["to"] = move.to  # the page offers these as a seat picker
@@ -149,11 +146,6 @@ def table_data(
                 action["stack"] = move.stacks[-1]
             actions.append(action)
             actions.extend(_risk_combos(state, move, label, used))
-        labels = [a["label"] for a in actions]
-        for action in actions:
-            if labels.count(action["label"]) > 1:  # e.g. two "Play 1× clear": a 10 or a Joker
-                cards = ", ".join(_card_text(c, state.clear4) for c in action["cards"])
-                action["label"] += f" ({cards})"
     return {
         "mode": mode,
         "seat": seat,
@@ -165,7 +157,7 @@ def table_data(
         "highlight": (
             {
                 "move": str(highlight),
-                "label": move_label(highlight, state, names),
+                "label": labels[highlight] if highlight in labels else move_label(highlight, state, names),
                 "cards": move_cards(highlight, state.clear4),
             }
             if highlight is not None and to_move
@@ -178,29 +170,21 @@ def table_data(
         "step": step,
         "dim": bool(dim),
         "legend": dict(legend or {}),
+        "words": table_words(seen, pile_counts=pile_counts),
     }
 
 
 def _risk_combos(state: State, move: Move, label: str, used: list[str]) -> list[dict[str, Any]]:
-    """``Play 2× 9 + Risk pile 2``: a play that spends Board cards, then the gamble on each Risk card it
-    uncovers, as one button (R17). Offered only when the play cannot clear, so the gamble always follows."""
+    """``Play 2× 9 (stack 1) + Gamble stack 1``: a play that spends Board cards, then the gamble on each Risk card
+    it uncovers, as one button (R17). Offered only when the play cannot clear, so the gamble always follows."""
     if not state.rules.risk_play or state.clear4 or move.kind != PLAY or _completes_clear(move, state):
         return []
     stacks = state.stacks[state.turn]
     return [
-        {"move": str(move), "then": f"gamble {k + 1}", "label": f"{label} + Risk pile {k + 1}", "cards": used,
-         "stack": k}
+        {"move": str(move), "then": f"gamble {k + 1}", "label": combo_label(label, k), "cards": used, "stack": k}
         for k in move.stacks
         if len(stacks[k]) >= 2 and stacks[k][-1] & UP and not stacks[k][-2] & UP
     ]
-
-
-def _card_text(ref: str, clear4: bool) -> str:
-    """A page card reference as a label names it: ``h:9`` is ``9``, ``s:1`` is ``stack 2`` (Clear 4's A is 1)."""
-    if ref[0] != "h":
-        return f"stack {int(ref[2:]) + 1}"
-    name = ref[2:]
-    return "1" if clear4 and name == "A" else name
 
 
 class TableWidget(anywidget.AnyWidget):

@@ -1,5 +1,6 @@
 // The CUT table: draws the JSON view Python sends and sends back intents. No game logic lives here:
-// every intent is checked in Python, which answers with a new view or an error.
+// every intent is checked in Python, which answers with a new view or an error. The game's words (card
+// faces, counts, the legend) come from Python too, in ``table.words``.
 
 /**
  * @typedef {{card: string, by: number, as?: string|null}} PileCard
@@ -10,10 +11,11 @@
  *            seats: SeatView[], pile: PileCard[], pile_points: number,
  *            rules: {clear_rank: string|null, game?: string}, exposed: number[], pile_value?: string|null,
  *            winner: number|null, stalemate: boolean}} View
+ * @typedef {{faces: Record<string, string>, left: string[], pile: string, legend: string[][]}} Words
  * @typedef {{mode: string, seat: number, view: View, names: string[], colours: string[],
  *            automated: boolean[], actions: Action[], highlight: Action|null, undo: boolean,
  *            pile_counts: boolean, status: string, last: string, step: string, dim?: boolean,
- *            legend?: Record<string, string>}} Table
+ *            legend?: Record<string, string>, words: Words}} Table
  */
 
 /** View settings: one control, one thing (sizes in pixels); kept in the browser, not in the game. */
@@ -34,14 +36,6 @@ const STACK_COLOURS = ["#e8590c", "#1c7ed6", "#37b24d", "#ae3ec9", "#f59f00", "#
 /** Width one opponent's seat needs on the table arc, in pixels (the CSS min-width plus the gap). */
 const SEAT_WIDTH = 176;
 
-const LEGEND = [
-  ["💥", "Bust: took the pile"],
-  ["🃏", "Known card: came from the pile"],
-  ["🤖", "Automated: the coach plays this seat"],
-  ["D", "Dealer"],
-  ["S", "Stack number (Board card over Risk card)"],
-];
-
 /** @param {string} tag @param {string} [cls] @param {string} [text] */
 function h(tag, cls, text) {
   const node = document.createElement(tag);
@@ -50,19 +44,11 @@ function h(tag, cls, text) {
   return node;
 }
 
-const LEGEND_CLEAR4 = [
-  ["💥", "Passed: took the pile"],
-  ["🃏", "Known card: came from the pile"],
-  ["🤖", "Automated: the coach plays this seat"],
-  ["D", "Dealer"],
-  ["S", "Stack number (top card, the middle card beneath, the final card across)"],
-];
-
-/** Clear 4's special cards (R22): the word on the face and the style. */
+/** Clear 4's special cards (R22): the style of each (its face comes from Python). */
 const SPECIAL = {
-  P: ["PUSH", "cut-push"],
-  "J*": ["JOKER", "cut-joker"],
-  CL: ["CLEAR", "cut-clear4"],
+  P: "cut-push",
+  "J*": "cut-joker",
+  CL: "cut-clear4",
 };
 
 /** Is this view a game of Clear 4 (R22)? @param {View} view */
@@ -70,11 +56,9 @@ function isClear4(view) {
   return view.rules.game === "Clear 4";
 }
 
-/** A card name as the table shows it: Clear 4 writes its 1 as "1" (display only). @param {string} card @param {View} view */
-function faceText(card, view) {
-  if (!isClear4(view)) return card;
-  if (card === "A") return "1";
-  return card in SPECIAL ? SPECIAL[card][0] : card;
+/** A card name as the table shows it, in this game's words. @param {string} card @param {Table} t */
+function faceText(card, t) {
+  return t.words.faces[card] || card;
 }
 
 /** @param {string[]} a @param {string[]} b */
@@ -93,20 +77,21 @@ function isClear(card, view) {
 
 /**
  * One card face (or back when ``card`` is null).
- * @param {string|null} card @param {View} view @param {string} [extra]
+ * @param {string|null} card @param {Table} t @param {string} [extra]
  */
-function cardNode(card, view, extra) {
+function cardNode(card, t, extra) {
+  const view = t.view;
   const node = h("span", "cut-card" + (extra ? " " + extra : ""));
   if (card === null) {
     node.classList.add("cut-back");
     node.setAttribute("aria-label", "face-down card");
   } else {
-    const face = faceText(card, view);
+    const face = faceText(card, t);
     node.textContent = face;
     node.setAttribute("aria-label", "card " + face);
     node.dataset.card = card;
     if (isClear(card, view)) node.classList.add("cut-clear");
-    if (isClear4(view) && card in SPECIAL) node.classList.add("cut-special", SPECIAL[card][1]);
+    if (isClear4(view) && card in SPECIAL) node.classList.add("cut-special", SPECIAL[card]);
   }
   return node;
 }
@@ -171,7 +156,7 @@ function render({ model, el }) {
     root.appendChild(band);
     root.appendChild(pile(t, v));
     root.appendChild(yourArea(t, v));
-    root.appendChild(legend(v));
+    root.appendChild(legend(t));
   };
 
   /** Can the opponents sit side by side on an arc at this width? @param {number} count */
@@ -256,7 +241,7 @@ function render({ model, el }) {
     if (v.dealer === s) name.appendChild(h("span", "cut-badge cut-dealer", "D"));
     if (t.automated[s]) name.appendChild(h("span", "cut-badge", "🤖"));
     if (info.busts) name.appendChild(h("span", "cut-badge", "💥".repeat(Math.min(info.busts, 5))));
-    name.appendChild(h("span", "cut-count", info.cards_left + " cards"));
+    name.appendChild(h("span", "cut-count", t.words.left[s]));
     return name;
   };
 
@@ -272,10 +257,10 @@ function render({ model, el }) {
       box.appendChild(plate(t, v, s));
       const hand = h("div", "cut-row");
       if (info.hand) {
-        for (const card of info.hand) hand.appendChild(cardNode(card, v, "cut-small"));
+        for (const card of info.hand) hand.appendChild(cardNode(card, t, "cut-small"));
       } else {
         hand.appendChild(h("span", "cut-card cut-back cut-small", String(info.hand_count)));
-        for (const card of info.known) hand.appendChild(cardNode(card, v, "cut-small cut-known"));
+        for (const card of info.known) hand.appendChild(cardNode(card, t, "cut-small cut-known"));
       }
       box.appendChild(hand);
       const stacks = h("div", "cut-row");
@@ -285,7 +270,7 @@ function render({ model, el }) {
         const down = info.down && info.down[k][stack.length - 1];
         // Clear 4: a stack down to its final card shows it across, as the rulebook lays it
         const final = isClear4(v) && stack.length === 1 ? " cut-final" : "";
-        if (top !== undefined) col.appendChild(cardNode(top, v, "cut-small" + final + (down ? " cut-revealed" : "")));
+        if (top !== undefined) col.appendChild(cardNode(top, t, "cut-small" + final + (down ? " cut-revealed" : "")));
         else col.appendChild(h("span", "cut-card cut-empty cut-small"));
         col.appendChild(h("span", "cut-stackno", String(k + 1) + (stack.length > 1 ? "·" + stack.length : "")));
         stacks.appendChild(col);
@@ -312,11 +297,11 @@ function render({ model, el }) {
     }
     /** @param {PileCard} p @param {string} extra */
     const pileCard = (p, extra) => {
-      const c = cardNode(p.card, v, extra);
+      const c = cardNode(p.card, t, extra);
       c.style.setProperty("--by", t.colours[p.by]);
-      let title = (t.names[p.by] || "") + " played " + faceText(p.card, v);
+      let title = (t.names[p.by] || "") + " played " + faceText(p.card, t);
       if (c4 && p.card === "J*") {
-        const as = p.as ? faceText(p.as, v) : "any";
+        const as = p.as ? faceText(p.as, t) : "any";
         c.appendChild(h("span", "cut-as", "= " + as));
         title += " (counts as " + as + ")";
       }
@@ -337,16 +322,11 @@ function render({ model, el }) {
     });
     if (!cards.length) fan.appendChild(h("span", "cut-empty-pile", "empty pile"));
     area.appendChild(fan);
-    if (c4) {
-      // the value to play equal or lower to is part of the rules, not a counting aid: always shown (R22)
-      const value = v.pile_value ? faceText(v.pile_value, v) : "any";
-      const parts = t.pile_counts ? [cards.length + " cards"] : [];
-      parts.push("value " + value);
-      const readout = h("div", "cut-pilecount", parts.join(" · "));
-      readout.dataset.value = value;
+    if (t.words.pile) {
+      // Clear 4's value to play equal or lower to is a rule, not a counting aid: Python always words it (R22)
+      const readout = h("div", "cut-pilecount", t.words.pile);
+      if (c4) readout.dataset.value = v.pile_value ? faceText(v.pile_value, t) : "any";
       area.appendChild(readout);
-    } else if (t.pile_counts) {
-      area.appendChild(h("div", "cut-pilecount", cards.length + " cards · " + v.pile_points + " pts"));
     }
     return area;
   };
@@ -415,7 +395,7 @@ function render({ model, el }) {
         const place = c4
           ? j === 0 ? "cut-final" : top ? "cut-boardcard" : "cut-middle"
           : j === 0 && stack.length > 1 ? "cut-risk" : "cut-boardcard";
-        const node = cardNode(card, v, place + (down ? " cut-revealed" : ""));
+        const node = cardNode(card, t, place + (down ? " cut-revealed" : ""));
         if (top && exposed.includes(k + 1)) node.classList.add("cut-exposed");
         if (top && t.actions.length) {
           const ref = (card === null ? "d:" : "s:") + k;
@@ -443,7 +423,7 @@ function render({ model, el }) {
     const known = [...me.known];
     v.hand.forEach((card, i) => {
       const ki = known.indexOf(card);
-      const node = cardNode(card, v, ki >= 0 ? "cut-known" : "");
+      const node = cardNode(card, t, ki >= 0 ? "cut-known" : "");
       if (t.dim && t.actions.length && !usable.has("h:" + card)) node.classList.add("cut-dim");
       if (ki >= 0) known.splice(ki, 1);
       if (selectedHand.includes(i)) node.classList.add("cut-selected");
@@ -521,12 +501,12 @@ function render({ model, el }) {
     return bar;
   };
 
-  /** @param {View} v */
-  const legend = (v) => {
+  /** @param {Table} t */
+  const legend = (t) => {
     const box = h("div", "cut-legend");
     /** @type {Record<string, string>} */
-    const links = model.get("table").legend || {};
-    for (const [icon, text] of isClear4(v) ? LEGEND_CLEAR4 : LEGEND) {
+    const links = t.legend || {};
+    for (const [icon, text] of t.words.legend) {
       // each entry opens its section of the player's guide when the app knows where the guide is
       const item = /** @type {HTMLElement} */ (h(links[icon] ? "a" : "span", "cut-legend-item"));
       if (links[icon]) {

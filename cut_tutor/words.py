@@ -1,0 +1,325 @@
+"""The player's words in one place: move labels, card faces, counts, seat names and the coach's phrases.
+
+One word per thing, as the guide writes it. The *pile* is the cards in the middle; a player's Board card over
+its Risk card is a *stack*, numbered 1–4 as on its badge (``stack 2``). Buttons read like the guide's: ``Play 2× 9``,
+``Play 3× A — clear``, ``Play 4× clear``, ``Take (show K)``, ``Flip stack 2``. The coach's explanations, the
+table, the Play Bar and the replayer all take their words from here, so the same thing never has two names.
+
+>>> move_label(Move.parse("3×A"), clears=True), move_label(Move.parse("gamble 2"))
+('Play 3× A — clear', 'Gamble stack 2')
+>>> count(1, "card"), count(2, "card"), acts("You", "deal"), acts("Ann", "deal")
+('1 card', '2 cards', 'You deal', 'Ann deals')
+>>> face("A", "Clear 4"), card_word("JK"), cards_phrase(Move.parse("clear JK"))
+('1', 'Joker', 'your Joker')
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from typing import Any
+
+from .engine.cards import CLEAR_CARD, JOKER, WILD, card_name
+from .engine.moves import ADD, CLEAR, FLIP, GAMBLE, PLAY, PUSH, TAKE, TURNUP, Move
+from .engine.rules import CLEAR4
+
+CUT = "CUT"
+#: The name the seat at the keyboard goes by: it takes "you deal", not "you deals".
+YOU = "You"
+
+#: Card name → the word on its face, where a game writes a card otherwise than by its short name (R22: Clear 4
+#: writes its 1 as ``1`` and its special cards in words). The table draws its faces from this, through the data.
+FACES: dict[str, dict[str, str]] = {CUT: {}, CLEAR4: {"A": "1", "P": "PUSH", "J*": "JOKER", "CL": "CLEAR"}}
+#: Card name → the word a sentence uses, where it differs from the face (the guide writes "Joker").
+_PROSE: dict[str, dict[str, str]] = {CUT: {"JK": "Joker"}, CLEAR4: {"CL": "CLEAR card"}}
+#: The table's legend for each game: icon and what it means.
+LEGENDS: dict[str, tuple[tuple[str, str], ...]] = {
+    CUT: (
+        ("💥", "Bust: took the pile"),
+        ("🃏", "Known card: came from the pile"),
+        ("🤖", "Automated: the coach plays this seat"),
+        ("D", "Dealer"),
+        ("S", "Stack number (Board card over Risk card)"),
+    ),
+    CLEAR4: (
+        ("💥", "Passed: took the pile"),
+        ("🃏", "Known card: came from the pile"),
+        ("🤖", "Automated: the coach plays this seat"),
+        ("D", "Dealer"),
+        ("S", "Stack number (top card, the middle card beneath, the final card across)"),
+    ),
+}
+#: What a blind card turned into, when the Play Bar cannot name one card.
+ABOVE_THE_TOP, A_CLEAR_CARD = "a card above the top", "a clear card"
+
+_NUMBERS = ("no", "one", "two", "three", "four", "five")
+_IRREGULAR = {"be": "is", "do": "does", "go": "goes", "have": "has"}
+_STACK_VERBS = {FLIP: "Flip", GAMBLE: "Gamble", TURNUP: "Turn up"}
+
+
+def game_of(view: Mapping[str, Any]) -> str:
+    """The game a view is of (its rules name Clear 4; CUT's leave the game out)."""
+    return str(view["rules"].get("game", CUT))
+
+
+# -- cards and counts ---------------------------------------------------------------------------------------
+
+
+def face(card: int | str, game: str = CUT) -> str:
+    """A card as the table shows it: its short name, or the word this game prints on it."""
+    name = card if isinstance(card, str) else card_name(card)
+    return FACES[game].get(name, name)
+
+
+def card_word(card: int | str, game: str = CUT) -> str:
+    """A card as a sentence names it: ``Joker`` for CUT's ``JK``, otherwise its face."""
+    name = card if isinstance(card, str) else card_name(card)
+    return _PROSE[game].get(name, face(name, game))
+
+
+def cards_text(cards: Iterable[int], game: str = CUT) -> str:
+    """Some cards' faces in a row (``Q 4``), or ``nothing``."""
+    return " ".join(face(card, game) for card in cards) or "nothing"
+
+
+def plural(noun: str) -> str:
+    """``card`` → ``cards``, ``7`` → ``7s``, ``PUSH`` → ``PUSHes``."""
+    return noun + ("es" if noun.lower().endswith(("s", "sh", "ch", "x")) else "s")
+
+
+def count(n: float, noun: str) -> str:
+    """``1 card``, ``2 cards``, ``2.5 points``."""
+    return f"{n:g} {noun if n == 1 else plural(noun)}"
+
+
+def pts(n: int) -> str:
+    """Card points, short: ``1 pt``, ``25 pts``."""
+    return f"{n} pt" if n == 1 else f"{n} pts"
+
+
+def number(n: int) -> str:
+    """A small count in words (``two``), larger ones in figures."""
+    return _NUMBERS[n] if 0 <= n < len(_NUMBERS) else str(n)
+
+
+# -- seats ----------------------------------------------------------------------------------------------------
+
+
+def seat_name(seat: int, names: Sequence[str] | None = None) -> str:
+    """A seat as the table names it: the player's name when there are names, else ``seat 2``."""
+    return names[seat] if names and 0 <= seat < len(names) else f"seat {seat}"
+
+
+def who(seat: int, names: Sequence[str] | None = None) -> str:
+    """A seat inside a sentence: as :func:`seat_name`, with *You* written ``you``."""
+    name = seat_name(seat, names)
+    return "you" if name == YOU else name
+
+
+def and_list(items: Sequence[str]) -> str:
+    """``Ann``, ``Ann and Ben``, ``Ann, Ben and Cleo``."""
+    return " and ".join([", ".join(items[:-1]), items[-1]]) if len(items) > 1 else "".join(items)
+
+
+def acts(subject: str | Sequence[str], verb: str) -> str:
+    """A subject and its verb agreeing: ``You deal``, ``Ann deals``, ``Ann and Ben win``, ``Marty goes out``."""
+    names = [subject] if isinstance(subject, str) else list(subject)
+    if len(names) == 1 and names[0].lower() != "you":
+        first, _, rest = verb.partition(" ")
+        verb = " ".join([_IRREGULAR.get(first, plural(first)), rest]).strip()
+    return f"{and_list(names)} {verb}"
+
+
+# -- move labels: the buttons' words --------------------------------------------------------------------------
+
+
+def move_label(move: Move, *, game: str = CUT, clears: bool = False, names: Sequence[str] | None = None) -> str:
+    """A move's button text on its own (:func:`move_labels` keeps a seat's moves apart).
+
+    ``clears`` marks a play that completes four of its rank (R10, R22), the option easiest to miss; ``names``
+    name the seat a PUSH sends the pile to.
+
+    >>> [move_label(Move.parse(t)) for t in ("take K s2", "2×9 s1", "clear 10+JK", "add 0", "done")]
+    ['Take (show K from stack 2)', 'Play 2× 9 (stack 1)', 'Play 2× clear', 'Add none', 'Done']
+    >>> [move_label(Move.parse(t), game="Clear 4", names=["You", "Daryl"]) for t in ("take", "2×A+J*", "push → 1")]
+    ['Pass', 'Play 2× 1 + 1× JOKER', 'Push to Daryl']
+    """
+    return _label(move, game, clears, names, detail=False)
+
+
+def move_labels(
+    moves: Iterable[Move], *, game: str = CUT, clears: Collection[Move] = (), names: Sequence[str] | None = None
+) -> dict[Move, str]:
+    """Each of a seat's moves with its button text, no two alike.
+
+    A clear play is labelled by its size (``Play 1× clear``), so a 10 and a Joker would read the same: where two
+    labels meet, each names its cards (``Play 1× clear (10)``, ``Play 1× clear (JK)``).
+
+    >>> sorted(move_labels([Move.parse("clear 10"), Move.parse("clear JK"), Move.parse("clear 10+JK")]).values())
+    ['Play 1× clear (10)', 'Play 1× clear (JK)', 'Play 2× clear']
+    """
+    plain = {move: _label(move, game, move in clears, names, detail=False) for move in moves}
+    seen = Counter(plain.values())
+    return {
+        move: _label(move, game, move in clears, names, detail=True) if seen[text] > 1 else text
+        for move, text in plain.items()
+    }
+
+
+def combo_label(play: str, stack: int) -> str:
+    """Risk Play's one button for a play and the gamble on a stack it uncovers (R17, ``stack`` from 0).
+
+    >>> combo_label("Play 2× 9 (stack 1)", 0)
+    'Play 2× 9 (stack 1) + Gamble stack 1'
+    """
+    return f"{play} + {move_label(Move(GAMBLE, stacks=(stack,)))}"
+
+
+def _label(move: Move, game: str, clears: bool, names: Sequence[str] | None, detail: bool) -> str:
+    kind = move.kind
+    if kind in (PLAY, ADD):
+        if kind == ADD and not move.size:
+            return "Add none"
+        jokers = f" + {move.jokers}× {face(WILD, game)}" if move.jokers else ""  # Clear 4's JOKERs joining (R22)
+        cards = f"{move.size - move.jokers}× {face(move.rank, game)}{jokers}"
+        return f"{kind.capitalize()} {cards}{_where(move)}" + (" — clear" if clears else "")
+    if kind == PUSH:
+        return f"Push to {seat_name(move.to, names)}{_where(move)}"
+    if kind == CLEAR:
+        if game == CLEAR4:  # one CLEAR card at a time (R22)
+            return f"Play {face(CLEAR_CARD, game)}{_where(move)}"
+        hand = [face(move.rank)] * move.n + [face(JOKER)] * move.jokers if detail else []
+        return f"Play {move.size}× clear{_where(move, hand)}"
+    if kind == TAKE:
+        if game == CLEAR4:
+            return "Pass"
+        if not move.rank:
+            return "Take the pile"
+        where = f" from stack {move.stacks[0] + 1}" if move.stacks else ""
+        return f"Take (show {face(move.rank)}{where})"
+    if kind in _STACK_VERBS:
+        return f"{_STACK_VERBS[kind]} stack {move.stacks[0] + 1}"
+    return "Done"  # DONE: the last kind, ending a run of gambles (R17)
+
+
+def _where(move: Move, cards: Sequence[str] = ()) -> str:
+    """`` (stack 1, 3)``: the stacks a move plays from, after any cards named."""
+    stacks = ["stack " + ", ".join(str(k + 1) for k in move.stacks)] if move.stacks else []
+    parts = [*cards, *stacks]
+    return f" ({', '.join(parts)})" if parts else ""
+
+
+# -- the coach's phrases --------------------------------------------------------------------------------------
+
+
+def cards_phrase(move: Move, game: str = CUT) -> str:
+    """The cards a move lays, as the advice names them: ``your 2 7s``, ``your 10 and a Joker``, ``your JOKER``."""
+    if game == CLEAR4:
+        if move.kind == CLEAR:
+            return "your " + card_word(CLEAR_CARD, game)
+        jokers = move.size if move.rank == WILD else move.jokers  # JOKERs join a number, or play alone (R22)
+        parts = [(move.size - jokers, card_word(move.rank, game)), (jokers, card_word(WILD, game))]
+    elif move.kind == CLEAR:
+        stacks = (len(move.stacks), "face-up clear card")
+        parts = [(move.n, card_word(move.rank)), (move.jokers, card_word(JOKER)), stacks]
+    else:
+        parts = [(move.size, card_word(move.rank, game))]
+    named = [(n, word) for n, word in parts if n]
+    return "your " + " and ".join(_some(n, word, article=i > 0) for i, (n, word) in enumerate(named))
+
+
+def _some(n: int, word: str, article: bool = False) -> str:
+    """``7``, ``a 7`` (after another card), ``2 7s``: n of a card."""
+    return f"{n} {plural(word)}" if n > 1 else f"a {word}" if article else word
+
+
+def plan(steps: Iterable[tuple[int, int]], game: str = CUT) -> str:
+    """The coach's line in words (C5): each step a card and a count, a count of 0 a clear card spent to clear.
+
+    >>> plan([(7, 2), (5, 1), (JOKER, 0)])
+    'your 2 7s, then your 5, then your Joker to clear'
+    """
+    return ", then ".join(f"your {_some(n, card_word(card, game))}" if n else f"your {card_word(card, game)} to clear"
+                          for card, n in steps)  # fmt: skip
+
+
+def move_phrase(move: Move, game: str = CUT, names: Sequence[str] | None = None) -> str:
+    """A move at the head of the coach's sentence: ``Play your 2 7s``, ``Clear with your Joker``."""
+    kind = move.kind
+    if kind == PLAY:
+        return f"Play {cards_phrase(move, game)}"
+    if kind == CLEAR:
+        return f"Clear with {cards_phrase(move, game)}"
+    if kind == ADD:
+        return f"Add {cards_phrase(move, game)}" if move.size else "Add nothing"
+    if kind == TAKE:
+        if game == CLEAR4:
+            return "Pass"
+        return f"Take the pile, showing your {card_word(move.rank, game)}" if move.rank else "Take the pile"
+    if kind == PUSH:
+        return f"Push the pile to {who(move.to, names)}"
+    if kind in _STACK_VERBS:
+        return move_label(move, game=game)
+    return "Stop here (Done)"
+
+
+def recommends(coach: str, label: str) -> str:
+    """The coach's pick for a move, named by its button: ``Madonna recommends: Play 3× J``."""
+    return f"{coach} recommends: {label}"
+
+
+# -- the Play Bar ---------------------------------------------------------------------------------------------
+
+
+def play_bar(
+    name: str,
+    label: str,
+    *,
+    game: str = CUT,
+    turned: str = "",
+    took: Iterable[int] | None = None,
+    swept: Iterable[int] | None = None,
+    went_out: bool = False,
+) -> str:
+    """One line of the Play Bar: who played what, the card a blind play turned, the cards taken or swept away
+    (they are public, R9–R11) and going out.
+
+    >>> play_bar("You", "Pass", game="Clear 4", took=[1, 4])
+    'You: Pass — 💥 took the pile: 1 4'
+    """
+    text = f"{name}: {label}"
+    if turned:
+        text += f" (turned {turned})"
+    if took is not None:
+        text += f" — 💥 took the pile: {cards_text(took, game)}"
+    elif swept is not None:
+        text += f" — cleared {cards_text(swept, game)}, plays again"
+    if went_out:
+        text += " — and went out!"
+    return text
+
+
+# -- the table's words ----------------------------------------------------------------------------------------
+
+
+def table_words(view: Mapping[str, Any], *, pile_counts: bool = True) -> dict[str, Any]:
+    """The words the page prints for a view: the faces of the cards it shows, each seat's card count, the pile
+    readout and the legend, so the page holds no second copy of them.
+    """
+    game = game_of(view)
+    pile = view["pile"]
+    readout = [count(len(pile), "card")] if pile_counts else []
+    if game == CLEAR4:  # the value to play equal or lower to is a rule, not a counting aid: always shown (R22)
+        readout.append("value " + (face(view["pile_value"], game) if view.get("pile_value") else "any"))
+    elif pile_counts:
+        readout.append(pts(view["pile_points"]))
+    shown = {*view["hand"], *view["cleared"], view.get("pile_value")}
+    shown |= {card for entry in view["pile"] for card in (entry["card"], entry.get("as"))}
+    for seat in view["seats"]:
+        shown |= {*seat["known"], *seat.get("hand", ()), *(c for stack in seat["stacks"] for c in stack)}
+    return {
+        "faces": {card: word for card, word in FACES[game].items() if card in shown},  # only cards on view (C2)
+        "left": [count(seat["cards_left"], "card") for seat in view["seats"]],
+        "pile": " · ".join(readout),
+        "legend": [list(entry) for entry in LEGENDS[game]],
+    }
