@@ -1,12 +1,13 @@
 """The player's words in one place: move labels, card faces, counts, seat names and the coach's phrases.
 
-One word per thing, as the guide writes it. The *pile* is the cards in the middle; a player's Board card over
-its Risk card is a *stack*, numbered 1–4 as on its badge (``stack 2``). Buttons read like the guide's: ``Play 2× 9``,
-``Play 3× A — clear``, ``Play 4× clear``, ``Take (show K)``, ``Flip stack 2``. The coach's explanations, the
-table, the Play Bar and the replayer all take their words from here, so the same thing never has two names.
+One word per thing, as the guide's buttons write it. *The pile* is the cards in the middle; each of a player's
+four stacks (a Board card over its Risk card) is named by the number on its badge, as the buttons name it:
+``pile 2``. Buttons read like the guide's: ``Play 2× 9``, ``Play 3× A — clear``, ``Play 4× clear``,
+``Take (show K)``, ``Flip pile 2``, ``Play 2× 9 + Risk pile 2``. The coach's explanations, the table, the Play
+Bar and the replayer all take their words from here, so the same thing never has two names.
 
 >>> move_label(Move.parse("3×A"), clears=True), move_label(Move.parse("gamble 2"))
-('Play 3× A — clear', 'Gamble stack 2')
+('Play 3× A — clear', 'Risk pile 2')
 >>> count(1, "card"), count(2, "card"), acts("You", "deal"), acts("Ann", "deal")
 ('1 card', '2 cards', 'You deal', 'Ann deals')
 >>> face("A", "Clear 4"), card_word("JK"), cards_phrase(Move.parse("clear JK"))
@@ -54,7 +55,7 @@ ABOVE_THE_TOP, A_CLEAR_CARD = "a card above the top", "a clear card"
 
 _NUMBERS = ("no", "one", "two", "three", "four", "five")
 _IRREGULAR = {"be": "is", "do": "does", "go": "goes", "have": "has"}
-_STACK_VERBS = {FLIP: "Flip", GAMBLE: "Gamble", TURNUP: "Turn up"}
+_STACK_VERBS = {FLIP: "Flip", GAMBLE: "Risk", TURNUP: "Turn up"}
 
 
 def game_of(view: Mapping[str, Any]) -> str:
@@ -140,7 +141,7 @@ def move_label(move: Move, *, game: str = CUT, clears: bool = False, names: Sequ
     name the seat a PUSH sends the pile to.
 
     >>> [move_label(Move.parse(t)) for t in ("take K s2", "2×9 s1", "clear 10+JK", "add 0", "done")]
-    ['Take (show K from stack 2)', 'Play 2× 9 (stack 1)', 'Play 2× clear', 'Add none', 'Done']
+    ['Take (show K from pile 2)', 'Play 2× 9 (pile 1)', 'Play 2× clear', 'Add none', 'Done']
     >>> [move_label(Move.parse(t), game="Clear 4", names=["You", "Daryl"]) for t in ("take", "2×A+J*", "push → 1")]
     ['Pass', 'Play 2× 1 + 1× JOKER', 'Push to Daryl']
     """
@@ -166,23 +167,31 @@ def move_labels(
     }
 
 
-def combo_label(play: str, stack: int) -> str:
-    """Risk Play's one button for a play and the gamble on a stack it uncovers (R17, ``stack`` from 0).
+def combo_label(move: Move, stack: int, play: str) -> str:
+    """Risk Play's one button for a play (labelled ``play``) and the gamble on a stack it uncovers (R17, ``stack``
+    from 0). A play from that pile alone is named by the gamble, as the guide's button is.
 
-    >>> combo_label("Play 2× 9 (stack 1)", 0)
-    'Play 2× 9 (stack 1) + Gamble stack 1'
+    >>> combo_label(Move.parse("2×9 s1"), 0, "Play 2× 9 (pile 1)")
+    'Play 2× 9 + Risk pile 1'
+    >>> combo_label(Move.parse("3×9 s1 s2"), 1, "Play 3× 9 (piles 1, 2)")
+    'Play 3× 9 (piles 1, 2) + Risk pile 2'
     """
+    if move.stacks == (stack,):
+        play = _label(move, CUT, False, None, detail=False, place=False)
     return f"{play} + {move_label(Move(GAMBLE, stacks=(stack,)))}"
 
 
-def _label(move: Move, game: str, clears: bool, names: Sequence[str] | None, detail: bool) -> str:
+def _label(
+    move: Move, game: str, clears: bool, names: Sequence[str] | None, detail: bool, place: bool = True
+) -> str:
+    """The button text; ``place`` names the piles a play draws on, ``detail`` the cards of a clear play."""
     kind = move.kind
     if kind in (PLAY, ADD):
         if kind == ADD and not move.size:
             return "Add none"
         jokers = f" + {move.jokers}× {face(WILD, game)}" if move.jokers else ""  # Clear 4's JOKERs joining (R22)
         cards = f"{move.size - move.jokers}× {face(move.rank, game)}{jokers}"
-        return f"{kind.capitalize()} {cards}{_where(move)}" + (" — clear" if clears else "")
+        return f"{kind.capitalize()} {cards}{_where(move) if place else ''}" + (" — clear" if clears else "")
     if kind == PUSH:
         return f"Push to {seat_name(move.to, names)}{_where(move)}"
     if kind == CLEAR:
@@ -195,16 +204,17 @@ def _label(move: Move, game: str, clears: bool, names: Sequence[str] | None, det
             return "Pass"
         if not move.rank:
             return "Take the pile"
-        where = f" from stack {move.stacks[0] + 1}" if move.stacks else ""
+        where = f" from pile {move.stacks[0] + 1}" if move.stacks else ""
         return f"Take (show {face(move.rank)}{where})"
     if kind in _STACK_VERBS:
-        return f"{_STACK_VERBS[kind]} stack {move.stacks[0] + 1}"
+        return f"{_STACK_VERBS[kind]} pile {move.stacks[0] + 1}"
     return "Done"  # DONE: the last kind, ending a run of gambles (R17)
 
 
 def _where(move: Move, cards: Sequence[str] = ()) -> str:
-    """`` (stack 1, 3)``: the stacks a move plays from, after any cards named."""
-    stacks = ["stack " + ", ".join(str(k + 1) for k in move.stacks)] if move.stacks else []
+    """`` (piles 1, 3)``: the stacks a move plays from, after any cards named."""
+    word = "piles " if len(move.stacks) > 1 else "pile "
+    stacks = [word + ", ".join(str(k + 1) for k in move.stacks)] if move.stacks else []
     parts = [*cards, *stacks]
     return f" ({', '.join(parts)})" if parts else ""
 

@@ -466,9 +466,9 @@ class TestTable:
         assert len(set(labels)) == len(labels)
         empty = State(Rules())
         assert move_label(Move.parse("take"), empty) == "Take the pile"
-        assert move_label(Move.parse("flip 2"), empty) == "Flip stack 2"
-        assert move_label(Move.parse("gamble 2"), empty) == "Gamble stack 2"
-        assert move_label(Move.parse("turn up 3"), empty) == "Turn up stack 3"
+        assert move_label(Move.parse("flip 2"), empty) == "Flip pile 2"
+        assert move_label(Move.parse("gamble 2"), empty) == "Risk pile 2"
+        assert move_label(Move.parse("turn up 3"), empty) == "Turn up pile 3"
         assert move_label(Move.parse("done"), empty) == "Done"
         assert move_label(Move.parse("add 1×A"), empty) == "Add 1× A"
 
@@ -705,7 +705,7 @@ class TestClear4:
         app.set_pacing("Step")
         labels = labels_of(app)
         assert labels["push → 1"] == "Push to Daryl" and labels["push → 2"] == "Push to Madonna"
-        assert labels["take"] == "Pass" and labels["1×6 s1"] == "Play 1× 6 (stack 1)"
+        assert labels["take"] == "Pass" and labels["1×6 s1"] == "Play 1× 6 (pile 1)"
         pushes = [a for a in app.table.table["actions"] if a["move"].startswith("push")]
         assert [(a["cards"], a["to"]) for a in pushes] == [(["h:P"], 1), (["h:P"], 2)]  # one card, a seat each
         assert app.table.receive({"type": "move", "move": "push → 2"})  # the page's seat picker
@@ -745,7 +745,7 @@ class TestClear4:
         app.play("1×6 s1")
         table = app.table.table
         assert table["view"]["exposed"] == [1] and table["view"]["seats"][0]["stacks"][0] == [None, "6"]
-        assert labels_of(app) == {"add 0": "Add none", "add 1×6 s1": "Add 1× 6 (stack 1)"}
+        assert labels_of(app) == {"add 0": "Add none", "add 1×6 s1": "Add 1× 6 (pile 1)"}
         assert "add matching cards" in table["status"]
         assert not app.can_undo()  # it turned a hidden card (C9)
         app.play("add 1×6 s1")
@@ -754,7 +754,7 @@ class TestClear4:
     def test_blind_push_offers_a_seat_each(self, tmp_path: Path) -> None:
         app = c4_app(tmp_path, [{"hand": "9", "stacks": ["[P]"]}, {"hand": "3"}, {"hand": "4"}], pile="8@1")
         app.set_pacing("Step")
-        assert labels_of(app)["flip 1"] == "Flip stack 1"
+        assert labels_of(app)["flip 1"] == "Flip pile 1"
         app.play("flip 1")
         assert "(turned PUSH)" in app.last and "choose who gets the pile" in app.table.table["status"]
         assert labels_of(app) == {"push blind → 1": "Push to Daryl", "push blind → 2": "Push to Madonna"}
@@ -871,13 +871,13 @@ RISKY = {"rules": {"players": 2, "risk_play": True}, "turn": 0, "pile": "K@1",
 
 
 class TestRiskCombos:
-    """``Play 2× 9 (stack 1) + Gamble stack 1`` plays the set, then gambles that stack's Risk card at once (R17)."""
+    """``Play 2× 9 + Risk pile 1`` plays the set, then gambles that stack's Risk card at once (R17)."""
 
     def test_combo_buttons_and_the_python_twin(self, tmp_path: Path) -> None:
         app = app_at(tmp_path, RISKY)
         actions = app.table.table["actions"]
         combo = [a for a in actions if a.get("then")]
-        expected = [("Play 2× 9 (stack 1) + Gamble stack 1", "gamble 1", 0)]
+        expected = [("Play 2× 9 + Risk pile 1", "gamble 1", 0)]
         assert [(a["label"], a["then"], a["stack"]) for a in combo] == expected
         assert app.table.receive({"type": "combo", "move": combo[0]["move"], "then": combo[0]["then"]})
         assert app.game is not None

@@ -102,19 +102,20 @@ class TestLabels:
         advice = advise(view(state, 0))
         assert advice.label == labels[str(advice.move)]
 
-    def test_a_stack_is_a_stack(self) -> None:
-        """One word for a player's stack, as the guide has it: never "pile 2" (the pile is the middle)."""
+    def test_a_stack_is_named_by_its_pile_number(self) -> None:
+        """One word for a player's numbered stack, as the guide's buttons and badges have it: "pile 2", never
+        "stack 2"; the gamble is "Risk pile 2" and the combined button "Play 2× 9 + Risk pile 1"."""
         state = pos([{"hand": "", "stacks": ["[3]", "[A]", "[5]", "[6]"]}, {"hand": "Q"}], "K@1",
                     risk_play=True, pile_card_flip=True)  # fmt: skip
         labels = [move_label(m, state) for m in state.legal_moves()]
-        assert "Flip stack 2" in labels and "Turn up stack 2" in labels
-        assert not any("pile" in label for label in labels)
-        assert move_label(Move.parse("gamble 2"), state) == "Gamble stack 2"
+        assert "Flip pile 2" in labels and "Turn up pile 2" in labels
+        assert not any("stack" in label.lower() for label in labels)
+        assert move_label(Move.parse("gamble 2"), state) == "Risk pile 2"
         risky = pos([{"hand": "9", "stacks": ["[3] 9", "[A] 4", "[5] Q", "[6] 2"]}, {"hand": "Q"}], "K@1",
                     risk_play=True)  # fmt: skip
         data = table_data(risky, 0, names=NAMES[:2], colours=["#000", "#111"])
         combos = [a["label"] for a in data["actions"] if a.get("then")]
-        assert combos == ["Play 2× 9 (stack 1) + Gamble stack 1"]
+        assert combos == ["Play 2× 9 + Risk pile 1"]
 
     @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @given(rules=rules_st(), seed=SEEDS, clear4=st.booleans())
@@ -145,7 +146,7 @@ class TestLabels:
                                          "clear JK s1")]  # fmt: skip
         assert list(move_labels(moves).values()) == [
             "Play 2× clear (10, 10)", "Play 2× clear (10, JK)", "Play 2× clear (JK, JK)", "Play 1× clear",
-            "Play 2× clear (10, stack 1)", "Play 2× clear (JK, stack 1)",
+            "Play 2× clear (10, pile 1)", "Play 2× clear (JK, pile 1)",
         ]  # fmt: skip
 
 

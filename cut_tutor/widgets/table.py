@@ -66,7 +66,7 @@ def move_label(move: Move, state: State, names: Sequence[str] | None = None) -> 
     'Take the pile'
     >>> c4 = State(Rules.from_preset("Clear 4"))
     >>> [move_label(Move.parse(t), c4, ["You", "Daryl"]) for t in ("take", "2×A+J*", "push s3 → 1", "clear CL")]
-    ['Pass', 'Play 2× 1 + 1× JOKER', 'Push to Daryl (stack 3)', 'Play CLEAR']
+    ['Pass', 'Play 2× 1 + 1× JOKER', 'Push to Daryl (pile 3)', 'Play CLEAR']
     """
     moves = state.legal_moves()
     return _labels(state, moves if move in moves else [move], names)[move]
@@ -175,13 +175,13 @@ def table_data(
 
 
 def _risk_combos(state: State, move: Move, label: str, used: list[str]) -> list[dict[str, Any]]:
-    """``Play 2× 9 (stack 1) + Gamble stack 1``: a play that spends Board cards, then the gamble on each Risk card
+    """``Play 2× 9 + Risk pile 1``: a play that spends Board cards, then the gamble on each Risk card
     it uncovers, as one button (R17). Offered only when the play cannot clear, so the gamble always follows."""
     if not state.rules.risk_play or state.clear4 or move.kind != PLAY or _completes_clear(move, state):
         return []
     stacks = state.stacks[state.turn]
     return [
-        {"move": str(move), "then": f"gamble {k + 1}", "label": combo_label(label, k), "cards": used, "stack": k}
+        {"move": str(move), "then": f"gamble {k + 1}", "label": combo_label(move, k, label), "cards": used, "stack": k}
         for k in move.stacks
         if len(stacks[k]) >= 2 and stacks[k][-1] & UP and not stacks[k][-2] & UP
     ]
