@@ -29,10 +29,8 @@ from .play_loop import PlayLoop
 from .replayer import Replayer
 from .scores import ScorePanel
 from .setup_form import SetupForm
-from .shared import YOU, Controls, Setup, default_home, help_html, help_links
+from .shared import Controls, Setup, default_home, help_html, help_links
 from .table import LAYOUTS, IntentError, TableWidget
-
-__all__ = ["YOU", "GameApp", "Setup", "default_home"]
 
 #: Where Voilà serves the built guide (``make dashboard`` builds it; voila.json allows the files).
 GUIDE_BASE = "/voila/files/guide/_build/"
