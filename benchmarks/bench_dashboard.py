@@ -23,29 +23,26 @@ import copy
 import json
 import os
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import textwrap
 import time
-import urllib.request
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "browser")]  # the package, and the Voilà harness the tests share
+
+from serving import ARGS, CHROMIUM, VoilaServer, cmdline, descendants, free_port, proc_stat  # noqa: E402
 
 from cut_tutor.cli import voila_command  # noqa: E402
 
 DASHBOARD = ROOT / "notebooks" / "dashboard.ipynb"
 VOILA_JSON = ROOT / "voila.json"
-CHROMIUM = shutil.which("chromium")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]  # fmt: skip
 DEAL = "Deal & play"
 BASE_BUTTON = "Clicked 0"
 TARGET_LOAD_RATIO = 1.3
@@ -205,45 +202,9 @@ def pct(values: list[float], q: float) -> float:
 # -- processes ------------------------------------------------------------------------------------------------
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
-def _stat(pid: int) -> list[str] | None:
-    try:
-        text = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return None
-    return text[text.rindex(")") + 2 :].split()  # fields from the state on (the name may hold spaces)
-
-
 def cpu_seconds(pid: int) -> float | None:
-    fields = _stat(pid)
+    fields = proc_stat(pid)
     return None if fields is None else (int(fields[11]) + int(fields[12])) / CLK_TCK
-
-
-def descendants(pid: int) -> list[int]:
-    """Every process whose parent chain leads to ``pid``."""
-    children: dict[int, list[int]] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit() and (fields := _stat(int(entry.name))) is not None:
-            children.setdefault(int(fields[1]), []).append(int(entry.name))
-    out, todo = [], [pid]
-    while todo:
-        for child in children.get(todo.pop(), []):
-            out.append(child)
-            todo.append(child)
-    return out
-
-
-def cmdline(pid: int) -> str:
-    try:
-        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
-    except OSError:
-        return ""
 
 
 def status_kb(pid: int, key: str) -> int | None:
@@ -256,50 +217,17 @@ def status_kb(pid: int, key: str) -> int | None:
     return None
 
 
-class Voila:
-    """One Voilà server on a free 127.0.0.1 port, its log, and its preheated kernels."""
+class Voila(VoilaServer):
+    """A Voilà server for one notebook on a free port, and its preheated kernels."""
 
     def __init__(self, name: str, notebook: Path, cwd: Path, env: dict[str, str], logdir: Path) -> None:
-        self.name, self.notebook, self.cwd, self.env = name, notebook, cwd, env
-        self.log_path = logdir / f"voila-{name}.log"
-        self.proc: subprocess.Popen[bytes] | None = None
-        self.port = 0
-        self.loads = 0  # pages served: each one took a kernel from the pool
-        self._log: Any = None
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}/"
-
-    def start(self) -> None:
-        self.port = free_port()
-        self._log = open(self.log_path, "w")  # noqa: SIM115 - kept open for the server's lifetime
-        command = voila_command(self.notebook, self.port)
-        if not self.notebook.is_relative_to(ROOT):  # the baseline: served from its own folder
+        port = free_port()
+        command = voila_command(notebook, port)
+        if not notebook.is_relative_to(ROOT):  # the baseline: served from its own folder
             command = [a for a in command if not a.startswith("--Voila.root_dir=")]
-            command.append(f"--Voila.root_dir={self.notebook.parent}")
-        self.proc = subprocess.Popen(command, cwd=self.cwd, env=self.env, stdout=self._log, stderr=subprocess.STDOUT,
-                                     start_new_session=True)  # fmt: skip
-
-    def wait_http(self, timeout: float = 90) -> None:
-        assert self.proc is not None
-        deadline = time.monotonic() + timeout
-        while True:
-            try:
-                with urllib.request.urlopen(self.url + "voila/static/voila.js", timeout=5) as response:
-                    if response.status == 200:
-                        return
-            except OSError:
-                pass
-            if self.proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"Voilà ({self.name}) did not start:\n{self.log_text()[-3000:]}")
-            time.sleep(0.25)
-
-    def log_text(self) -> str:
-        try:
-            return self.log_path.read_text(errors="replace")
-        except OSError:
-            return ""
+            command.append(f"--Voila.root_dir={notebook.parent}")
+        super().__init__(name, command, port, cwd, env, logdir / f"voila-{name}.log")
+        self.loads = 0  # pages served: each one took a kernel from the pool
 
     def kernel_ids(self) -> list[str]:
         """Kernels started so far, oldest first (from the server's log)."""
@@ -343,25 +271,6 @@ class Voila:
             if time.monotonic() > deadline:
                 raise RuntimeError(f"Voilà ({self.name}): the pool kernel never went idle")
         return kernel
-
-    def stop(self) -> None:
-        if self.proc is None:
-            return
-        children = descendants(self.proc.pid)
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(timeout=10)
-        for pid in children:  # kernels the server could not shut down
-            if "ipykernel_launcher" in cmdline(pid):
-                with contextlib.suppress(OSError):
-                    os.kill(pid, 9)
-        if self._log is not None:
-            self._log.close()
-        self.proc = None
 
 
 @contextlib.contextmanager
@@ -428,7 +337,7 @@ def bench_move(report: Report, home: Path, runs: int, games: int, moves_per_game
                 after = app.game.state
                 assert after.over or after.turn == 0
                 if not after.over:
-                    assert app._advice is not None and app._advice[0] is after, "advice not computed"
+                    assert app.coach._advice is not None and app.coach._advice[0] is after, "advice not computed"
                     assert app.table.table["status"] == "Your turn", "table not redrawn"
                     if run == 0:  # the parts, once: the coach's advice alone and a redraw alone
                         start = time.perf_counter()

@@ -56,6 +56,96 @@ def auto_decks(players: int) -> int:
 
 
 @dataclass(frozen=True)
+class Setting:
+    """One setting's label and allowed values, declared once: :class:`Rules` checks them, the setup form offers them.
+
+    ``choices`` lists the allowed values (``labels`` how the form shows them); ``span`` allows every whole number
+    from its first to its last; ``none`` names what ``None`` means where ``None`` is allowed.
+
+    >>> SETTINGS["cards_dealt"].allowed, SETTINGS["decks"].allowed
+    ('use 19 or 20', 'use Auto (None) or 1 to 12')
+    >>> SETTINGS["bust_penalty"].options()
+    (('Off', 0), ('25', 25), ('50', 50))
+    """
+
+    name: str
+    label: str
+    choices: tuple[Any, ...] = ()
+    labels: tuple[str, ...] = ()
+    span: tuple[int, int] | None = None
+    none: str | None = None
+    #: The reason given for a refused value, where the values alone do not say it plainly.
+    reason: str = ""
+
+    @property
+    def values(self) -> tuple[Any, ...]:
+        """Every allowed value but ``None``, in the form's order."""
+        return self.choices if self.span is None else tuple(range(self.span[0], self.span[1] + 1))
+
+    @property
+    def flag(self) -> bool:
+        """Is it on or off (a checkbox)?"""
+        return self.choices == (False, True)
+
+    @property
+    def whole(self) -> bool:
+        """Must it be a whole number (no ``None``, and ``True`` is not 1)?"""
+        return self.none is None and not self.flag and type(self.values[0]) is int
+
+    @property
+    def allowed(self) -> str:
+        """What :class:`RulesError` says to use instead of a refused value."""
+        if self.reason:
+            return self.reason
+        if self.flag:
+            return "use true or false"
+        if self.span is not None:
+            given = f"{self.span[0]} to {self.span[1]}"
+        else:
+            *rest, last = (repr(value) for value in self.choices)
+            given = f"{', '.join(rest)} or {last}"
+        return f"use {self.none} (None) or {given}" if self.none else f"use {given}"
+
+    def allows(self, value: Any) -> bool:
+        """Is ``value`` one of the allowed values (of the same kind: ``1.0`` is not a number of cards)?"""
+        if value is None:
+            return self.none is not None
+        return isinstance(value, type(self.values[0])) and value in self.values
+
+    def options(self) -> tuple[tuple[str, Any], ...]:
+        """``(label, value)`` for a dropdown: ``None`` first where allowed, each value by its label."""
+        labels = self.labels or tuple(str(value) for value in self.values)
+        first = () if self.none is None else ((self.none, None),)
+        return first + tuple(zip(labels, self.values, strict=True))
+
+
+_RANKS = tuple(range(1, KING + 1))
+#: Every setting of :class:`Rules` a player chooses, in the order they are checked.
+SETTINGS: dict[str, Setting] = {
+    setting.name: setting
+    for setting in (
+        Setting("players", "Players", span=(2, 8)),
+        Setting("cards_dealt", "Cards Dealt", (19, 20)),
+        Setting("clear_rank", "Clear card", _RANKS, tuple(card_name(rank) for rank in _RANKS),
+                none="None (only Jokers)", reason="use None (only Jokers clear) or a rank from A (1) to K (13)"),
+        Setting("clear_value", "Clear Card value", (25, 50)),
+        Setting("card_scoring", "Card scoring", ("rank", "flat5"), ("Rank value", "A–9 = 5"),
+                reason="use 'rank' or 'flat5' (A–9 = 5)"),
+        Setting("bust_penalty", "Bust penalty", (0, 25, 50), ("Off", "25", "50"), reason="use 0 (off), 25 or 50"),
+        Setting("end_condition", "End condition", ("score", "rounds"), ("Score total", "After N rounds")),
+        Setting("game_end_total", "Game End Total", (300, 500)),
+        Setting("rounds", "Rounds", span=(1, 100)),
+        Setting("four_plus_clears", "4+ Card Clears", (False, True)),
+        Setting("piles_face_down", "Piles Face Down", (False, True)),
+        Setting("pile_card_flip", "Pile Card Flip", (False, True)),
+        Setting("risk_play", "Risk Play", (False, True)),
+        Setting("game", "Game", GAMES),
+        Setting("decks", "Decks", span=(1, 12), none="Auto"),
+    )
+}  # fmt: skip
+
+
+@dataclass(frozen=True)
 class Rules:
     """Every setting of the guide's glossary that changes play or scoring.
 
@@ -87,30 +177,18 @@ class Rules:
             if not ok:
                 raise RulesError(f"{name}: {getattr(self, name)!r} is not allowed; {allowed}")
 
-        for number in ("players", "cards_dealt", "clear_value", "bust_penalty", "game_end_total", "rounds"):
-            check(number, type(getattr(self, number)) is int, "use a whole number")
-        check("players", 2 <= self.players <= 8, "use 2 to 8")
-        check("cards_dealt", self.cards_dealt in (19, 20), "use 19 or 20")
-        check(
-            "clear_rank",
-            self.clear_rank is None or (isinstance(self.clear_rank, int) and 1 <= self.clear_rank <= KING),
-            "use None (only Jokers clear) or a rank from A (1) to K (13)",
-        )
-        check("clear_value", self.clear_value in (25, 50), "use 25 or 50")
-        check("card_scoring", self.card_scoring in ("rank", "flat5"), "use 'rank' or 'flat5' (A–9 = 5)")
-        check("bust_penalty", self.bust_penalty in (0, 25, 50), "use 0 (off), 25 or 50")
-        check("end_condition", self.end_condition in ("score", "rounds"), "use 'score' or 'rounds'")
-        check("game_end_total", self.game_end_total in (300, 500), "use 300 or 500")
-        check("rounds", isinstance(self.rounds, int) and 1 <= self.rounds <= 100, "use 1 to 100")
-        for flag in ("four_plus_clears", "piles_face_down", "pile_card_flip", "risk_play"):
-            check(flag, isinstance(getattr(self, flag), bool), "use true or false")
+        for setting in SETTINGS.values():
+            if setting.whole:
+                check(setting.name, type(getattr(self, setting.name)) is int, "use a whole number")
+        for setting in SETTINGS.values():
+            if setting.name != "decks":  # CUT's decks depend on the seats; Clear 4 has its own deck
+                check(setting.name, setting.allows(getattr(self, setting.name)), setting.allowed)
         check("stacks", self.stacks == 4, "CUT deals 4 stacks")
-        check("game", self.game in GAMES, "use 'CUT' or 'Clear 4'")
         if self.game == CLEAR4:
             self._check_clear4(check)
             return
         if self.decks is not None:
-            check("decks", isinstance(self.decks, int) and 1 <= self.decks <= 12, "use Auto (None) or 1 to 12")
+            check("decks", SETTINGS["decks"].allows(self.decks), SETTINGS["decks"].allowed)
             need = -(-self.players * self.cards_dealt // DECK_SIZE)
             if self.decks < need:
                 raise RulesError(

@@ -1,7 +1,12 @@
-"""Shared pieces of the real-browser tests: a Voilà server on 127.0.0.1 and Debian's Chromium."""
+"""The one Voilà harness: a server on 127.0.0.1 and Debian's Chromium, for the browser tests and the benchmarks.
+
+The browser tests import it as ``serving`` (pytest puts this folder on the path); ``benchmarks/bench_dashboard.py``
+puts this folder on its path and imports it the same way.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import socket
@@ -12,7 +17,7 @@ import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = shutil.which("chromium")
@@ -28,33 +33,110 @@ def free_port() -> int:
         return port
 
 
+def proc_stat(pid: int) -> list[str] | None:
+    """The fields of ``/proc/<pid>/stat`` from the state on (the name before them may hold spaces)."""
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    return text[text.rindex(")") + 2 :].split()
+
+
+def descendants(pid: int) -> list[int]:
+    """Every process whose parent chain leads to ``pid``."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit() and (fields := proc_stat(int(entry.name))) is not None:
+            children.setdefault(int(fields[1]), []).append(int(entry.name))
+    out, todo = [], [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            out.append(child)
+            todo.append(child)
+    return out
+
+
+def cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+    except OSError:
+        return ""
+
+
+class VoilaServer:
+    """One Voilà command line serving ``port`` on 127.0.0.1, its log in a file; stopping it stops its kernels."""
+
+    def __init__(
+        self, name: str, command: list[str], port: int, cwd: Path, env: dict[str, str], log_path: Path
+    ) -> None:
+        self.name, self.command, self.port, self.cwd, self.env = name, command, port, cwd, env
+        self.log_path = log_path
+        self.proc: subprocess.Popen[bytes] | None = None
+        self._log: IO[str] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/"
+
+    def start(self) -> None:
+        self._log = open(self.log_path, "w")  # noqa: SIM115 - kept open for the server's lifetime
+        self.proc = subprocess.Popen(self.command, cwd=self.cwd, env=self.env, stdout=self._log,
+                                     stderr=subprocess.STDOUT, start_new_session=True)  # fmt: skip
+
+    def wait_http(self, timeout: float = 90) -> None:
+        """Wait until the server answers with a static file, which runs no notebook and takes no kernel."""
+        assert self.proc is not None
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                with urllib.request.urlopen(self.url + "voila/static/voila.js", timeout=5) as response:
+                    if response.status == 200:
+                        return
+            except OSError:
+                pass
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"Voilà ({self.name}) did not start:\n{self.log_text()[-3000:]}")
+            time.sleep(0.25)
+
+    def log_text(self) -> str:
+        try:
+            return self.log_path.read_text(errors="replace")
+        except OSError:
+            return ""
+
+    def stop(self) -> None:
+        if self.proc is None:
+            return
+        children = descendants(self.proc.pid)
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=10)
+        for pid in children:  # kernels the server could not shut down
+            if "ipykernel_launcher" in cmdline(pid):
+                with contextlib.suppress(OSError):
+                    os.kill(pid, 9)
+        if self._log is not None:
+            self._log.close()
+        self.proc = None
+
+
 @contextmanager
 def voila_server(command: list[str], port: int) -> Iterator[str]:
     """Run a Voilà command line (serving ``port``) with its own tutor home; yield its URL once it answers."""
     home = tempfile.mkdtemp(prefix="cut-home-")
     env = os.environ | {"CUT_TUTOR_HOME": home, "PYTHONUNBUFFERED": "1"}
-    log_path = Path(home) / "voila.log"
-    with log_path.open("w") as log:
-        proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-        url = f"http://127.0.0.1:{port}"
-        try:
-            deadline = time.monotonic() + 90
-            while True:
-                try:
-                    with urllib.request.urlopen(url + "/", timeout=5):
-                        break
-                except OSError:
-                    if proc.poll() is not None or time.monotonic() > deadline:
-                        raise RuntimeError(log_path.read_text()) from None
-                    time.sleep(0.5)
-            yield url
-        finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-    shutil.rmtree(home, ignore_errors=True)
+    server = VoilaServer("test", command, port, ROOT, env, Path(home) / "voila.log")
+    try:
+        server.start()
+        server.wait_http()
+        yield server.url.rstrip("/")
+    finally:
+        server.stop()
+        shutil.rmtree(home, ignore_errors=True)
 
 
 def open_page(playwright: Any) -> tuple[Any, Any]:

@@ -1,0 +1,160 @@
+"""The Coaching panel: the coach picker, the chosen coach's advice and hints, the analysis table and the compare.
+
+The advice is computed from your view only (C2) and kept until the position, the coach or your Level changes.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+import ipywidgets as w
+import pandas as pd
+
+from cut_tutor.coach import COACHES, Advice, advise, compare
+from cut_tutor.engine import State, view
+
+from .shared import YOU, Host
+from .table import IntentError, move_label
+
+#: How many hints each Level shows on your own seat (C7): Average the most, Expert none.
+HINTS = {"Average": 3, "Experienced": 1, "Expert": 0}
+
+
+class CoachPanel:
+    """The coach's panel beside the table; :attr:`panel` is its accordion."""
+
+    def __init__(self, host: Host) -> None:
+        self.host = host
+        self.analysis_open = False
+        self.coach_open = True
+        self.comparing = False
+        self._advice: tuple[State, tuple[int, str, str], Advice] | None = None
+        controls = host.controls
+        self.panel_coach = w.Dropdown(options=list(COACHES), value="Madonna", description="Coach")
+        controls.watch(self.panel_coach, self.set_coach)
+        self.panel_about = w.HTML()
+        self.advice_html = w.HTML()
+        self.coach_play_button = controls.button("Coach: Play", host.coach_play, button_style="success")
+        self.coach_play_button.add_class("cut-coach-play")
+        self.analysis = w.ToggleButton(value=False, description="Open the analysis", layout=w.Layout(width="auto"))
+        controls.watch(self.analysis, self.open_analysis)
+        self.compare_button = controls.button("Compare all three", self.compare_coaches)
+        self.analysis_html = w.HTML()
+        self.analysis_html.add_class("cut-movetable")
+        self.coach_body = w.VBox(
+            [
+                w.HBox([self.panel_coach]), self.panel_about, self.advice_html, self.coach_play_button,
+                w.HBox([self.analysis, self.compare_button]), self.analysis_html,
+            ]
+        )  # fmt: skip
+        self.panel = w.Accordion(children=[self.coach_body], titles=("Coaching",), selected_index=0)
+        self.panel.observe(lambda c: controls.run(self.set_coach_panel, c["new"] == 0), "selected_index")
+
+    # -- twins --------------------------------------------------------------------------------------------
+
+    def set_coach(self, coach: str) -> None:
+        """Whose advice you are shown: Daryl, Madonna or Marty."""
+        if coach not in COACHES:
+            raise ValueError(f"coach: {coach!r} is not one of {', '.join(COACHES)}")
+        self.host.setup.coach = coach
+        self.host.refresh()
+
+    def open_analysis(self, on: bool = True) -> None:
+        """Show the full analysis whatever the Level: a tutor always allows it on purpose (C7)."""
+        self.analysis_open = bool(on)
+        self.host.refresh()
+
+    def set_coach_panel(self, open_: bool) -> None:
+        """Expand or collapse the Coaching panel; collapsed hides the Coach button and highlight."""
+        self.coach_open = bool(open_)
+        self.host.refresh()
+
+    def compare_coaches(self) -> pd.DataFrame:
+        """All three coaches on your position, and whether they agree."""
+        state = self._your_turn()
+        if state is None:
+            raise IntentError("the coaches compare only on your turn")
+        self.comparing = self.analysis_open = True
+        self.host.refresh()
+        return self._compare(state)
+
+    def advice(self) -> Advice | None:
+        """The chosen coach's advice for your seat, from your view only (C2); ``None`` off your turn."""
+        state = self._your_turn()
+        if state is None:
+            return None
+        setup = self.host.setup
+        key = (len(state.moves), setup.coach, setup.seats[YOU].level)
+        if self._advice is None or self._advice[0] is not state or self._advice[1] != key:
+            names = self.host.need_game().names
+            self._advice = (state, key, advise(view(state, YOU), coach=setup.coach, level=key[2], names=names))
+        return self._advice[2]
+
+    def hint_count(self) -> int:
+        """How many hints show now: by your Level (C7), none with Coaching off, all with the analysis open."""
+        if self.analysis_open:
+            return 99
+        if not self.host.setup.coaching:
+            return 0
+        return HINTS[self.host.setup.seats[YOU].level]
+
+    def _your_turn(self) -> State | None:
+        game = self.host.game
+        if game is None or game.state.over or game.state.turn != YOU:
+            return None
+        return game.state
+
+    def _compare(self, state: State) -> pd.DataFrame:
+        host = self.host
+        return compare(view(state, YOU), level=host.setup.seats[YOU].level, names=host.need_game().names)
+
+    # -- drawing ------------------------------------------------------------------------------------------
+
+    def draw(self) -> None:
+        """The picker and the analysis toggle, from the app's setup."""
+        coach = self.host.setup.coach
+        self.panel_coach.value = coach
+        self.panel_about.value = f"<i>{escape(COACHES[coach])}</i>"
+        self.analysis.value = self.analysis_open
+
+    def draw_advice(self, advice: Advice | None, hints: int) -> None:
+        """The advice and hints your Level shows, the Coach button, and the analysis when open."""
+        game = self.host.game
+        state = game.state if game is not None else None
+        if advice is None or state is None:
+            who = "" if state is None or state.over else f"Waiting for {self.host.need_game().names[state.turn]}…"
+            self.advice_html.value = f"<i>{escape(who)}</i>"
+            self.coach_play_button.layout.display = "none"
+            self.analysis_html.value = ""
+            self.compare_button.disabled = True
+            return
+        self.compare_button.disabled = False
+        names = self.host.need_game().names
+        label = move_label(advice.move, state, names)
+        if hints <= 0:
+            self.advice_html.value = (
+                "<i>Expert: no hints. Open the analysis to see the coach's view.</i>"
+                if self.host.setup.coaching else "<i>Coaching is off. Open the analysis to see the coach's view.</i>"
+            )  # fmt: skip
+            self.coach_play_button.layout.display = "none"
+        else:
+            parts = [f"<b>{escape(advice.coach)} recommends: {escape(label)}</b>", f"<p>{escape(advice.text)}</p>"]
+            if advice.plan and hints > 1:
+                parts.append(f"<p><i>Plan:</i> {escape(advice.plan)}</p>")
+            if hints > 1:
+                others = [move_label(c.move, state, names) for c in advice.candidates[1:hints]]
+                if others:
+                    parts.append(f"<p>Also worth a look: {escape(', '.join(others))}</p>")
+            self.advice_html.value = "".join(parts)
+            self.coach_play_button.description = f"Coach: {label}"
+            self.coach_play_button.layout.display = ""
+        if self.analysis_open:
+            frame = advice.to_frame()
+            html = frame.to_html(index=False, float_format=lambda x: f"{x:.1f}", border=0)
+            if self.comparing:
+                html += "<h4>All three coaches</h4>" + self._compare(state).to_html(
+                    index=False, border=0, float_format=lambda x: f"{x:.1f}"
+                )
+            self.analysis_html.value = html
+        else:
+            self.analysis_html.value = ""

@@ -1,0 +1,364 @@
+"""The play loop: deal, your moves and the AI's, pacing, undo, Automate Player, and the saved game.
+
+After every change the loop lets the AI seats move (Auto pacing), records a finished game in the history,
+saves a game in progress and redraws the app. It narrates each move in the Play Bar.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from html import escape
+from typing import Any
+
+import ipywidgets as w
+
+from cut_tutor.coach import Advice
+from cut_tutor.engine import Game, Move, SaveError, State, load_game, read_save, save_game, view
+from cut_tutor.engine.cards import RANK_MASK, UP, card_name, cards_of
+from cut_tutor.engine.moves import FLIP, GAMBLE, TAKE, TURNUP
+
+from ..guide_links import guide_url
+from .shared import PACING, YOU, Host, Setup, seat_ai
+from .table import COLOURS, IntentError, move_label, table_data
+
+#: Moves that turn a hidden card: C9 never undoes them.
+_REVEALING = (FLIP, GAMBLE, TURNUP)
+#: The guide section each legend entry opens.
+LEGEND_TOPICS = {"💥": "bust", "🃏": "known", "🤖": "Automate Player", "D": "dealer", "S": "stacks"}
+
+
+class PlayLoop:
+    """Dealing, playing and saving; :attr:`resume_box` offers a saved game, :attr:`controls` are the play controls."""
+
+    def __init__(self, host: Host) -> None:
+        self.host = host
+        self.resume_label: str | None = None
+        self._undo: list[tuple[State, int]] = []
+        self._recorded: Game | None = None
+        controls = host.controls
+        self.resume_note = w.HTML()
+        self.continue_button = controls.button("Continue", self.continue_game, button_style="success")
+        self.start_new_button = controls.button("Start new", self.start_new)
+        self.resume_box = w.VBox(
+            [w.HTML("<b>A saved game is waiting.</b>"), w.HBox([self.continue_button, self.start_new_button])]
+        )
+        self.step_pacing = w.ToggleButtons(options=list(PACING), value="Auto", description="Pacing")
+        controls.watch(self.step_pacing, host.set_pacing)
+        self.next_button = controls.button("Next", self.next)
+        self.automate = w.ToggleButton(value=False, description="🤖 Automate Player", layout=w.Layout(width="auto"))
+        controls.watch(self.automate, self.set_automate)
+        self.new_game_button = controls.button("New game", self.reset_play)
+        self.controls = w.HBox([self.step_pacing, self.next_button, self.automate, self.new_game_button])
+
+    # -- dealing and saved games --------------------------------------------------------------------------
+
+    def check_resume(self) -> None:
+        """Offer *Continue* when a readable saved game is waiting and no game is in play here."""
+        host = self.host
+        self.resume_label = None
+        self.resume_note.value = ""
+        if host.game is not None or not host.save_path.exists():
+            return
+        try:
+            data = read_save(host.save_path)
+            players = len(data["names"])
+            round_no = int(data["hand"]["number"])
+        except (SaveError, KeyError, TypeError, ValueError) as exc:
+            self.resume_note.value = f"<i>A saved game could not be read: {escape(str(exc))}</i>"
+            return
+        self.resume_label = f"Continue — {players} players, round {round_no}"
+
+    def continue_game(self) -> None:
+        """Resume the saved game with the rules and seats it was saved with."""
+        host = self.host
+        if self.resume_label is None:
+            raise IntentError("there is no saved game to continue")
+        game = host.game = load_game(host.save_path)
+        if host.setup_path.exists():
+            try:
+                setup = Setup.from_dict(json.loads(host.setup_path.read_text(encoding="utf-8")))
+                if setup.rules == game.rules:
+                    host.setup = setup
+            except (ValueError, KeyError, TypeError):
+                pass  # a stale setup file only loses names and colours, never the game
+        if host.setup.rules != game.rules:
+            host.setup = Setup.default(game.rules.players)
+            host.setup.rules = game.rules
+        for seat, name in enumerate(game.names):
+            host.setup.seats[seat].name = name
+        host.ai = [seat_ai(host.setup, seat, game) for seat in range(game.rules.players)]
+        self._undo = []
+        self.resume_label = None
+        host.note("Game resumed")
+        host.refresh_setup(rebuild=True)
+        self._advance()
+
+    def start_new(self) -> None:
+        """Go to setup; the saved game stays on disk until a new game actually deals."""
+        self.resume_label = None
+        self.host.refresh()
+
+    def deal(self, seed: int | None = None) -> None:
+        """Start a new game from the setup (a seed makes it reproducible); replaces any saved game."""
+        host = self.host
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**31)
+        game = host.game = Game(host.setup.rules, seed, [s.name for s in host.setup.seats])
+        host.ai = [seat_ai(host.setup, seat, game) for seat in range(host.setup.rules.players)]
+        self._undo = []
+        self.resume_label = None
+        host.log = []
+        host.note(f"{game.names[game.dealer]} deals")
+        host.setup_path.write_text(json.dumps(host.setup.to_dict()), encoding="utf-8")
+        self._advance()
+
+    def next_hand(self) -> None:
+        """Deal the next hand once this one is over (R6)."""
+        game = self.host.need_game()
+        if not game.state.over:
+            raise IntentError("the hand is still being played")
+        if game.over:
+            raise IntentError("the game is over: deal a new game")
+        game.next_hand()
+        self._undo = []
+        self.host.note(f"Hand {game.hand_number}: {game.names[game.dealer]} deals")
+        self._advance()
+
+    def end_game(self) -> None:
+        """Leave the game in play without a redraw; the saved game stays on disk."""
+        self.host.game = None
+        self.host.ai = []
+        self._undo = []
+        self.host.log = []
+
+    def reset_play(self) -> None:
+        """Leave the table for the setup screen; the saved game stays until a new game deals."""
+        self.end_game()
+        self.host.refresh()
+
+    # -- playing ------------------------------------------------------------------------------------------
+
+    def play(self, text: str | Move) -> None:
+        """Play a move for your seat; anything illegal raises and leaves the game untouched."""
+        game = self.host.need_game()
+        state = game.state
+        if state.over:
+            raise IntentError("the hand is over")
+        if state.turn != YOU:
+            raise IntentError(f"it is {game.names[state.turn]}'s turn, not yours")
+        move = text if isinstance(text, Move) else Move.parse(text)
+        reason = state.why_illegal(move)
+        if reason is not None:
+            raise IntentError(f"{move_label(move, state, game.names)} is not allowed: {reason}")
+        snapshot = state.copy()
+        hidden = _hidden(state, YOU)
+        self._apply(move)
+        # C9: never undo a play that turned a hidden card (in Clear 4, a stack card's middle card turning up)
+        if move.kind not in _REVEALING and _hidden(game.state, YOU) == hidden and not game.state.over:
+            self._undo.append((snapshot, len(game.state.moves)))
+        else:
+            self._undo.clear()
+        self._advance()
+
+    def play_then(self, text: str | Move, then: str | Move) -> None:
+        """A play and the gamble after it in one step (``Play 2× 9 + Risk pile 2``, R17); both checked first."""
+        game = self.host.need_game()
+        move = text if isinstance(text, Move) else Move.parse(text)
+        after = then if isinstance(then, Move) else Move.parse(then)
+        trial = game.state.copy()
+        if trial.turn != YOU or not trial.is_legal(move):
+            self.play(move)  # raises with the reason, changing nothing
+        trial.apply(move)
+        if trial.turn != YOU or not trial.is_legal(after):
+            raise IntentError(f"{after} cannot follow {move} here: it would not be your gamble (R17)")
+        self.play(move)
+        self.play(after)
+
+    def coach_play(self) -> None:
+        """Play exactly the coach's recommendation (the green *Coach: Play …* button)."""
+        advice = self.host.advice()
+        if advice is None:
+            raise IntentError("the coach has nothing to play: it is not your turn")
+        self.play(advice.move)
+
+    def can_undo(self) -> bool:
+        """C9: your own last play, until the next seat acts, never one that turned a hidden card."""
+        game = self.host.game
+        if game is None or not self._undo or game.state.over:
+            return False
+        return self._undo[-1][1] == len(game.state.moves)
+
+    def undo(self) -> None:
+        """Take back your last play (C9)."""
+        if not self.can_undo():
+            raise IntentError("there is no play of yours to undo: the next seat has acted, or it turned a card")
+        game = self.host.need_game()
+        game.state, _ = self._undo.pop()
+        self.host.note("You took back your last play")
+        self._save()
+        self.host.refresh()
+
+    def next(self) -> None:
+        """Step pacing: play the next AI seat's move; after a hand, deal the next one."""
+        game = self.host.need_game()
+        state = game.state
+        if state.over:
+            self.next_hand()
+            return
+        if state.turn == YOU and not game.automated[YOU]:
+            raise IntentError("it is your turn")
+        self._ai_move()
+        self._advance(step=False)
+
+    def set_pacing(self, pacing: str) -> None:
+        """``Step`` waits for *Next* before each AI move; ``Auto`` plays them at once."""
+        if pacing not in PACING:
+            raise ValueError(f"pacing: {pacing!r} is not Step or Auto")
+        self.host.setup.pacing = pacing
+        if self.host.game is not None:
+            self._advance()
+        else:
+            self.host.refresh()
+
+    def set_automate(self, on: bool) -> None:
+        """Automate Player: the coach plays your seat with your own Style and Level until you take over."""
+        game = self.host.need_game()
+        game.automated[YOU] = bool(on)
+        self.host.note("Automate Player on" if on else "You have the controls")
+        self._advance()
+
+    def _ai_move(self) -> None:
+        game = self.host.need_game()
+        seat = game.state.turn
+        move = self.host.ai[seat].choose_view(view(game.state, seat))
+        self._apply(move)
+        if seat != YOU:
+            self._undo.clear()
+
+    def _apply(self, move: Move) -> None:
+        """Apply a legal move and describe it in the Play Bar."""
+        game = self.host.need_game()
+        state = game.state
+        seat = state.turn
+        busts, clears = state.busts[seat], state.clears[seat]
+        hand_before, cleared_before = list(state.hands[seat]), list(state.cleared)
+        label = move_label(move, state, game.names)
+        blind = state.stacks[seat][move.stacks[0]][-1] & RANK_MASK if state.clear4 and move.kind == FLIP else 0
+        game.play(move)
+        after = game.state
+        text = f"{game.names[seat]}: {label}"
+        if blind:  # Clear 4's final card: what it was is public once played (R22)
+            text += f" (turned {_display_name(blind, clear4=True)})"
+        elif move.kind in (FLIP, GAMBLE) and (after.pile or after.busts[seat] > busts):
+            text += f" (turned {_turned(after, seat, busts)})"
+        # the cards swept away or taken are public (R9–R11): the Play Bar shows them, as a Step pause does
+        if after.busts[seat] > busts:
+            taken = [a - b for a, b in zip(after.hands[seat], hand_before, strict=True)]
+            if move.kind == TAKE and move.n:
+                taken[move.rank] += 1  # the card shown went back to the hand with the pile
+            text += f" — 💥 took the pile: {_cards_text(taken, after.clear4)}"
+        elif after.clears[seat] > clears:
+            swept = [a - b for a, b in zip(after.cleared, cleared_before, strict=True)]
+            text += f" — cleared {_cards_text(swept, after.clear4)}, plays again"
+        if after.winner == seat:
+            text += " — and went out!"
+        self.host.note(text)
+
+    def _advance(self, step: bool = True) -> None:
+        """After any change: let AI seats move (Auto pacing), record a finished game, save, redraw."""
+        host = self.host
+        game = host.need_game()
+        if step and host.setup.pacing == "Auto":
+            while not game.state.over and (game.state.turn != YOU or game.automated[YOU]):
+                self._ai_move()
+        if game.over:
+            if self._recorded is not game:
+                self._recorded = game
+                host.history.add(game)
+                host.save_path.unlink(missing_ok=True)
+        else:
+            self._save()
+        host.refresh()
+
+    def _save(self) -> None:
+        game = self.host.game
+        if game is not None and not game.over:
+            save_game(game, self.host.save_path)
+
+    # -- drawing ------------------------------------------------------------------------------------------
+
+    def draw_resume(self) -> None:
+        """The saved-game offer, shown while no game is in play."""
+        self.resume_box.layout.display = "" if self.resume_label and self.host.game is None else "none"
+        self.continue_button.description = self.resume_label or "Continue"
+
+    def draw(self, advice: Advice | None, hints: int, coach_open: bool) -> None:
+        """The play controls and the table, the coach's move highlighted when its hints are shown."""
+        host = self.host
+        self.step_pacing.value = host.setup.pacing
+        game = host.game
+        if game is None:
+            host.table.table = {"mode": "idle", "status": "Set up a game" if not self.resume_label else "",
+                                "last": host.last}  # fmt: skip
+            return
+        state = game.state
+        self.automate.value = game.automated[YOU]
+        show = advice is not None and hints > 0 and coach_open
+        waiting = not state.over and (state.turn != YOU or game.automated[YOU])
+        step = ""
+        if state.over and not game.over:
+            step = "Continue"
+        elif waiting and host.setup.pacing == "Step":
+            step = "Next"
+        self.next_button.description = step or "Next"
+        self.next_button.disabled = not step
+        self.host.table.table = self._table(state, advice if show else None, step)
+
+    def _table(self, state: State, highlight: Advice | None, step: str) -> dict[str, Any]:
+        host = self.host
+        game = host.need_game()
+        if state.over:
+            if state.winner is not None:
+                status = f"{game.names[state.winner]} went out — hand {game.hand_number} over"
+            else:
+                status = "Stalemate — hand over"
+            if game.over:
+                status += " · Game over: " + ", ".join(game.names[s] for s in game.winners) + " win"
+        elif state.turn == YOU:
+            status = "Your turn" + (" (automated)" if game.automated[YOU] else "")
+            if state.clear4 and state.phase == "push":
+                status += " — your blind PUSH: choose who gets the pile"
+            elif state.clear4 and state.phase == "add":
+                status += " — add matching cards, or Add none"
+        else:
+            status = f"{game.names[state.turn]} to play"
+        return table_data(
+            state, YOU, names=game.names, colours=[COLOURS[s.colour] for s in host.setup.seats],
+            automated=game.automated, highlight=highlight.move if highlight else None, can_undo=self.can_undo(),
+            pile_counts=host.setup.pile_counts, status=status, last=host.last, step=step, dim=host.setup.dim,
+            legend={icon: guide_url(topic, base=host.guide) for icon, topic in LEGEND_TOPICS.items()},
+        )  # fmt: skip
+
+
+def _hidden(state: State, seat: int) -> int:
+    """How many of a seat's stack cards are face-down: fewer after a move means it turned a hidden card."""
+    return sum(not card & UP for stack in state.stacks[seat] for card in stack)
+
+
+def _display_name(card: int, clear4: bool) -> str:
+    """A card as the table shows it: Clear 4 writes its 1 as ``1`` and its special cards in words (R22)."""
+    name = card_name(card)
+    if clear4:
+        return {"A": "1", "P": "PUSH", "J*": "JOKER", "CL": "CLEAR"}.get(name, name)
+    return name
+
+
+def _cards_text(counts: list[int], clear4: bool) -> str:
+    return " ".join(_display_name(card, clear4) for card in cards_of(counts)) or "nothing"
+
+
+def _turned(after: State, seat: int, busts: int) -> str:
+    if after.busts[seat] > busts:
+        return "a card above the top"
+    return card_name(after.top) if after.pile else "a clear card"

@@ -1,0 +1,284 @@
+"""The setup form: seats, coaching, the rules and the table's display, before a game is dealt.
+
+Its twins (``set_players``, ``set_rule``, ``set_preset`` …) change the app's :class:`~.shared.Setup`; the rule
+controls are built from :data:`~cut_tutor.engine.rules.SETTINGS`, so the form offers what the rules allow.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from html import escape
+from typing import Any
+
+import ipywidgets as w
+
+from cut_tutor.coach import COACHES, LEVELS, STYLES
+from cut_tutor.engine import Rules, RulesError
+from cut_tutor.engine.game import DEFAULT_NAMES
+from cut_tutor.engine.rules import CLEAR4_MAX_PLAYERS, PRESETS, SETTINGS, Setting
+
+from ..guide_links import RULES_FIELDS
+from .shared import PACING, YOU, Host, SeatSetup, Setup, help_html, seat_ai
+from .table import COLOURS
+
+#: The rule settings the form offers, in its order.
+FORM_RULES = (
+    "cards_dealt", "clear_value", "game_end_total", "four_plus_clears", "clear_rank", "card_scoring", "bust_penalty",
+    "risk_play", "piles_face_down", "pile_card_flip", "end_condition", "rounds", "decks",
+)  # fmt: skip
+#: The rule settings Clear 4 has (R22); the setup hides the others while it is chosen.
+CLEAR4_SETTINGS = ("rounds",)
+
+
+def _rule_widget(setting: Setting) -> w.Widget:
+    """A checkbox for a flag, a number box for a long span, else a dropdown of the allowed values.
+
+    A dropdown shows None as no choice at all, so Auto decks and "only Jokers" travel as 0.
+    """
+    if setting.flag:
+        return w.Checkbox(description=setting.label)
+    if setting.span is not None and setting.none is None:
+        return w.BoundedIntText(min=setting.span[0], max=setting.span[1], description=setting.label)
+    options = [(label, 0 if value is None else value) for label, value in setting.options()]
+    return w.Dropdown(options=options, description=setting.label)
+
+
+class SetupForm:
+    """The setup screen's controls and twins; :attr:`box` is the screen."""
+
+    def __init__(self, host: Host) -> None:
+        self.host = host
+        self._cut_rules: Rules | None = None
+        controls = host.controls
+        self.players = w.Dropdown(options=list(SETTINGS["players"].values), value=4, description="Players")
+        controls.watch(self.players, self.set_players)
+        self.seat_rows = w.VBox()
+        self.coach_pick = w.Dropdown(options=list(COACHES), value="Madonna", description="Coach")
+        controls.watch(self.coach_pick, host.set_coach)
+        self.coach_about = w.HTML()
+        self.coaching = w.Checkbox(value=True, description="Coaching")
+        controls.watch(self.coaching, self.set_coaching)
+        self.pile_counts = w.Checkbox(value=True, description="Pile Counts")
+        controls.watch(self.pile_counts, self.set_pile_counts)
+        self.dim = w.Checkbox(value=False, description="Dim non-playable Cards")
+        controls.watch(self.dim, self.set_dim)
+        self.pacing = w.ToggleButtons(options=list(PACING), value="Auto", description="AI pacing")
+        controls.watch(self.pacing, host.set_pacing)
+        self.view_pick = w.ToggleButtons(options=["Auto", "Table", "Stacked"], value="Auto", description="View")
+        controls.watch(self.view_pick, host.set_layout)
+        # the page's own "Switch to Stacked" offer changes the table's layout: keep the picker in step
+        host.table.observe(lambda c: setattr(self.view_pick, "value", c["new"].title()), "layout")
+        self.preset = w.Dropdown(options=list(PRESETS), value="USA", description="Preset")
+        controls.watch(self.preset, self.set_preset)
+        self.rule_widgets = self._rule_widgets()
+        self.clear4_note = w.HTML(
+            "<i>Clear 4: its own 120-card deck, 2 to 6 players, three-card stacks and a hand of 8. It is played"
+            " over a number of rounds; every card left in your hands counts one point against you.</i>"
+        )
+        self.seed = w.Text(value="", placeholder="random", description="Seed")
+        self.deal_button = controls.button("Deal & play", self._deal_from_form, button_style="primary")
+        self.reset_button = controls.button("Reset game setup", host.reset_setup)
+        guide = host.guide
+        self.box = w.VBox(
+            [
+                help_html(["rules", "coach", "scores", "saving"], guide, title="Guide"),
+                w.HTML("<h3>Players</h3>"), self.players, self.seat_rows,
+                help_html(["Players", "Level", "Style"], guide),
+                w.HTML("<h3>Coaching</h3>"), w.HBox([self.coach_pick, self.coaching]), self.coach_about,
+                help_html(["Coaching", "Coach style", "Automate Player"], guide),
+                w.HTML("<h3>Rules</h3>"), self.preset, help_html(["Global Setting Set (preset)"], guide),
+                self.clear4_note, w.GridBox(
+                    list(self.rule_widgets.values()),
+                    layout=w.Layout(grid_template_columns="repeat(auto-fill, minmax(300px, 1fr))"),
+                ),
+                help_html(list(RULES_FIELDS), guide),
+                w.HTML("<h3>Table</h3>"), w.HBox([self.pile_counts, self.dim, self.pacing]), self.view_pick, self.seed,
+                help_html(["Pile Counts", "Dim non-playable Cards", "Pause between Players", "View", "Seed"], guide),
+                w.HBox([self.deal_button, self.reset_button]),
+            ]
+        )  # fmt: skip
+
+    @property
+    def setup(self) -> Setup:
+        return self.host.setup
+
+    # -- twins --------------------------------------------------------------------------------------------
+
+    def set_players(self, players: int) -> None:
+        """Seat 2 to 8 players (2 to 6 in Clear 4); new seats take the default names and the first free colours."""
+        self._set_rules(dataclasses.replace(self.setup.rules, players=int(players)))
+        self.refresh_setup(rebuild=True)
+
+    def _set_rules(self, rules: Rules) -> None:
+        """Take new rules, seating as many players as they name (kept seats keep their names and colours)."""
+        players = rules.players
+        seats = self.setup.seats[:players]
+        free = [c for c in COLOURS if c not in {s.colour for s in seats}]
+        for i in range(len(seats), players):
+            seats.append(SeatSetup(DEFAULT_NAMES[i], free.pop(0)))
+        self.setup.seats, self.setup.rules = seats, rules
+
+    def set_name(self, seat: int, name: str) -> None:
+        """Rename a seat (blank names are refused)."""
+        if not name.strip():
+            raise ValueError("a seat needs a name")
+        self.setup.seats[seat].name = name.strip()[:24]
+        self.refresh_setup()
+
+    def set_colour(self, seat: int, colour: str) -> None:
+        """Give a seat a colour no other seat has."""
+        if colour not in COLOURS:
+            raise ValueError(f"colour: {colour!r} is not one of {', '.join(COLOURS)}")
+        if any(s.colour == colour for i, s in enumerate(self.setup.seats) if i != seat):
+            raise ValueError(f"colour: {colour} is already taken")
+        self.setup.seats[seat].colour = colour
+        self.refresh_setup(rebuild=True)
+
+    def set_level(self, seat: int, level: str) -> None:
+        """A seat's Level; for your own seat it also sets how many hints you see (C7)."""
+        if level not in LEVELS:
+            raise ValueError(f"level: {level!r} is not one of {', '.join(LEVELS)}")
+        self.setup.seats[seat].level = level
+        self._reseat(seat)
+
+    def set_style(self, seat: int, style: str) -> None:
+        """A seat's Style (Rock, Balanced or Gambler)."""
+        if style not in STYLES:
+            raise ValueError(f"style: {style!r} is not one of {', '.join(STYLES)}")
+        self.setup.seats[seat].style = style
+        self._reseat(seat)
+
+    def _reseat(self, seat: int) -> None:
+        """A game in play takes a seat's new Level or Style at once."""
+        game = self.host.game
+        if game is not None:
+            self.host.ai[seat] = seat_ai(self.setup, seat, game)
+        self.host.refresh()
+
+    def set_rule(self, name: str, value: Any) -> None:
+        """Change one rule variant; an impossible value is refused with the engine's reason."""
+        if name == "players":
+            self.set_players(int(value))
+            return
+        try:
+            self.setup.rules = dataclasses.replace(self.setup.rules, **{name: value})
+        except (TypeError, RulesError) as exc:
+            raise ValueError(str(exc)) from None
+        self.refresh_setup()
+
+    def set_preset(self, name: str) -> None:
+        """Fill a preset's settings (USA, Canada or Clear 4); *Custom* is derived, never chosen (R21).
+
+        Clear 4 (R22) seats at most 6 and plays rounds; switching back to USA or Canada restores the CUT settings
+        chosen before it, with the seats chosen since.
+        """
+        if name == "Custom":
+            raise ValueError("Custom is not a preset: it shows that the settings match neither USA nor Canada")
+        rules = self.setup.rules
+        try:
+            if Rules.from_preset(name).clear4:
+                if not rules.clear4:
+                    self._cut_rules = rules
+                new = rules.with_preset(name)
+            else:
+                new = self._cut_rules_for(rules).with_preset(name) if rules.clear4 else rules.with_preset(name)
+        except RulesError as exc:
+            raise ValueError(str(exc)) from None
+        self._set_rules(new)
+        self.refresh_setup(rebuild=True)
+
+    def _cut_rules_for(self, clear4: Rules) -> Rules:
+        """The CUT rules to return to from Clear 4: those chosen before it, with Clear 4's seats."""
+        base = self._cut_rules or Rules()
+        try:
+            return dataclasses.replace(base, players=clear4.players)
+        except RulesError:  # fixed decks too few for the seats chosen since: back to Auto
+            return dataclasses.replace(base, players=clear4.players, decks=None)
+
+    def set_coaching(self, on: bool) -> None:
+        """Coaching on or off; off hides every hint whatever the Level."""
+        self.setup.coaching = bool(on)
+        self.host.refresh()
+
+    def set_dim(self, on: bool) -> None:
+        """Dim non-playable Cards: the cards no legal move uses are drawn faded."""
+        self.setup.dim = bool(on)
+        self.host.refresh()
+
+    def set_pile_counts(self, on: bool) -> None:
+        """Show the pile's card count and points."""
+        self.setup.pile_counts = bool(on)
+        self.host.refresh()
+
+    # -- widgets ------------------------------------------------------------------------------------------
+
+    def _rule_widgets(self) -> dict[str, w.Widget]:
+        specs = {name: _rule_widget(SETTINGS[name]) for name in FORM_RULES}
+        for name, widget in specs.items():
+            widget.style = {"description_width": "initial"}
+            none = SETTINGS[name].none is not None
+            widget.observe(lambda c, name=name, none=none: self.host.controls.run(
+                self.set_rule, name, None if none and c["new"] == 0 else c["new"]), "value")  # fmt: skip
+        return specs
+
+    def _seat_row(self, seat: int) -> w.HBox:
+        s = self.setup.seats[seat]
+        run = self.host.controls.run
+        taken = {x.colour for i, x in enumerate(self.setup.seats) if i != seat}
+        name = w.Text(value=s.name, description="You" if seat == YOU else f"Seat {seat}",
+                      layout=w.Layout(width="220px"))  # fmt: skip
+        colour = w.Dropdown(options=[c for c in COLOURS if c not in taken], value=s.colour,
+                            layout=w.Layout(width="110px"))  # fmt: skip
+        level = w.Dropdown(options=list(LEVELS), value=s.level, layout=w.Layout(width="130px"))
+        style = w.Dropdown(options=list(STYLES), value=s.style, layout=w.Layout(width="120px"))
+        name.observe(lambda c: run(self.set_name, seat, c["new"]), "value")
+        colour.observe(lambda c: run(self.set_colour, seat, c["new"]), "value")
+        level.observe(lambda c: run(self.set_level, seat, c["new"]), "value")
+        style.observe(lambda c: run(self.set_style, seat, c["new"]), "value")
+        swatch = w.HTML(f'<span style="display:inline-block;width:14px;height:14px;border-radius:50%;'
+                        f'background:{COLOURS[s.colour]}"></span>')  # fmt: skip
+        return w.HBox([swatch, name, colour, level, style])
+
+    def _deal_from_form(self) -> None:
+        text = self.seed.value.strip()
+        if text and not text.isdigit():
+            raise ValueError("the seed is a whole number (or blank for a random deal)")
+        self.host.deal(int(text) if text else None)
+
+    # -- drawing ------------------------------------------------------------------------------------------
+
+    def refresh_setup(self, rebuild: bool = False) -> None:
+        """Redraw the setup form from the app's setup, then the whole app."""
+        with self.host.controls.quiet():
+            if rebuild or len(self.seat_rows.children) != len(self.setup.seats):
+                self.seat_rows.children = [self._seat_row(i) for i in range(len(self.setup.seats))]
+            rules = self.setup.rules
+            seats = [n for n in SETTINGS["players"].values if not rules.clear4 or n <= CLEAR4_MAX_PLAYERS]
+            if list(self.players.options) != seats:
+                self.players.options = seats
+            self.players.value = rules.players
+            preset = rules.preset
+            options = list(PRESETS) + (["Custom"] if preset == "Custom" else [])
+            if list(self.preset.options) != options:
+                self.preset.options = options
+            self.preset.value = preset
+            for name, widget in self.rule_widgets.items():
+                value = getattr(rules, name)
+                widget.value = 0 if value is None else value
+                # Clear 4 has only its seats and rounds (R22): its other settings are not offered
+                shown = not rules.clear4 or name in CLEAR4_SETTINGS
+                widget.layout.display = "" if shown else "none"
+                widget.disabled = not shown
+            self.clear4_note.layout.display = "" if rules.clear4 else "none"
+        self.host.refresh()
+
+    def draw(self, shown: bool) -> None:
+        """The setup screen's place and its display settings, from the app's setup."""
+        setup = self.setup
+        self.box.layout.display = "" if shown else "none"
+        self.coach_pick.value = setup.coach
+        self.coach_about.value = f"<i>{escape(COACHES[setup.coach])}</i>"
+        self.coaching.value = setup.coaching
+        self.pile_counts.value = setup.pile_counts
+        self.dim.value = setup.dim
+        self.pacing.value = setup.pacing

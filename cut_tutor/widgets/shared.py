@@ -1,0 +1,165 @@
+"""What the rooms of the tutor app share: the setup they edit, the app they sit in, and how controls run twins.
+
+Each room (the setup form, the play loop, the coach panel, the scores panel) builds its own widgets and Python
+twins; it reaches the game and the other rooms only through the :class:`Host`, which :class:`~.app.GameApp` is.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from html import escape
+from pathlib import Path
+from typing import Any, Protocol
+
+import ipywidgets as w
+
+from cut_tutor.coach import Advice, AIPlayer
+from cut_tutor.engine import Game, History, Rules
+from cut_tutor.engine.game import DEFAULT_NAMES
+
+from ..guide_links import RULES_FIELDS, guide_url
+from .table import COLOURS, TableWidget
+
+#: The human's seat: you take the first seat, the others are AI opponents.
+YOU = 0
+PACING = ("Step", "Auto")
+
+
+def default_home() -> Path:
+    """Where saves and history live unless the app is given a directory (``CUT_TUTOR_HOME`` overrides)."""
+    return Path(os.environ.get("CUT_TUTOR_HOME") or "~/.cut_tutor").expanduser()
+
+
+@dataclass
+class SeatSetup:
+    """One seat in the player table."""
+
+    name: str
+    colour: str
+    level: str = "Experienced"
+    style: str = "Balanced"
+
+
+@dataclass
+class Setup:
+    """Everything the setup screen chooses; display settings and score history are not part of it."""
+
+    seats: list[SeatSetup]
+    rules: Rules = field(default_factory=Rules)
+    coach: str = "Madonna"
+    coaching: bool = True
+    pile_counts: bool = True
+    pacing: str = "Auto"
+    dim: bool = False
+
+    @classmethod
+    def default(cls, players: int = 4) -> Setup:
+        colours = list(COLOURS)
+        seats = [SeatSetup(DEFAULT_NAMES[i], colours[i]) for i in range(players)]
+        return cls(seats=seats, rules=Rules(players=players))
+
+    def to_dict(self) -> dict[str, Any]:
+        data = dataclasses.asdict(self)
+        data["rules"] = self.rules.to_dict()
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Setup:
+        seats = [SeatSetup(**s) for s in data["seats"]]
+        rules = Rules.from_dict(data["rules"])
+        if len(seats) != rules.players:
+            raise ValueError("setup: the seats do not match the rules")
+        return cls(seats, rules, str(data["coach"]), bool(data["coaching"]), bool(data["pile_counts"]),
+                   str(data["pacing"]), bool(data.get("dim", False)))  # fmt: skip
+
+
+def seat_ai(setup: Setup, seat: int, game: Game) -> AIPlayer:
+    """The AI for a seat with its chosen Level and Style, seeded from the game: the same deal plays alike."""
+    s = setup.seats[seat]
+    return AIPlayer(level=s.level, style=s.style, seed=game.seed * 10 + seat)
+
+
+class Host(Protocol):
+    """The app as its rooms see it: the shared game and setup, the table, and the twins one room asks of another."""
+
+    guide: str
+    home: Path
+    save_path: Path
+    setup_path: Path
+    history: History
+    setup: Setup
+    game: Game | None
+    ai: list[AIPlayer]
+    log: list[str]
+    theme: str
+    table: TableWidget
+    controls: Controls
+
+    @property
+    def last(self) -> str: ...
+    def need_game(self) -> Game: ...
+    def note(self, text: str) -> None: ...
+    def refresh(self) -> None: ...
+    def refresh_setup(self, rebuild: bool = False) -> None: ...
+    def advice(self) -> Advice | None: ...
+    def coach_play(self) -> None: ...
+    def deal(self, seed: int | None = None) -> None: ...
+    def set_coach(self, coach: str) -> None: ...
+    def set_pacing(self, pacing: str) -> None: ...
+    def set_layout(self, layout: str) -> None: ...
+    def reset_setup(self) -> None: ...
+
+
+class Controls:
+    """Runs a twin from a control: a refusal shows in the table's error line, and a redraw never echoes back."""
+
+    def __init__(self, table: TableWidget) -> None:
+        self.table = table
+        self.syncing = False
+
+    def run(self, action: Callable[..., Any], *args: Any) -> None:
+        """Run a twin from a control; a refusal shows in the table's error line."""
+        if self.syncing:
+            return
+        try:
+            action(*args)
+        except ValueError as exc:
+            self.table.error = str(exc)
+        else:
+            self.table.error = ""
+
+    @contextmanager
+    def quiet(self) -> Iterator[None]:
+        """While the app redraws its controls from Python, their change events run no twin."""
+        self.syncing = True
+        try:
+            yield
+        finally:
+            self.syncing = False
+
+    def button(self, description: str, action: Callable[[], Any], **kwargs: Any) -> w.Button:
+        button = w.Button(description=description, layout=w.Layout(width="max-content"), **kwargs)
+        button.on_click(lambda _b: self.run(action))
+        return button
+
+    def watch(self, widget: w.Widget, action: Callable[[Any], Any]) -> None:
+        """A control whose new value goes to a twin."""
+        widget.observe(lambda c: self.run(action, c["new"]), "value")
+
+
+def help_links(topics: list[str], guide: str) -> list[tuple[str, str]]:
+    """``(label, url)`` of the guide section explaining each topic (a setting, a Rules field or a page)."""
+    return [(RULES_FIELDS.get(t, t), guide_url(t, base=guide)) for t in topics]
+
+
+def help_html(topics: list[str], guide: str, title: str = "Help") -> w.HTML:
+    """A row of links into the player's guide; each opens its section in a new tab."""
+    links = " · ".join(
+        f'<a href="{escape(url)}" target="_blank" rel="noopener">{escape(label)}</a>'
+        for label, url in help_links(topics, guide)
+    )
+    return w.HTML(f'<small class="cut-help">{escape(title)}: {links}</small>')
