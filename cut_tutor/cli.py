@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import subprocess
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from types import FrameType
 
+from . import __version__
 from .engine import PositionError, RulesError, State, load_rules, view
 
 #: Where the notebooks live: beside the package in a source checkout.
@@ -81,12 +84,33 @@ def cmd_dashboard(args: argparse.Namespace) -> int:
         print(f"error: {notebook} not found; run from a source checkout of cut_tutor", file=sys.stderr)
         return 2
     _build_guide()
+    env = os.environ | {"PYTHONUNBUFFERED": "1"}
+    if args.home:
+        env["CUT_TUTOR_HOME"] = str(Path(args.home).expanduser().resolve())
+    print(f"cut_tutor {__version__}: the dashboard is at http://127.0.0.1:{args.port}/ (Ctrl+C stops it)", flush=True)
     # Voilà reads voila.json (preheated kernel, idle culling) from its working directory: the repository root.
-    return subprocess.call(
-        voila_command(notebook, args.port, browser=not args.no_browser),
-        cwd=NOTEBOOKS.parent,
-        env=os.environ | {"PYTHONUNBUFFERED": "1"},
-    )
+    command = voila_command(notebook, args.port, browser=not args.no_browser)
+    child = subprocess.Popen(command, cwd=NOTEBOOKS.parent, env=env)
+    return _wait_forwarding_signals(child)
+
+
+def _wait_forwarding_signals(child: subprocess.Popen[bytes]) -> int:
+    """Wait for ``child``, passing SIGINT and SIGTERM on so that stopping the launcher never orphans Voilà."""
+
+    def forward(signum: int, _frame: FrameType | None) -> None:
+        if child.poll() is None:
+            child.send_signal(signum)
+
+    previous = {sig: signal.signal(sig, forward) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        while True:
+            try:
+                return child.wait()
+            except KeyboardInterrupt:  # a second Ctrl+C while Voilà shuts down: keep waiting for it
+                continue
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
 def _build_guide() -> None:
@@ -111,6 +135,7 @@ def voila_command(notebook: Path, port: int, *, browser: bool = False) -> list[s
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="cut-tutor", description="Clear, Under or Take: tutor and lab")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     sim = sub.add_parser("simulate", help="play hands between AI seats and summarise")
@@ -133,6 +158,7 @@ def build_parser() -> argparse.ArgumentParser:
     dash = sub.add_parser("dashboard", help="serve the tutor's dashboard with Voilà on 127.0.0.1")
     dash.add_argument("--port", type=int, default=8866)
     dash.add_argument("--no-browser", action="store_true")
+    dash.add_argument("--home", help="where saves and history live (default: CUT_TUTOR_HOME or the user data folder)")
     dash.set_defaults(func=cmd_dashboard)
     return parser
 
