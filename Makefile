@@ -6,7 +6,7 @@ STAMP := $(VENV)/.stamp
 # Lint only the source directories that exist.
 LINT_DIRS := $(wildcard cut_tutor tests benchmarks)
 
-.PHONY: venv test dashboard bench clean
+.PHONY: venv test test-lowest dashboard bench clean
 
 venv: $(STAMP)
 
@@ -28,6 +28,16 @@ test: venv
 		$(BIN)/python -m pytest -q; \
 	fi
 
+# The lowest versions pyproject.toml allows for every direct dependency, in their own environment: the
+# non-browser tests prove the declared floors install a working stack.
+LOWEST := .venv-lowest
+test-lowest: export CUT_TUTOR_HOME := $(CURDIR)/test-artifacts/home-lowest
+test-lowest: venv
+	rm -rf $(LOWEST)
+	$(BIN)/uv venv -q $(LOWEST) --python $(PY)
+	VIRTUAL_ENV=$(CURDIR)/$(LOWEST) $(BIN)/uv pip install -q --resolution lowest-direct -e '.[dashboard,sim,test,docs]'
+	$(LOWEST)/bin/python -m pytest -q -m "not browser and not slow" tests README.md cut_tutor
+
 dashboard: venv
 	$(BIN)/cut-tutor dashboard
 
@@ -39,6 +49,6 @@ bench: venv
 	done
 
 clean:
-	rm -rf $(VENV) build dist *.egg-info test-artifacts .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(LOWEST) build dist *.egg-info test-artifacts .pytest_cache .mypy_cache .ruff_cache
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
 	find . -name .ipynb_checkpoints -type d -prune -exec rm -rf {} +
