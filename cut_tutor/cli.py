@@ -114,7 +114,7 @@ def voila_command(notebook: Path, port: int, *, browser: bool = False) -> list[s
 
     config = Path(dashboard.__file__).parent
     command = [sys.executable, "-m", "cut_tutor.dashboard.server", str(notebook), f"--port={port}",
-               "--Voila.ip=127.0.0.1", f"--Voila.root_dir={notebook.parent}",
+               "--Voila.ip=127.0.0.1", f"--Voila.root_dir={notebook.parent}", "--template=cut_tutor",
                f"--Voila.config_file_paths={config}"]  # fmt: skip
     if not browser:
         command.append("--no-browser")

@@ -54,5 +54,16 @@ class TutorVoila(Voila):  # type: ignore[misc]
         return [*guide_handlers(self.server_url or self.base_url), *super().init_handlers()]
 
 
+#: The tutor's Voilà template (``cut_tutor``: Voilà's lab template, offline) lives in the package.
+JUPYTER_DATA = Path(__file__).parent / "jupyter"
+
+
+def main() -> int:
+    """Run the standalone Voilà; ``JUPYTER_PATH`` first names the package's own data so its template is found."""
+    os.environ["JUPYTER_PATH"] = os.pathsep.join(filter(None, [str(JUPYTER_DATA), os.environ.get("JUPYTER_PATH")]))
+    TutorVoila.launch_instance()
+    return 0
+
+
 if __name__ == "__main__":
-    sys.exit(TutorVoila.launch_instance())
+    sys.exit(main())
