@@ -6,14 +6,17 @@ STAMP := $(VENV)/.stamp
 # Lint only the source directories that exist.
 LINT_DIRS := $(wildcard cut_tutor tests benchmarks)
 
-.PHONY: venv test dashboard bench clean
+.PHONY: venv guide test test-lowest dashboard bench clean
 
 venv: $(STAMP)
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml jupyter-config/cut_tutor.json
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q -e '.[dev]'
+	@# An editable install skips the wheel's data files: turn the guide's route on as a wheel does.
+	mkdir -p $(VENV)/etc/jupyter/jupyter_server_config.d
+	cp jupyter-config/cut_tutor.json $(VENV)/etc/jupyter/jupyter_server_config.d/
 	touch $(STAMP)
 
 test: export CUT_TUTOR_HOME := $(CURDIR)/test-artifacts/home
@@ -28,7 +31,21 @@ test: venv
 		$(BIN)/python -m pytest -q; \
 	fi
 
-dashboard: venv
+# The lowest versions pyproject.toml allows for every direct dependency, in their own environment: the
+# non-browser tests prove the declared floors install a working stack.
+LOWEST := .venv-lowest
+test-lowest: export CUT_TUTOR_HOME := $(CURDIR)/test-artifacts/home-lowest
+test-lowest: venv
+	rm -rf $(LOWEST)
+	$(BIN)/uv venv -q $(LOWEST) --python $(PY)
+	VIRTUAL_ENV=$(CURDIR)/$(LOWEST) $(BIN)/uv pip install -q --resolution lowest-direct -e '.[dashboard,sim,test,docs]'
+	$(LOWEST)/bin/python -m pytest -q -m "not browser and not slow" tests README.md cut_tutor
+
+# The player's guide, built into the package (cut_tutor/dashboard/guide) where the dashboard serves it.
+guide: venv
+	$(BIN)/mkdocs build -q --strict -f guide/mkdocs.yml
+
+dashboard: guide
 	$(BIN)/cut-tutor dashboard
 
 bench: venv
@@ -39,6 +56,6 @@ bench: venv
 	done
 
 clean:
-	rm -rf $(VENV) build dist *.egg-info test-artifacts .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(LOWEST) cut_tutor/dashboard/guide build dist *.egg-info test-artifacts .pytest_cache .mypy_cache .ruff_cache
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
 	find . -name .ipynb_checkpoints -type d -prune -exec rm -rf {} +

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import subprocess
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from types import FrameType
 
+from . import __version__
 from .engine import PositionError, RulesError, State, load_rules, view
-
-#: Where the notebooks live: beside the package in a source checkout.
-NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 
 
 def _progress(done: int, total: int) -> None:
@@ -75,35 +75,47 @@ def cmd_advise(args: argparse.Namespace) -> int:
 
 
 def cmd_dashboard(args: argparse.Namespace) -> int:
-    """Serve the dashboard notebook with Voilà on 127.0.0.1."""
-    notebook = NOTEBOOKS / "dashboard.ipynb"
-    if not notebook.exists():
-        print(f"error: {notebook} not found; run from a source checkout of cut_tutor", file=sys.stderr)
-        return 2
-    _build_guide()
-    # Voilà reads voila.json (preheated kernel, idle culling) from its working directory: the repository root.
-    return subprocess.call(
-        voila_command(notebook, args.port, browser=not args.no_browser),
-        cwd=NOTEBOOKS.parent,
-        env=os.environ | {"PYTHONUNBUFFERED": "1"},
-    )
+    """Serve the dashboard notebook, shipped in the package, with Voilà on 127.0.0.1."""
+    from . import dashboard
+
+    if not (dashboard.guide_dir() / "index.html").is_file():
+        print("note: the guide is not built (make guide, or install a built package); help links will not open",
+              file=sys.stderr)  # fmt: skip
+    env = os.environ | {"PYTHONUNBUFFERED": "1"}
+    if args.home:
+        env["CUT_TUTOR_HOME"] = str(Path(args.home).expanduser().resolve())
+    print(f"cut_tutor {__version__}: the dashboard is at http://127.0.0.1:{args.port}/ (Ctrl+C stops it)", flush=True)
+    command = voila_command(dashboard.notebook(), args.port, browser=not args.no_browser)
+    return _wait_forwarding_signals(subprocess.Popen(command, env=env))
 
 
-def _build_guide() -> None:
-    """Build the player's guide that the dashboard's help links open (a second or two with MkDocs)."""
-    config = NOTEBOOKS.parent / "guide" / "mkdocs.yml"
-    if not config.exists():
-        return
+def _wait_forwarding_signals(child: subprocess.Popen[bytes]) -> int:
+    """Wait for ``child``, passing SIGINT and SIGTERM on so that stopping the launcher never orphans Voilà."""
+
+    def forward(signum: int, _frame: FrameType | None) -> None:
+        if child.poll() is None:
+            child.send_signal(signum)
+
+    previous = {sig: signal.signal(sig, forward) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
-        subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(config)], check=True)
-    except (OSError, subprocess.CalledProcessError):
-        print("note: the guide was not built (pip install -e '.[docs]'); help links will not open", file=sys.stderr)
+        return child.wait()
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
 def voila_command(notebook: Path, port: int, *, browser: bool = False) -> list[str]:
-    """The Voilà command line serving ``notebook`` on 127.0.0.1 only (the browser tests start it too)."""
-    command = [sys.executable, "-m", "voila", str(notebook), f"--port={port}", "--Voila.ip=127.0.0.1",
-               f"--Voila.root_dir={NOTEBOOKS.parent}"]  # files (the built guide) are served from the repository
+    """The Voilà command line serving ``notebook`` on 127.0.0.1 only, with the guide (the browser tests use it too).
+
+    Voilà's files are served from the notebook's own folder, and its settings (preheated kernel, idle culling,
+    no other files) come from the package's ``voila.json`` whatever the working directory.
+    """
+    from . import dashboard
+
+    config = Path(dashboard.__file__).parent
+    command = [sys.executable, "-m", "cut_tutor.dashboard.server", str(notebook), f"--port={port}",
+               "--Voila.ip=127.0.0.1", f"--Voila.root_dir={notebook.parent}", "--template=cut_tutor",
+               f"--Voila.config_file_paths={config}"]  # fmt: skip
     if not browser:
         command.append("--no-browser")
     return command
@@ -111,6 +123,7 @@ def voila_command(notebook: Path, port: int, *, browser: bool = False) -> list[s
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="cut-tutor", description="Clear, Under or Take: tutor and lab")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     sim = sub.add_parser("simulate", help="play hands between AI seats and summarise")
@@ -133,6 +146,7 @@ def build_parser() -> argparse.ArgumentParser:
     dash = sub.add_parser("dashboard", help="serve the tutor's dashboard with Voilà on 127.0.0.1")
     dash.add_argument("--port", type=int, default=8866)
     dash.add_argument("--no-browser", action="store_true")
+    dash.add_argument("--home", help="where saves and history live (default: CUT_TUTOR_HOME or the user data folder)")
     dash.set_defaults(func=cmd_dashboard)
     return parser
 

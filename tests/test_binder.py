@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -30,7 +32,7 @@ def test_binder_files_are_what_repo2docker_reads() -> None:
     assert (BINDER / "requirements.txt").is_file()
     post = BINDER / "postBuild"
     assert post.is_file() and os.access(post, os.X_OK), "postBuild must be executable"
-    assert ".[widgets,sim]" in post.read_text(encoding="utf-8")
+    assert "--no-deps -e ." in post.read_text(encoding="utf-8"), "the lock, not pip, decides every version"
     assert (BINDER / "runtime.txt").read_text(encoding="utf-8").strip().startswith("python-3.")
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "urlpath=voila/render/notebooks/dashboard.ipynb" in readme
@@ -39,6 +41,22 @@ def test_binder_files_are_what_repo2docker_reads() -> None:
 
 @pytest.mark.slow
 @pytest.mark.timeout(600)
+def test_binder_requirements_are_a_full_lock() -> None:
+    """Every package pinned, the tutor's own dependencies among them: next month's image is this program."""
+    text = (BINDER / "requirements.txt").read_text(encoding="utf-8")
+    lines = [line.split("#")[0].strip() for line in text.splitlines()]
+    pins = dict(line.split("==") for line in lines if line)
+    assert all(version and " " not in version for version in pins.values()), pins
+    assert not [line for line in lines if line and "==" not in line], "every requirement is an exact pin"
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    extras = project["optional-dependencies"]
+    wanted = [*project["dependencies"], *extras["lab"], *extras["dashboard"], *extras["widgets"], *extras["sim"],
+              *extras["docs"]]  # fmt: skip
+    names = {re.split(r"[\[<>=!~ ]", req)[0].lower().replace("_", "-") for req in wanted}
+    names.discard("cut-tutor")
+    assert names <= set(pins), f"missing from the lock: {sorted(names - set(pins))}"
+
+
 def test_binder_environment_runs_a_notebook(tmp_path: Path) -> None:
     venv = tmp_path / "env"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)

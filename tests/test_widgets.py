@@ -15,6 +15,7 @@ pytest.importorskip("anywidget")
 
 import ipywidgets as w
 
+from cut_tutor import dashboard
 from cut_tutor.cli import build_parser, voila_command
 from cut_tutor.engine import IllegalMoveError, Move, Rules, State
 from cut_tutor.widgets import GameApp, Replayer, TableWidget, move_label
@@ -544,7 +545,7 @@ class TestReplayer:
 
 class TestDashboardFiles:
     def test_notebook_is_one_cell_without_outputs(self) -> None:
-        nb = json.loads((ROOT / "notebooks" / "dashboard.ipynb").read_text())
+        nb = json.loads(dashboard.notebook().read_text())
         code = [c for c in nb["cells"] if c["cell_type"] == "code"]
         assert len(code) == 1 and code[0]["outputs"] == [] and "GameApp" in "".join(code[0]["source"])
 
@@ -553,18 +554,19 @@ class TestDashboardFiles:
         from voila.configuration import VoilaConfiguration
         from voila.voila_kernel_manager import voila_kernel_manager_factory
 
-        config = json.loads((ROOT / "voila.json").read_text())
+        config = json.loads((dashboard.notebook().parent / "voila.json").read_text())
         manager = voila_kernel_manager_factory(AsyncMappingKernelManager, True, 1)
         assert manager.__name__ == "VoilaKernelManager"
         assert set(config["VoilaConfiguration"]) <= set(VoilaConfiguration.class_trait_names(config=True))
         assert set(config["VoilaKernelManager"]) <= set(manager.class_trait_names(config=True))
         assert config["VoilaConfiguration"]["preheat_kernel"] is True
         assert config["VoilaKernelManager"]["cull_idle_timeout"] > 0
+        assert config["VoilaConfiguration"]["file_allowlist"] == [], "Voilà serves no files: the guide has its route"
 
     def test_cli_dashboard(self) -> None:
         args = build_parser().parse_args(["dashboard", "--port", "9001", "--no-browser"])
         assert args.port == 9001 and args.no_browser
-        command = voila_command(ROOT / "notebooks" / "dashboard.ipynb", 9001)
+        command = voila_command(dashboard.notebook(), 9001)
         assert "--Voila.ip=127.0.0.1" in command and "--no-browser" in command
 
 

@@ -1,0 +1,69 @@
+"""Serving the tutor: the guide by a handler that resolves each path inside the built site before reading it.
+
+The same handler is added to the standalone Voilà that ``cut-tutor dashboard`` runs and, as a Jupyter server
+extension, to JupyterLab, Binder and JupyterHub's single-user servers, always at ``{base_url}cut-tutor/guide/``.
+Nothing else of the package or of the tutor's home is reachable through it.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import tornado.web
+from jupyter_server.utils import url_path_join
+from voila.app import Voila
+
+from . import GUIDE_ROUTE, guide_dir
+
+
+class GuideHandler(tornado.web.StaticFileHandler):
+    """Files of the built guide only: the path is resolved (``..``, encoded slashes, symlinks) and must stay inside."""
+
+    def get_absolute_path(self, root: str, path: str) -> str:  # type: ignore[override]
+        return os.path.realpath(os.path.join(root, path))
+
+    def validate_absolute_path(self, root: str, absolute_path: str) -> str | None:
+        real_root = os.path.realpath(root)
+        if os.path.commonpath([real_root, absolute_path]) != real_root:
+            raise tornado.web.HTTPError(404)
+        return super().validate_absolute_path(real_root, absolute_path)
+
+
+def guide_handlers(base_url: str, root: Path | None = None) -> list[tuple[str, type[GuideHandler], dict[str, Any]]]:
+    """The guide's route below ``base_url``, serving the package's built guide (or ``root``)."""
+    route = url_path_join(base_url, GUIDE_ROUTE, "(.*)")
+    return [(route, GuideHandler, {"path": str(root or guide_dir()), "default_filename": "index.html"})]
+
+
+def _jupyter_server_extension_points() -> list[dict[str, str]]:
+    return [{"module": "cut_tutor.dashboard.server"}]
+
+
+def _load_jupyter_server_extension(serverapp: Any) -> None:
+    """Add the guide to a Jupyter server (JupyterLab, Binder, a JupyterHub single-user server)."""
+    serverapp.web_app.add_handlers(".*$", guide_handlers(serverapp.base_url))
+
+
+class TutorVoila(Voila):  # type: ignore[misc]
+    """Standalone Voilà with the guide's route ahead of the notebook's catch-all route."""
+
+    def init_handlers(self) -> list[Any]:
+        return [*guide_handlers(self.server_url or self.base_url), *super().init_handlers()]
+
+
+#: The tutor's Voilà template (``cut_tutor``: Voilà's lab template, offline) lives in the package.
+JUPYTER_DATA = Path(__file__).parent / "jupyter"
+
+
+def main() -> int:
+    """Run the standalone Voilà; ``JUPYTER_PATH`` first names the package's own data so its template is found."""
+    os.environ["JUPYTER_PATH"] = os.pathsep.join(filter(None, [str(JUPYTER_DATA), os.environ.get("JUPYTER_PATH")]))
+    TutorVoila.launch_instance()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,173 @@
+"""The package as a user installs it: metadata, one version, the launcher's command line and its signals."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import tomllib
+from importlib import metadata, resources
+from pathlib import Path
+
+import pytest
+
+import cut_tutor
+from cut_tutor.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+
+
+def test_one_version_everywhere(capsys: pytest.CaptureFixture[str]) -> None:
+    assert "version" in PYPROJECT["dynamic"] and "version" not in PYPROJECT
+    assert metadata.version("cut_tutor") == cut_tutor.__version__
+    with pytest.raises(SystemExit) as stop:
+        main(["--version"])
+    assert stop.value.code == 0
+    assert capsys.readouterr().out.strip() == f"cut-tutor {cut_tutor.__version__}"
+    changelog = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    assert "## [Unreleased]" in changelog or f"## [{cut_tutor.__version__}]" in changelog
+
+
+def test_metadata_a_package_index_shows() -> None:
+    assert PYPROJECT["readme"] == "README.md" and PYPROJECT["license"] == "MIT"
+    assert "MIT License" in (ROOT / "LICENSE").read_text(encoding="utf-8")
+    for classifier in ("Framework :: Jupyter", "Framework :: Jupyter :: JupyterLab", "Topic :: Games/Entertainment",
+                       "Typing :: Typed"):  # fmt: skip
+        assert classifier in PYPROJECT["classifiers"]
+    assert {"Homepage", "Source", "Changelog"} <= set(PYPROJECT["urls"])
+    assert resources.files("cut_tutor").joinpath("py.typed").is_file()
+
+
+def test_extras_by_use() -> None:
+    extras = PYPROJECT["optional-dependencies"]
+    assert {"widgets", "dashboard", "lab", "sim", "docs", "test", "dev"} <= set(extras)
+    names = {extra: {req.split("[")[0].split(">")[0].split("=")[0] for req in reqs} for extra, reqs in extras.items()}
+    assert names["widgets"] == {"ipywidgets", "anywidget", "traitlets"}, "widgets alone must not pull Voilà or Lab"
+    assert "voila" in names["dashboard"] and "jupyterlab" not in names["dashboard"]
+    assert "jupyterlab" in names["lab"]
+    for reqs in extras.values():
+        for req in reqs:
+            assert req.startswith("cut_tutor[") or ">=" in req or req == "pandas-stubs", f"{req}: no lower bound"
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def _listening(port: int) -> bool:
+    with socket.socket() as sock:
+        return sock.connect_ex(("127.0.0.1", port)) == 0
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_stopping_the_launcher_stops_voila(tmp_path: Path, sig: signal.Signals) -> None:
+    port = _free_port()
+    command = [sys.executable, "-m", "cut_tutor.cli", "dashboard", "--no-browser", f"--port={port}",
+               f"--home={tmp_path / 'home'}"]  # fmt: skip
+    launcher = subprocess.Popen(command, cwd=tmp_path, env=os.environ | {"PYTHONUNBUFFERED": "1"},
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)  # fmt: skip
+    try:
+        deadline = time.monotonic() + 90
+        while not _listening(port):
+            assert launcher.poll() is None, launcher.communicate()[0]
+            assert time.monotonic() < deadline, "Voilà did not start"
+            time.sleep(0.2)
+        launcher.send_signal(sig)
+        out, _ = launcher.communicate(timeout=30)
+        assert f"http://127.0.0.1:{port}/" in out
+        deadline = time.monotonic() + 10
+        while _listening(port) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not _listening(port), "Voilà kept running after the launcher stopped"
+    finally:
+        if launcher.poll() is None:
+            launcher.kill()
+
+
+def _fresh_venv(where: Path) -> tuple[Path, dict[str, str]]:
+    """A new virtual environment outside the checkout, with nothing of this one's on its path."""
+    subprocess.run([sys.executable, "-m", "venv", str(where)], check=True, timeout=120)
+    env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH", "JUPYTER_PATH")}
+    env |= {"PATH": f"{where / 'bin'}{os.pathsep}{env.get('PATH', '')}", "VIRTUAL_ENV": str(where),
+            "PIP_DISABLE_PIP_VERSION_CHECK": "1"}  # fmt: skip
+    return where / "bin", env
+
+
+def _build(kind: str, out: Path) -> Path:
+    """Build the sdist or wheel of this checkout (the guide is built into the wheel by setup.py)."""
+    subprocess.run([sys.executable, "-m", "build", f"--{kind}", "--no-isolation", "--outdir", str(out), str(ROOT)],
+                   check=True, capture_output=True, timeout=300)  # fmt: skip
+    [built] = out.glob("*.tar.gz" if kind == "sdist" else "*.whl")
+    return built
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(600)
+def test_the_sdist_holds_the_whole_project_and_its_tests_run(tmp_path: Path) -> None:
+    import tarfile
+
+    with tarfile.open(_build("sdist", tmp_path / "dist")) as archive:
+        archive.extractall(tmp_path / "src", filter="data")
+    [src] = (tmp_path / "src").iterdir()
+    tracked = subprocess.run(["git", "ls-files", "tests", "notebooks", "guide", "binder", "cut_tutor"], cwd=ROOT,
+                             capture_output=True, text=True, check=True).stdout.split()  # fmt: skip
+    missing = [path for path in tracked if (ROOT / path).exists() and not (src / path).exists()]
+    assert not missing, f"the sdist lacks {missing[:10]}"
+    for path in ("LICENSE", "CHANGELOG.md", "README.md", "setup.py", "jupyter-config/cut_tutor.json"):
+        assert (src / path).is_file(), path
+    env = os.environ | {"PYTHONPATH": str(src), "CUT_TUTOR_HOME": str(tmp_path / "home")}
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_rules.py",
+                          "tests/test_playthroughs.py", "tests/test_codes_storage.py"],
+                         cwd=src, env=env, capture_output=True, text=True, timeout=300)  # fmt: skip
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-2000:]
+    assert " passed" in run.stdout and str(src) in subprocess.run(
+        [sys.executable, "-c", "import cut_tutor; print(cut_tutor.__file__)"], cwd=src, env=env,
+        capture_output=True, text=True, check=True).stdout  # fmt: skip
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(900)
+def test_a_wheel_in_a_fresh_environment_serves_the_dashboard_and_its_guide(tmp_path: Path) -> None:
+    wheel = _build("wheel", tmp_path / "dist")
+    bin_dir, env = _fresh_venv(tmp_path / "env")
+    install = subprocess.run([str(bin_dir / "python"), "-m", "pip", "install", "-q", f"{wheel}[dashboard]"],
+                             env=env, capture_output=True, text=True, timeout=600)  # fmt: skip
+    assert install.returncode == 0, install.stderr[-3000:]
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    where = subprocess.run([str(bin_dir / "python"), "-c", "import cut_tutor; print(cut_tutor.__file__)"],
+                           cwd=outside, env=env, capture_output=True, text=True, check=True).stdout  # fmt: skip
+    assert not Path(where.strip()).is_relative_to(ROOT), "the installed package, not this checkout"
+
+    port = _free_port()
+    launcher = subprocess.Popen([str(bin_dir / "cut-tutor"), "dashboard", "--no-browser", f"--port={port}",
+                                 f"--home={tmp_path / 'home'}"], cwd=outside, env=env,
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)  # fmt: skip
+    try:
+        deadline = time.monotonic() + 120
+        while not _listening(port):
+            assert launcher.poll() is None, launcher.communicate()[0]
+            assert time.monotonic() < deadline, "Voilà did not start"
+            time.sleep(0.3)
+        import http.client
+
+        def status(path: str) -> int:
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+            connection.request("GET", path)
+            return connection.getresponse().status
+
+        assert status("/") == 200
+        assert status("/cut-tutor/guide/glossary.html") == 200
+        assert status("/cut-tutor/guide/..%2f..%2f__init__.py") == 404
+        assert status("/voila/files/dashboard.ipynb") == 403
+    finally:
+        launcher.send_signal(signal.SIGTERM)
+        launcher.communicate(timeout=30)

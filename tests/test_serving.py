@@ -1,0 +1,84 @@
+"""The guide's route: every file of the built guide and nothing outside it, however the path is spelled."""
+
+from __future__ import annotations
+
+import asyncio
+import http.client
+import socket
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("voila")
+import tornado.web
+
+from cut_tutor.dashboard import GUIDE_ROUTE
+from cut_tutor.dashboard.server import guide_handlers
+
+#: Ways to reach a file beside the guide, not in it: dot segments, encoded slashes and dots, double encoding,
+#: backslashes and absolute paths.
+ESCAPES = [
+    "../secret.json",
+    "..%2fsecret.json",
+    "..%2Fsecret.json",
+    "%2e%2e/secret.json",
+    "%2e%2e%2fsecret.json",
+    "%252e%252e%252fsecret.json",
+    "..%5csecret.json",
+    "css/../../secret.json",
+    "css/..%2f..%2fsecret.json",
+    "%2fetc%2fpasswd",
+    "/etc/passwd",
+    "//etc/passwd",
+    "link/secret.json",
+]
+
+
+def _get(port: int, path: str) -> tuple[int, bytes]:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    connection.request("GET", path)  # sent exactly as written: no client-side normalising
+    response = connection.getresponse()
+    return response.status, response.read()
+
+
+def _serve(root: Path, paths: list[str], base_url: str = "/") -> list[tuple[int, bytes]]:
+    async def main() -> list[tuple[int, bytes]]:
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            port = sock.getsockname()[1]
+        server = tornado.web.Application(guide_handlers(base_url, root)).listen(port, "127.0.0.1")
+        try:
+            return [await asyncio.to_thread(_get, port, base_url + GUIDE_ROUTE + path) for path in paths]
+        finally:
+            server.stop()
+
+    return asyncio.run(main())
+
+
+@pytest.fixture
+def site(tmp_path: Path) -> Path:
+    """A small built guide with a secret save beside it and a symlink that points out of it."""
+    root = tmp_path / "guide"
+    (root / "css").mkdir(parents=True)
+    (root / "index.html").write_text("<h1>Guide</h1>", encoding="utf-8")
+    (root / "css" / "print.css").write_text("@page {}", encoding="utf-8")
+    (tmp_path / "secret.json").write_text('{"hidden": "K"}', encoding="utf-8")
+    (root / "link").symlink_to(tmp_path)
+    return root
+
+
+def test_the_guide_is_served(site: Path) -> None:
+    (index, body), (css, _), (default, _) = _serve(site, ["index.html", "css/print.css", ""])
+    assert (index, css, default) == (200, 200, 200) and b"Guide" in body
+
+
+def test_the_guide_is_served_below_a_base_url(site: Path) -> None:
+    [(status, _)] = _serve(site, ["index.html"], base_url="/user/learner/")
+    assert status == 200
+
+
+@pytest.mark.parametrize("path", ESCAPES)
+def test_nothing_outside_the_guide(site: Path, path: str) -> None:
+    [(status, body)] = _serve(site, [path])
+    assert status in (400, 403, 404), (path, status)
+    assert b"hidden" not in body and b"root:" not in body
