@@ -39,10 +39,10 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "browser")]  # the package, and 
 
 from serving import ARGS, CHROMIUM, VoilaServer, cmdline, descendants, free_port, proc_stat  # noqa: E402
 
+from cut_tutor import dashboard  # noqa: E402
 from cut_tutor.cli import voila_command  # noqa: E402
 
-DASHBOARD = ROOT / "notebooks" / "dashboard.ipynb"
-VOILA_JSON = ROOT / "voila.json"
+DASHBOARD = dashboard.notebook()
 DEAL = "Deal & play"
 BASE_BUTTON = "Clicked 0"
 TARGET_LOAD_RATIO = 1.3
@@ -222,11 +222,7 @@ class Voila(VoilaServer):
 
     def __init__(self, name: str, notebook: Path, cwd: Path, env: dict[str, str], logdir: Path) -> None:
         port = free_port()
-        command = voila_command(notebook, port)
-        if not notebook.is_relative_to(ROOT):  # the baseline: served from its own folder
-            command = [a for a in command if not a.startswith("--Voila.root_dir=")]
-            command.append(f"--Voila.root_dir={notebook.parent}")
-        super().__init__(name, command, port, cwd, env, logdir / f"voila-{name}.log")
+        super().__init__(name, voila_command(notebook, port), port, cwd, env, logdir / f"voila-{name}.log")
         self.loads = 0  # pages served: each one took a kernel from the pool
 
     def kernel_ids(self) -> list[str]:
@@ -378,7 +374,6 @@ def baseline_notebook(folder: Path) -> Path:
     }  # fmt: skip
     path = folder / "baseline.ipynb"
     path.write_text(json.dumps(notebook, indent=1), encoding="utf-8")
-    shutil.copy(VOILA_JSON, folder / "voila.json")
     return path
 
 

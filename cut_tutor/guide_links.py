@@ -1,7 +1,7 @@
 """Where each app help topic lives in the player's guide, so every setting can link to its explanation.
 
-URLs are relative to the built guide site (``guide/_build``), which uses plain file URLs
-(``use_directory_urls: false``) so the site also works opened straight from disk.
+URLs are relative to the built guide site (shipped in the package, served at ``{base_url}cut-tutor/guide/``),
+which uses plain file URLs (``use_directory_urls: false``) so the site also works opened straight from disk.
 
 >>> guide_url("Risk Play")
 'glossary.html#risk-play'

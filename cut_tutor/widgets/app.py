@@ -22,6 +22,7 @@ import ipywidgets as w
 import pandas as pd
 
 from cut_tutor.coach import Advice, AIPlayer
+from cut_tutor.dashboard import GUIDE_ROUTE
 from cut_tutor.engine import Game, History, Move, State
 
 from .coach_panel import CoachPanel
@@ -32,8 +33,8 @@ from .setup_form import SetupForm
 from .shared import Controls, Setup, default_home, help_html, help_links
 from .table import LAYOUTS, IntentError, TableWidget
 
-#: Where Voilà serves the built guide (``make dashboard`` builds it; voila.json allows the files).
-GUIDE_BASE = "/voila/files/guide/_build/"
+#: Where the guide is served, below the Jupyter base URL; the page resolves it (links marked ``data-base-relative``).
+GUIDE_BASE = GUIDE_ROUTE
 
 
 class GameApp:

@@ -159,7 +159,7 @@ def help_links(topics: list[str], guide: str) -> list[tuple[str, str]]:
 def help_html(topics: list[str], guide: str, title: str = "Help") -> w.HTML:
     """A row of links into the player's guide; each opens its section in a new tab."""
     links = " · ".join(
-        f'<a href="{escape(url)}" target="_blank" rel="noopener">{escape(label)}</a>'
+        f'<a href="{escape(url)}" data-base-relative="{escape(url)}" target="_blank" rel="noopener">{escape(label)}</a>'
         for label, url in help_links(topics, guide)
     )
     return w.HTML(f'<small class="cut-help">{escape(title)}: {links}</small>')

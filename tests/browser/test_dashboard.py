@@ -1,4 +1,4 @@
-"""The dashboard in a real browser: Voilà serves notebooks/dashboard.ipynb and Chromium plays through it.
+"""The dashboard in a real browser: Voilà serves the package's dashboard notebook and Chromium plays through it.
 
 This proves the wiring only (the rules and the app's logic are tested without a browser): the page
 draws the table, clicks reach Python, Python's answers reach the page, and a reload can continue the game.
@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from serving import CHROMIUM, ROOT, free_port, open_page, voila_server
 
+from cut_tutor import dashboard
 from cut_tutor.cli import voila_command
 
 ARTIFACTS = ROOT / "test-artifacts"
@@ -24,7 +25,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
 
 
 def build_guide() -> None:
-    """The dashboard's help links open the built guide, which Voilà serves from guide/_build."""
+    """The dashboard's help links open the built guide, which the package serves at {base_url}cut-tutor/guide/."""
     subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(ROOT / "guide" / "mkdocs.yml")],
                    check=True, cwd=ROOT)
 
@@ -60,7 +61,7 @@ def server() -> Iterator[str]:
         pytest.skip("chromium is not on PATH")
     build_guide()
     port = free_port()
-    with voila_server(voila_command(ROOT / "notebooks" / "dashboard.ipynb", port), port) as url:
+    with voila_server(voila_command(dashboard.notebook(), port), port) as url:
         yield url + "/"
 
 

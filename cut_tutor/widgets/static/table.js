@@ -96,8 +96,38 @@ function cardNode(card, t, extra) {
   return node;
 }
 
+/** The Jupyter server's base URL (``/``; ``/user/<name>/`` on JupyterHub and Binder), from the page's config. */
+function baseUrl() {
+  const config = document.getElementById("jupyter-config-data");
+  try {
+    return JSON.parse((config && config.textContent) || "{}").baseUrl || "/";
+  } catch (_) {
+    return "/";
+  }
+}
+
+/** Links Python marks ``data-base-relative`` (the guide's) point below the base URL, wherever the app is served:
+ * standalone Voilà, Voilà or JupyterLab under a JupyterHub or Binder prefix. @param {ParentNode} node */
+function resolveLinks(node) {
+  const base = baseUrl();
+  node.querySelectorAll("a[data-base-relative]").forEach((a) => {
+    const path = a.getAttribute("data-base-relative") || "";
+    if (a.getAttribute("href") !== base + path) a.setAttribute("href", base + path);
+  });
+}
+
+let watchingLinks = false;
+/** Resolve the app's links now and whenever its widgets redraw. */
+function watchLinks() {
+  if (watchingLinks) return;
+  watchingLinks = true;
+  resolveLinks(document.body);
+  new MutationObserver(() => resolveLinks(document.body)).observe(document.body, { childList: true, subtree: true });
+}
+
 /** @param {{ model: any, el: HTMLElement }} ctx */
 function render({ model, el }) {
+  watchLinks();
   /** @type {string[]} */
   let selected = [];
   /** @type {number[]} */
@@ -510,7 +540,8 @@ function render({ model, el }) {
       // each entry opens its section of the player's guide when the app knows where the guide is
       const item = /** @type {HTMLElement} */ (h(links[icon] ? "a" : "span", "cut-legend-item"));
       if (links[icon]) {
-        item.setAttribute("href", links[icon]);
+        item.setAttribute("data-base-relative", links[icon]);
+        item.setAttribute("href", baseUrl() + links[icon]);
         item.setAttribute("target", "_blank");
         item.setAttribute("rel", "noopener");
       }
