@@ -171,3 +171,17 @@ def test_a_wheel_in_a_fresh_environment_serves_the_dashboard_and_its_guide(tmp_p
     finally:
         launcher.send_signal(signal.SIGTERM)
         launcher.communicate(timeout=30)
+
+
+def test_the_tutor_home_is_the_users_data_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("ipywidgets")
+    from cut_tutor.widgets.shared import default_home
+
+    monkeypatch.delenv("CUT_TUTOR_HOME", raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    assert default_home() == tmp_path / "data" / "cut_tutor"
+    (tmp_path / ".cut_tutor").mkdir()  # an earlier version's folder keeps being used: no game is left behind
+    assert default_home() == tmp_path / ".cut_tutor"
+    monkeypatch.setenv("CUT_TUTOR_HOME", str(tmp_path / "class" / "ann"))
+    assert default_home() == tmp_path / "class" / "ann"

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 import ipywidgets as w
+import platformdirs
 
 from cut_tutor.coach import Advice, AIPlayer
 from cut_tutor.engine import Game, History, Rules
@@ -29,9 +30,17 @@ YOU = 0
 PACING = ("Step", "Auto")
 
 
+#: Where earlier versions kept saves and history: still used where it exists, so nobody's games are left behind.
+LEGACY_HOME = Path("~/.cut_tutor")
+
+
 def default_home() -> Path:
-    """Where saves and history live unless the app is given a directory (``CUT_TUTOR_HOME`` overrides)."""
-    return Path(os.environ.get("CUT_TUTOR_HOME") or "~/.cut_tutor").expanduser()
+    """Where saves and history live unless the app is given a directory: ``CUT_TUTOR_HOME``, else the user's
+    data folder (``platformdirs``: ``~/.local/share/cut_tutor`` on Linux)."""
+    if os.environ.get("CUT_TUTOR_HOME"):
+        return Path(os.environ["CUT_TUTOR_HOME"]).expanduser()
+    legacy = LEGACY_HOME.expanduser()
+    return legacy if legacy.is_dir() else platformdirs.user_data_path("cut_tutor", appauthor=False)
 
 
 @dataclass
