@@ -1,0 +1,75 @@
+"""Binder as a learner meets it: JupyterLab under a ``/user/<name>/`` prefix, the dashboard through Voilà's
+``/voila/render/`` route in Chromium, a game dealt, and a help link that reaches the guide below the prefix.
+
+The environment is built from exactly ``binder/requirements.txt`` (the lock), ``runtime.txt`` and ``postBuild``
+(the session fixture ``binder_env``), and JupyterLab is started from the repository root, as repo2docker does.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from serving import CHROMIUM, ROOT, free_port, open_page
+
+BASE = "/user/learner/"
+DASHBOARD = "voila/render/cut_tutor/dashboard/dashboard.ipynb"
+ARTIFACTS = ROOT / "test-artifacts"
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(1500)]
+
+
+def test_the_dashboard_on_binder_deals_and_opens_the_guide(binder_env: tuple[Path, dict[str, str]]) -> None:
+    from playwright.sync_api import expect, sync_playwright
+
+    if CHROMIUM is None:
+        pytest.skip("chromium is not on PATH")
+    bin_dir, env = binder_env
+    port = free_port()
+    ARTIFACTS.mkdir(exist_ok=True)
+    log = (ARTIFACTS / "binder-lab.log").open("w")
+    lab = subprocess.Popen(
+        [str(bin_dir / "jupyter"), "lab", "--no-browser", "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}",
+         f"--ServerApp.base_url={BASE}", "--IdentityProvider.token=", "--ServerApp.password=",
+         "--allow-root"],  # this machine runs as root; Binder does not
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+    )  # fmt: skip
+    server = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                with urllib.request.urlopen(f"{server}{BASE}api/status", timeout=5):
+                    break
+            except OSError:
+                assert lab.poll() is None, (ARTIFACTS / "binder-lab.log").read_text()[-3000:]
+                assert time.monotonic() < deadline, "JupyterLab did not start"
+                time.sleep(0.5)
+        with sync_playwright() as p:
+            browser, page = open_page(p)
+            page.goto(f"{server}{BASE}{DASHBOARD}")
+            deal = page.get_by_role("button", name="Deal & play")
+            expect(deal).to_be_visible(timeout=120_000)
+            link = page.get_by_role("link", name="Risk Play", exact=True)
+            href = link.get_attribute("href") or ""
+            assert href == f"{BASE}cut-tutor/guide/glossary.html#risk-play", href
+            deal.click()
+            expect(page.locator(".cut-status")).to_have_text("Your turn")
+            legend = page.locator("a.cut-legend-item", has_text="Dealer")
+            assert (legend.get_attribute("href") or "").startswith(f"{BASE}cut-tutor/guide/")
+            page.screenshot(path=str(ARTIFACTS / "binder-dashboard.png"), full_page=True)
+            for url in (href, legend.get_attribute("href") or ""):
+                response = page.request.get(server + url)
+                assert response.status == 200, (url, response.status)
+                assert "<title>" in response.text()
+            browser.close()
+    finally:
+        lab.terminate()
+        try:
+            lab.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            lab.kill()
+        log.close()
