@@ -22,7 +22,7 @@ from ..engine.moves import ADD, CLEAR, FLIP, PLAY, TAKE, Move
 from ..engine.moves import PUSH as PUSH_MOVE
 from ..engine.rules import Rules
 from .knowledge import Knowledge
-from .scoring import GO_AGAIN, NEAR_OUT, PER_CARD, Candidate, Numbers, again, go_again, line
+from .scoring import COMPONENTS, GO_AGAIN, NEAR_OUT, PER_CARD, Candidate, Numbers, again, go_again, line
 from .styles import Level, Style
 
 #: The value the line assumes the pile comes back at (C5), on Clear 4's 1–10.
@@ -48,8 +48,8 @@ def numbers(rules: Rules) -> Numbers:
 
 def score(seat: Knowledge, nums: Numbers, move: Move, style: Style, level: Level) -> Candidate:
     """One legal Clear 4 move, its components filled in."""
-    cand = Candidate.of(move)
-    parts = cand.components
+    parts = dict.fromkeys(COMPONENTS, 0.0)
+    cand = Candidate(move, parts)
     kind = move.kind
     if kind in (PLAY, ADD):
         _score_lay(seat, nums, move, style, level, cand)

@@ -8,7 +8,7 @@ from ..engine.cards import JOKER, NCODES
 from ..engine.moves import ADD, CLEAR, DONE, FLIP, GAMBLE, PLAY, TAKE, TURNUP, Move
 from ..engine.rules import Rules
 from .knowledge import Knowledge
-from .scoring import GO_AGAIN, NEAR_OUT, PER_CARD, Candidate, Numbers, again, go_again, line
+from .scoring import COMPONENTS, GO_AGAIN, NEAR_OUT, PER_CARD, Candidate, Numbers, again, go_again, line
 from .styles import Level, Style
 
 #: The rank the line assumes the pile comes back at: neither a cleared table nor an impossible one (C5).
@@ -35,8 +35,8 @@ def numbers(rules: Rules) -> Numbers:
 
 def score(seat: Knowledge, nums: Numbers, move: Move, style: Style, level: Level) -> Candidate:
     """One legal CUT move, its components filled in."""
-    cand = Candidate.of(move)
-    parts = cand.components
+    parts = dict.fromkeys(COMPONENTS, 0.0)
+    cand = Candidate(move, parts)
     kind = move.kind
     if kind in (PLAY, ADD):
         _score_lay(seat, nums, move, style, level, cand)

@@ -14,9 +14,10 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from itertools import chain
+from operator import mul, sub
+from typing import Any, NamedTuple
 
 from ..engine.cards import CODES, NCODES
 from ..engine.moves import Move
@@ -24,8 +25,7 @@ from ..engine.rules import Rules
 from ..engine.view import Sight
 
 
-@dataclass(frozen=True, slots=True)
-class Knowledge:
+class Knowledge(NamedTuple):
     """One seat's knowledge, in card codes: its cards, the table as it sees it, and the cards it cannot see."""
 
     rules: Rules
@@ -42,31 +42,14 @@ class Knowledge:
     unseen: tuple[int, ...]  # per code, the cards a blind card may be: the deck minus every card the seat sees
     counted: tuple[int, ...]  # the same, also minus the cleared cards and the cards others were seen to pick up
     # Read off the fields above once, for the scorers:
-    points: tuple[int, ...] = field(init=False, repr=False, compare=False)  # per code, Clear 4's included
-    is_clear: tuple[bool, ...] = field(init=False, repr=False, compare=False)
-    stack_cards: int = field(init=False, repr=False, compare=False)
-    cards_left: int = field(init=False, repr=False, compare=False)
-    pile_points: int = field(init=False, repr=False, compare=False)
-    next_left: int = field(init=False, repr=False, compare=False)  # cards left to the next seat
-    min_left: int = field(init=False, repr=False, compare=False)  # fewest cards left to any other seat
-    clears_held: int = field(init=False, repr=False, compare=False)  # clear cards in hand
-
-    def __post_init__(self) -> None:
-        rules, hand, left = self.rules, self.hand, self.left
-        points = rules.points + (0,) * (NCODES - len(rules.points))
-        stack_cards = sum(map(len, self.stacks))
-        facts = {
-            "points": points,
-            "is_clear": rules.is_clear,
-            "stack_cards": stack_cards,
-            "cards_left": sum(hand) + stack_cards,
-            "pile_points": sum(points[c] for c in self.pile),
-            "next_left": left[(self.seat + 1) % len(left)],
-            "min_left": min(n for i, n in enumerate(left) if i != self.seat),
-            "clears_held": sum(hand[r] for r in range(NCODES) if rules.is_clear[r]),
-        }
-        for name, value in facts.items():
-            object.__setattr__(self, name, value)
+    points: tuple[int, ...]  # per code, Clear 4's included
+    is_clear: tuple[bool, ...]
+    stack_cards: int
+    cards_left: int
+    pile_points: int
+    next_left: int  # cards left to the next seat
+    min_left: int  # fewest cards left to any other seat
+    clears_held: int  # clear cards in hand
 
     def pool(self, counts_cards: bool) -> tuple[int, ...]:
         """The cards a blind card may be, for a seat that counts cards (C4) or one that does not."""
@@ -75,15 +58,12 @@ class Knowledge:
     @classmethod
     def from_view(cls, view: Mapping[str, Any]) -> Knowledge:
         """The seat's knowledge from its JSON view."""
-        me, seats = view["seat"], view["seats"]
-        pile = [CODES[p["card"]] for p in view["pile"]]
-        # A Clear 4 pile card names the value it counts as (None: none yet); a CUT card counts as itself.
-        values = [CODES.get(p.get("as", p["card"]), 0) for p in view["pile"]]
-        top = values[-1] if values else 0
-        run = 0
+        me, seats, pile = view["seat"], view["seats"], view["pile"]
+        top = run = _counts_as(pile[-1]) if pile else 0
         if top:
-            for value in reversed(values):
-                if value != top:
+            run = 0
+            for entry in reversed(pile):
+                if _counts_as(entry) != top:
                     break
                 run += 1
         return _knowledge(
@@ -91,61 +71,69 @@ class Knowledge:
             seat=me,
             phase=view["phase"],
             turns=view["turns"],
-            legal=tuple(_move(text) for text in view["legal"]),
+            legal=tuple([_move(text) for text in view["legal"]]),
             hand=_counts(view["hand"]),
-            stacks=[[[None if c is None else CODES[c] for c in stack] for stack in info["stacks"]] for info in seats],
-            known=[_counts(info["known"]) for info in seats],
-            left=tuple(info["cards_left"] for info in seats),
-            pile=pile,
+            stacks=[[None if c is None else CODES[c] for c in stack] for stack in seats[me]["stacks"]],
+            face_up=[CODES[c] for info in seats for stack in info["stacks"] for c in stack if c is not None],
+            public=_counts(chain(view["cleared"], *[info["known"] for info in seats if info["seat"] != me])),
+            left=tuple([info["cards_left"] for info in seats]),
+            pile=[CODES[entry["card"]] for entry in pile],
             top=top,
             run=run,
-            cleared=_counts(view["cleared"]),
         )
 
     @classmethod
     def from_sight(cls, seen: Sight) -> Knowledge:
         """The same knowledge from the sight the view is built from, without building the JSON."""
+        me, known = seen.seat, seen.known
         return _knowledge(
             rules=seen.rules,
-            seat=seen.seat,
+            seat=me,
             phase=seen.phase,
             turns=seen.turns,
             legal=seen.legal,
             hand=seen.hand,
-            stacks=seen.stacks,
-            known=seen.known,
+            stacks=seen.stacks[me],
+            face_up=[c for stacks in seen.stacks for stack in stacks for c in stack if c is not None],
+            public=list(map(sum, zip(seen.cleared, *known[:me], *known[me + 1 :], strict=True))),
             left=seen.cards_left,
             pile=seen.pile,
             top=seen.value,
             run=seen.run,
-            cleared=seen.cleared,
         )
 
 
 def _knowledge(
     *, rules: Rules, seat: int, phase: str, turns: int, legal: tuple[Move, ...], hand: Sequence[int],
-    stacks: Sequence[Sequence[Sequence[int | None]]], known: Sequence[Sequence[int]], left: tuple[int, ...],
-    pile: Sequence[int], top: int, run: int, cleared: Sequence[int],
+    stacks: Sequence[Sequence[int | None]], face_up: list[int], public: list[int], left: tuple[int, ...],
+    pile: Sequence[int], top: int, run: int,
 ) -> Knowledge:  # fmt: skip
-    """Knowledge from the seat's facts, whichever form they came in: the pools are worked out here, once."""
+    """Knowledge from the seat's facts, whichever form they came in; ``face_up`` lists every seat's face-up
+    stack cards, ``public`` counts the cleared cards and those the other seats were seen to pick up.
+    """
     hand = tuple(hand) + (0,) * (NCODES - len(hand))
-    unseen = [d - h for d, h in zip(_deck_counts(rules), hand, strict=True)]
+    unseen = list(map(sub, _deck_counts(rules), hand))
     for card in pile:
         unseen[card] -= 1
-    for seat_stacks in stacks:
-        for stack in seat_stacks:
-            for face in stack:
-                if face is not None:
-                    unseen[face] -= 1
-    counted = unseen[:]
-    for counts in [cleared] + [k for i, k in enumerate(known) if i != seat]:
-        for rank, n in enumerate(counts):
-            counted[rank] -= n
+    for card in face_up:
+        unseen[card] -= 1
+    counted = list(map(sub, unseen, public)) + unseen[len(public) :]
+    points = rules.points + (0,) * (NCODES - len(rules.points))
+    own = tuple(map(tuple, stacks))
+    stack_cards = sum(map(len, own))
     return Knowledge(
-        rules=rules, seat=seat, phase=phase, turns=turns, legal=legal, hand=hand,
-        stacks=tuple(map(tuple, stacks[seat])), pile=tuple(pile), top=top, run=run, left=left,
-        unseen=tuple(max(0, n) for n in unseen), counted=tuple(max(0, n) for n in counted),
+        rules=rules, seat=seat, phase=phase, turns=turns, legal=legal, hand=hand, stacks=own, pile=tuple(pile),
+        top=top, run=run, left=left, unseen=tuple([n if n > 0 else 0 for n in unseen]),
+        counted=tuple([n if n > 0 else 0 for n in counted]), points=points, is_clear=rules.is_clear,
+        stack_cards=stack_cards, cards_left=sum(hand) + stack_cards, pile_points=sum(map(points.__getitem__, pile)),
+        next_left=left[(seat + 1) % len(left)], min_left=min(left[:seat] + left[seat + 1 :]),
+        clears_held=sum(map(mul, hand, rules.is_clear)),
     )  # fmt: skip
+
+
+def _counts_as(entry: Mapping[str, Any]) -> int:
+    """The value a pile card of the view counts as: a Clear 4 card says (None: none yet); a CUT card is itself."""
+    return CODES.get(entry.get("as", entry["card"]), 0)
 
 
 def _counts(names: Iterable[str]) -> list[int]:

@@ -34,11 +34,6 @@ class Candidate:
     clears: bool = False  # completes four of a value: a natural clear, which costs nothing
     again: float = 0.0  # after a clear: the best play of the extra turn, part of this turn's value
 
-    @classmethod
-    def of(cls, move: Move) -> Candidate:
-        """A move with every component at zero, for a scorer to fill in."""
-        return cls(move, dict.fromkeys(COMPONENTS, 0.0))
-
     @property
     def turn_value(self) -> float:
         """The value of this turn alone: everything but the line, the extra turn after a clear included."""

@@ -12,11 +12,10 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from . import clear4 as _c4
-from .cards import RANK_MASK, UP, card_name, cards_of, counts_of, parse_card
+from .cards import NCODES, RANK_MASK, UP, card_name, cards_of, counts_of, parse_card
 from .moves import Move
 from .rules import Rules
 from .state import State
@@ -31,8 +30,7 @@ class View(dict[str, Any]):
         return view_html(self)
 
 
-@dataclass(frozen=True, slots=True)
-class Sight:
+class Sight(NamedTuple):
     """One seat's visible facts in card codes (C2): the single reading of a state behind both the JSON view
     and the coach's knowledge, so the fast simulation path can never see more than the view shows.
     """
@@ -53,6 +51,12 @@ class Sight:
     legal: tuple[Move, ...]  # empty unless the seat is to move
 
 
+#: Per stack card: its rank if face up, None if face down.
+_FACE: tuple[int | None, ...] = tuple(card & RANK_MASK if card & UP else None for card in range(2 * UP))
+#: A stack card as the view shows it: its name, or None face down.
+_SHOWN: dict[int | None, str | None] = {None: None} | {rank: card_name(rank) for rank in range(1, NCODES)}
+
+
 def sight(state: State, seat: int) -> Sight:
     """What ``seat`` sees of ``state``: its own hand, face-up cards, the pile, counts and public pick-ups."""
     if not 0 <= seat < state.players:
@@ -64,12 +68,9 @@ def sight(state: State, seat: int) -> Sight:
         phase=state.phase,
         turns=state.turns,
         hand=tuple(state.hands[seat]),
-        stacks=tuple(
-            tuple(tuple(card & RANK_MASK if card & UP else None for card in stack) for stack in stacks)
-            for stacks in state.stacks
-        ),
+        stacks=tuple([tuple([tuple([_FACE[card] for card in stack]) for stack in stacks]) for stacks in state.stacks]),
         known=tuple(map(tuple, state.known)),
-        cards_left=tuple(state.cards_left(other) for other in range(state.players)),
+        cards_left=tuple([n + sum(map(len, stacks)) for n, stacks in zip(state.hand_count, state.stacks, strict=True)]),
         pile=tuple(state.pile),
         value=state.value(),
         run=state.run(),
@@ -77,10 +78,6 @@ def sight(state: State, seat: int) -> Sight:
         exposed=tuple(state.exposed) if to_move else (),
         legal=tuple(state.legal_moves()) if to_move else (),
     )
-
-
-def _names(cards: tuple[int | None, ...]) -> list[str | None]:
-    return [None if card is None else card_name(card) for card in cards]
 
 
 def view(state: State, seat: int) -> View:
@@ -96,7 +93,7 @@ def view(state: State, seat: int) -> View:
                 "seat": other,
                 "hand_count": state.hand_count[other],
                 "known": [card_name(c) for c in cards_of(seen.known[other])],
-                "stacks": [_names(stack) for stack in seen.stacks[other]],
+                "stacks": [[_SHOWN[card] for card in stack] for stack in seen.stacks[other]],
                 "cards_left": seen.cards_left[other],
                 "busts": state.busts[other],
                 "clears": state.clears[other],
