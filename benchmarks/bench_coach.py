@@ -1,7 +1,7 @@
 """Coach speed: one piece of advice at Expert, all three coaches together, and Expert self-play.
 
 Targets (issue: move-value engine): advice p95 ≤ 25 ms; three coaches ≤ 60 ms; Expert 4-seat simulation
-≥ 16,000 decisions/s on one core, AI seats reading their knowledge straight from the state as ``simulate`` does.
+≥ 16,000 decisions/s on one core, AI seats reading their knowledge through the view's sight as ``simulate`` does.
 Baseline in the same process: building the seat's JSON view. Run: ``.venv/bin/python benchmarks/bench_coach.py``.
 """
 
@@ -12,7 +12,8 @@ import statistics
 import time
 
 from cut_tutor import RandomPlayer, Rules, State, view
-from cut_tutor.coach import AIPlayer, advise
+from cut_tutor.coach import AIPlayer, Knowledge, advise
+from cut_tutor.engine.view import sight
 
 
 def positions(count: int, seed: int = 1) -> list[State]:
@@ -50,7 +51,7 @@ def self_play(hands: int, seed: int) -> tuple[int, float]:
         state = State.deal(Rules(), seed=seed * 1000 + hand, dealer=hand % 4)
         players = [AIPlayer("Expert", style, seed=hand) for style in ("Rock", "Balanced", "Gambler", "Balanced")]
         while not state.over:
-            state.apply(players[state.turn].choose(state))
+            state.apply(players[state.turn].choose(Knowledge.from_sight(sight(state, state.turn))))
             decisions += 1
     return decisions, time.perf_counter() - start
 

@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 
 from cut_tutor import RandomPlayer, Rules, State, view
-from cut_tutor.coach import COMPONENTS, LEVELS, AIPlayer, advise, compare
-from cut_tutor.coach.values import Seat
+from cut_tutor.coach import COMPONENTS, LEVELS, AIPlayer, Knowledge, advise, compare
 from cut_tutor.engine.cards import RANK_MASK, UP
+from cut_tutor.engine.view import sight
 from cut_tutor.sim import simulate
 
 EMPTY = ["", "", "", ""]
@@ -185,24 +185,36 @@ class TestHonestInformation:
             assert [(c.move, c.components) for c in a.candidates] == [(c.move, c.components) for c in b.candidates]
 
 
-class TestSeatFromState:
-    """AI seats in simulations read their knowledge from the state: exactly what their view shows (C2)."""
+def knowledge(state: State) -> Knowledge:
+    """What the seat to move knows, read as simulations read it: through the view's own sight (C2)."""
+    return Knowledge.from_sight(sight(state, state.turn))
 
-    @pytest.mark.parametrize("seed", range(16))
+
+class TestKnowledgeFromSight:
+    """AI seats in simulations skip the JSON view but know exactly what it shows (C2)."""
+
+    @pytest.mark.parametrize("seed", range(24))
     def test_same_knowledge_as_the_view(self, seed: int) -> None:
         rng = random.Random(seed)
-        rules = Rules(players=2 + seed % 7, risk_play=seed % 2 == 0, piles_face_down=seed % 5 == 0,
-                      pile_card_flip=seed % 3 == 0, clear_rank=[10, None, 7][seed % 3])  # fmt: skip
+        if seed % 4 == 3:
+            rules = Rules.from_preset("Clear 4", players=2 + seed % 5)
+        else:
+            rules = Rules(players=2 + seed % 7, risk_play=seed % 2 == 0, piles_face_down=seed % 5 == 0,
+                          pile_card_flip=seed % 3 == 0, clear_rank=[10, None, 7][seed % 3],
+                          four_plus_clears=seed % 4 == 1, card_scoring=["rank", "flat5"][seed % 2])  # fmt: skip
         state = State.deal(rules, seed=seed)
-        for step in range(rng.randrange(0, 200)):
+        checked = 0
+        for step in range(rng.randrange(20, 300)):
             if state.over:
                 break
             state.apply(RandomPlayer().choose(state, rng))
-            if step % 23 == 0:
+            if step % 7 == 0:
                 for seat in range(state.players):
-                    for level in LEVELS.values():
-                        known = Seat.from_view(view(state, seat), level)
-                        assert vars(Seat.from_state(state, seat, level)) == vars(known)
+                    known = Knowledge.from_sight(sight(state, seat))
+                    assert Knowledge.from_view(view(state, seat)) == known
+                    assert (known.top, known.run) == (state.value(), state.run())
+                    checked += 1
+        assert checked
 
     @pytest.mark.parametrize("seed", range(6))
     def test_ai_choice_ignores_hidden_cards(self, seed: int) -> None:
@@ -216,7 +228,7 @@ class TestSeatFromState:
             return
         other = redeal_hidden(state, state.turn, rng)
         for style in ("Rock", "Balanced", "Gambler"):
-            picks = [AIPlayer("Expert", style, seed=1).choose(s) for s in (state, other)]
+            picks = [AIPlayer("Expert", style, seed=1).choose(knowledge(s)) for s in (state, other)]
             assert picks[0] == picks[1] == AIPlayer("Expert", style, seed=1).choose_view(view(state, state.turn))
 
 
@@ -244,7 +256,7 @@ class TestLoopingHands:
         state = State.deal(rules, seed=47, dealer=47 % 4)
         seats = [AIPlayer("Expert", style, seed=47) for style in ("Rock", "Balanced", "Gambler", "Balanced")]
         while not state.over:
-            state.apply(seats[state.turn].choose(state))
+            state.apply(seats[state.turn].choose(knowledge(state)))
         assert state.winner is not None and not state.stalemate
         assert state.turns > 300  # it did loop for a while, then the varied play broke it
 
@@ -254,3 +266,10 @@ def test_advice_names_players_when_the_table_has_names() -> None:
     named = advise(view(state, 0), names=["You", "Daryl", "Marty"])
     assert named.text == "Clear with your 10 — dumps a clear card worth 25 points before Marty goes out."
     assert advice(state).text.endswith("before seat 2 goes out.")
+
+
+def test_levels_carry_their_hints() -> None:
+    """C7: Average shows the most hints, Experienced one, Expert none."""
+    hints = [level.hints for level in LEVELS.values()]
+    assert list(LEVELS) == ["Average", "Experienced", "Expert"]
+    assert hints[0] > hints[1] == 1 and hints[2] == 0

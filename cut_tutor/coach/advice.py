@@ -18,11 +18,12 @@ from typing import TYPE_CHECKING, Any
 from ..engine.cards import JACK, WILD
 from ..engine.moves import ADD, CLEAR, DONE, FLIP, GAMBLE, PUSH, TAKE, TURNUP, Move
 from ..engine.rules import CLEAR4
-from ..engine.state import State
 from ..words import acts, card_word, count, game_of, move_labels, move_phrase, number, plural, pts, who
 from ..words import plan as plan_phrase
+from .knowledge import Knowledge
+from .scoring import COMPONENTS, Candidate
 from .styles import COACH_STYLE, Level, Style, level_of, style_of
-from .values import COMPONENTS, Candidate, Seat, evaluate, evaluate_seat
+from .values import evaluate, evaluate_knowledge
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -199,20 +200,18 @@ class AIPlayer:
         return f"AIPlayer({self.level.name}:{self.style.name})"
 
     def choose_view(self, view: dict[str, Any]) -> Move:
-        """The move this seat plays: the engine's values plus the Level's noise (C4)."""
-        return self._pick(evaluate(view, self.style, self.level), view["turns"])
+        """The move this seat plays, from its JSON view."""
+        return self.choose(Knowledge.from_view(view))
 
-    def choose(self, state: State) -> Move:
-        """The same choice for the seat to move, read from the state without building its JSON view.
+    def choose(self, seat: Knowledge) -> Move:
+        """The move this seat plays: the engine's values plus the Level's noise (C4).
 
-        It reads exactly what :func:`~cut_tutor.engine.view` shows that seat (see :meth:`Seat.from_state`).
+        Simulations pass knowledge built from the view's own :func:`~cut_tutor.engine.view.sight`, which skips
+        the JSON but shows the seat exactly what its view would.
         """
-        seat = Seat.from_state(state, state.turn, self.level)
-        return self._pick(evaluate_seat(seat, state.legal_moves(), self.style, self.level), state.turns)
-
-    def _pick(self, candidates: list[Candidate], turns: int) -> Move:
+        candidates = evaluate_knowledge(seat, self.style, self.level)
         # A hand that drags on is usually a loop of the same plays and takes: vary the play to end it (R15).
-        noise = self.level.noise + (LOOP_NOISE if turns > LONG_HAND else 0.0)
+        noise = self.level.noise + (LOOP_NOISE if seat.turns > LONG_HAND else 0.0)
         if noise:
             for cand in candidates:
                 cand.total += self.rng.gauss(0.0, noise)

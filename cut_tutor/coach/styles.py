@@ -27,7 +27,9 @@ class Style:
 
 @dataclass(frozen=True)
 class Level:
-    """How well a seat plays: lookahead depth, noise, and how finely it counts the odds (C4)."""
+    """How well a seat plays: lookahead depth, noise, and how finely it counts the odds (C4); and how much
+    coaching a learner at that Level is shown (C7: Average the most hints, Experienced one, Expert none).
+    """
 
     name: str
     depth: int  # future turns weighed by the line (0: this turn only)
@@ -35,6 +37,7 @@ class Level:
     counts_cards: bool  # counts cleared and picked-up cards when judging blind odds
     odds_margin: float  # extra cost a gamble must overcome: higher levels act on thinner odds
     hinder: float  # how sharply it plays low against a seat about to go out (C6)
+    hints: int  # how many hints a learner at this Level sees on their own seat (C7)
 
 
 STYLES: dict[str, Style] = {
@@ -57,9 +60,9 @@ COACHES: dict[str, str] = {
 }
 
 LEVELS: dict[str, Level] = {
-    "Average": Level("Average", 0, 6.0, False, 4.0, 0.4),
-    "Experienced": Level("Experienced", 1, 2.0, False, 1.5, 0.8),
-    "Expert": Level("Expert", 2, 0.0, True, 0.0, 1.0),
+    "Average": Level("Average", 0, 6.0, False, 4.0, 0.4, 3),
+    "Experienced": Level("Experienced", 1, 2.0, False, 1.5, 0.8, 1),
+    "Expert": Level("Expert", 2, 0.0, True, 0.0, 1.0, 0),
 }
 
 

@@ -12,10 +12,11 @@ True
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from . import clear4 as _c4
-from .cards import RANK_MASK, UP, card_name, cards_of, counts_of, parse_card
+from .cards import NCODES, RANK_MASK, UP, card_name, cards_of, counts_of, parse_card
+from .moves import Move
 from .rules import Rules
 from .state import State
 
@@ -29,55 +30,99 @@ class View(dict[str, Any]):
         return view_html(self)
 
 
-def _stack_view(stack: list[int]) -> list[str | None]:
-    return [card_name(card) if card & UP else None for card in stack]
+class Sight(NamedTuple):
+    """One seat's visible facts in card codes (C2): the single reading of a state behind both the JSON view
+    and the coach's knowledge, so the fast simulation path can never see more than the view shows.
+    """
+
+    seat: int
+    rules: Rules
+    phase: str
+    turns: int
+    hand: tuple[int, ...]  # the seat's own hand, counts by code
+    stacks: tuple[tuple[tuple[int | None, ...], ...], ...]  # every seat's stacks, bottom first: None face down
+    known: tuple[tuple[int, ...], ...]  # per seat, counts of the hand cards everyone saw it pick up (R11)
+    cards_left: tuple[int, ...]
+    pile: tuple[int, ...]
+    value: int  # the value to play equal or lower to (0: any)
+    run: int  # cards of that value together on top of the pile
+    cleared: tuple[int, ...]
+    exposed: tuple[int, ...]  # stacks exposed this turn; empty unless the seat is to move
+    legal: tuple[Move, ...]  # empty unless the seat is to move
+
+
+#: Per stack card: its rank if face up, None if face down.
+_FACE: tuple[int | None, ...] = tuple(card & RANK_MASK if card & UP else None for card in range(2 * UP))
+#: A stack card as the view shows it: its name, or None face down.
+_SHOWN: dict[int | None, str | None] = {None: None} | {rank: card_name(rank) for rank in range(1, NCODES)}
+
+
+def sight(state: State, seat: int) -> Sight:
+    """What ``seat`` sees of ``state``: its own hand, face-up cards, the pile, counts and public pick-ups."""
+    if not 0 <= seat < state.players:
+        raise ValueError(f"seat {seat} is not one of the {state.players} seats")
+    to_move = state.turn == seat and not state.over
+    return Sight(
+        seat=seat,
+        rules=state.rules,
+        phase=state.phase,
+        turns=state.turns,
+        hand=tuple(state.hands[seat]),
+        stacks=tuple([tuple([tuple([_FACE[card] for card in stack]) for stack in stacks]) for stacks in state.stacks]),
+        known=tuple(map(tuple, state.known)),
+        cards_left=tuple([n + sum(map(len, stacks)) for n, stacks in zip(state.hand_count, state.stacks, strict=True)]),
+        pile=tuple(state.pile),
+        value=state.value(),
+        run=state.run(),
+        cleared=tuple(state.cleared),
+        exposed=tuple(state.exposed) if to_move else (),
+        legal=tuple(state.legal_moves()) if to_move else (),
+    )
 
 
 def view(state: State, seat: int) -> View:
-    """Everything ``seat`` may know about ``state`` and nothing more (C2).
+    """Everything ``seat`` may know about ``state`` and nothing more (C2), read through :func:`sight`.
 
     A Clear 4 view (R22) adds ``pile_value`` and, on each pile card, ``as``: the value it counts as.
     """
-    if not 0 <= seat < state.players:
-        raise ValueError(f"seat {seat} is not one of the {state.players} seats")
+    seen = sight(state, seat)
     seats = []
     for other in range(state.players):
         seats.append(
             {
                 "seat": other,
                 "hand_count": state.hand_count[other],
-                "known": [card_name(c) for c in cards_of(state.known[other])],
-                "stacks": [_stack_view(stack) for stack in state.stacks[other]],
-                "cards_left": state.cards_left(other),
+                "known": [card_name(c) for c in cards_of(seen.known[other])],
+                "stacks": [[_SHOWN[card] for card in stack] for stack in seen.stacks[other]],
+                "cards_left": seen.cards_left[other],
                 "busts": state.busts[other],
                 "clears": state.clears[other],
                 "blind_plays": state.blind_plays[other],
             }
         )
-    to_move = state.turn == seat and not state.over
     result = View(
         seat=seat,
         players=state.players,
         rules=state.rules.to_dict(),
         dealer=state.dealer,
         turn=state.turn,
-        phase=state.phase,
-        turns=state.turns,
-        hand=[card_name(c) for c in cards_of(state.hands[seat])],
+        phase=seen.phase,
+        turns=seen.turns,
+        hand=[card_name(c) for c in cards_of(seen.hand)],
         seats=seats,
-        pile=[{"card": card_name(c), "by": by} for c, by in zip(state.pile, state.pile_by, strict=True)],
+        pile=[{"card": card_name(c), "by": by} for c, by in zip(seen.pile, state.pile_by, strict=True)],
         pile_points=state.pile_points(),
-        exposed=[k + 1 for k in state.exposed] if to_move else [],
-        cleared=[card_name(c) for c in cards_of(state.cleared)],
+        exposed=[k + 1 for k in seen.exposed],
+        cleared=[card_name(c) for c in cards_of(seen.cleared)],
         undealt_count=sum(state.undealt),
-        legal=[str(m) for m in state.legal_moves()] if to_move else [],
+        legal=[str(m) for m in seen.legal],
         winner=state.winner,
         stalemate=state.stalemate,
         scores=state.scores() if state.over else None,
     )
     if state.clear4:
         # R22: what each JOKER on the pile counts as, and the value to play equal or lower to (None: any)
-        values = _c4.values(state.pile)
+        values = _c4.values(seen.pile)
         for entry, value in zip(result["pile"], values, strict=True):
             entry["as"] = card_name(value) if value else None
         result["pile_value"] = card_name(values[-1]) if values and values[-1] else None

@@ -13,9 +13,10 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from typing import TYPE_CHECKING, Any, Protocol
 
-from ..coach import AIPlayer
+from ..coach import AIPlayer, Knowledge
 from ..engine import RandomPlayer, Rules, State
 from ..engine.moves import Move
+from ..engine.view import sight
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -54,7 +55,8 @@ def _chooser(spec: str, seed: int) -> Callable[[State], Move]:
         greedy = GreedyPlayer()
         return lambda state: greedy.choose(state, rng)
     ai = AIPlayer(level, style, seed)
-    return ai.choose
+    # The seat's knowledge through the view's own reading of the state, without building the JSON (C2).
+    return lambda state: ai.choose(Knowledge.from_sight(sight(state, state.turn)))
 
 
 def hand_seed(seed: int, hand: int) -> int:

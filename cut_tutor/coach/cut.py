@@ -1,0 +1,189 @@
+"""CUT's move values (C1): each legal move scored by the components of :mod:`.scoring`, in CUT's card points."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from ..engine.cards import JOKER, NCODES
+from ..engine.moves import ADD, CLEAR, DONE, FLIP, GAMBLE, PLAY, TAKE, TURNUP, Move
+from ..engine.rules import Rules
+from .knowledge import Knowledge
+from .scoring import COMPONENTS, GO_AGAIN, NEAR_OUT, PER_CARD, Candidate, Numbers, again, go_again, line
+from .styles import Level, Style
+
+#: The rank the line assumes the pile comes back at: neither a cleared table nor an impossible one (C5).
+MIDDLING = 8
+#: What spending a whole turn without shedding costs (Pile Card Flip, R18).
+TURN_COST = 6.0
+
+
+@lru_cache(maxsize=64)
+def numbers(rules: Rules) -> Numbers:
+    """CUT's numbers for the line: groups of ordinary ranks, clear cards played alone, a card's points."""
+    points = rules.points + (0,) * (NCODES - len(rules.points))
+    return Numbers(
+        middling=MIDDLING,
+        groups=rules.number_ranks,
+        spares=tuple(rank for rank in range(NCODES) if rules.is_clear[rank]),
+        # Shed per card, plus half its points, plus a little for rank (shed high first).
+        shed=tuple(PER_CARD + 0.5 * points[rank] + 0.1 * rank for rank in range(NCODES)),
+        # A card still held costs its points, and more when above the middling rank.
+        strand=tuple(points[rank] * 0.4 + (2.0 if rank > MIDDLING else 0.5) for rank in range(NCODES)),
+        board=5.0,
+    )
+
+
+def score(seat: Knowledge, nums: Numbers, move: Move, style: Style, level: Level) -> Candidate:
+    """One legal CUT move, its components filled in."""
+    parts = dict.fromkeys(COMPONENTS, 0.0)
+    cand = Candidate(move, parts)
+    kind = move.kind
+    if kind in (PLAY, ADD):
+        _score_lay(seat, nums, move, style, level, cand)
+    elif kind == CLEAR:
+        count = move.size
+        left = seat.cards_left - count
+        parts["shed"] = count * PER_CARD
+        parts["assets"] = _clear_assets(seat, move, style)
+        cand.again = again(nums, _hand_after_clear(seat, move))
+        # Spending a clear while another stays in hand seizes the board without giving up the way out.
+        spare = seat.clears_held - move.n - move.jokers >= 1
+        seize = style.spare_clear * (1.0 + 0.1 * seat.pile_points) if spare else 0.0
+        parts["control"] = go_again(level, cand) + seize
+        if left == 0:
+            cand.goes_out = True
+            parts["go out"] = 100.0
+        else:
+            hand = _hand_after_clear(seat, move)
+            if _one_play_empties(seat, hand, left):
+                parts["go out"] = 80.0
+            parts["line"] = line(seat, nums, hand, level, cand, empty_first=True)
+    elif kind == TAKE:
+        gained = list(seat.pile) + ([move.rank] if move.rank else [])
+        parts["shed"] = -sum(nums.shed[c] for c in gained) * 0.7
+        parts["assets"] = sum(_asset_change(seat, c, -1, style) for c in gained) * 0.5
+        parts["control"] = -8.0 * level.hinder if seat.next_left <= NEAR_OUT else 0.0
+        hand = list(seat.hand)
+        for card in seat.pile:
+            hand[card] += 1
+        parts["line"] = line(seat, nums, hand, level, cand)
+    elif kind in (FLIP, GAMBLE):
+        _score_blind(seat, style, level, parts)
+    elif kind == TURNUP:
+        risk = _blind_odds(seat, level)
+        parts["risk"] = round(-style.risk_aversion * risk[2] * _take_cost(seat) * 0.25, 2)
+        parts["control"] = -TURN_COST
+    elif kind == DONE:
+        pass
+    return cand
+
+
+def _asset_change(seat: Knowledge, rank: int, count: int, style: Style) -> float:
+    """Spending (count > 0) or gaining (count < 0) cards of a rank, as assets and liabilities."""
+    if seat.is_clear[rank]:
+        if seat.min_left <= style.dump_clears_at:  # C6: dump clears before someone goes out
+            return count * seat.points[rank] * 0.5
+        return -count * style.clear_asset
+    if rank <= 3:
+        return -count * style.low_asset * (4 - rank)
+    if rank >= 11:
+        return count * style.high_dump
+    return 0.0
+
+
+def _control(seat: Knowledge, top_after: int, level: Level) -> float:
+    """What the next seat faces: when it is about to go out, a low top makes it match or take (C6)."""
+    if top_after == 0 or seat.next_left > NEAR_OUT:
+        return 0.0
+    return level.hinder * 2.8 * (13 - top_after)
+
+
+def _clear_assets(seat: Knowledge, move: Move, style: Style) -> float:
+    value = 0.0
+    if move.n:
+        value += _asset_change(seat, move.rank, move.n, style)
+    if move.jokers:
+        value += _asset_change(seat, JOKER, move.jokers, style)
+    for k in move.stacks:
+        card = seat.stacks[k][-1]
+        if card is not None:
+            value += _asset_change(seat, card, 1, style)
+    if seat.pile and seat.min_left > NEAR_OUT:
+        value += min(8.0, 0.5 * len(seat.pile) + 0.1 * seat.pile_points)  # the pile it saves you from taking
+    return value
+
+
+def _score_lay(seat: Knowledge, nums: Numbers, move: Move, style: Style, level: Level, cand: Candidate) -> None:
+    parts = cand.components
+    rank, count = move.rank, move.size
+    left = seat.cards_left - count
+    run = (seat.run if seat.top == rank else 0) + count
+    if move.kind == ADD and count == 0:
+        run = seat.run
+    parts["shed"] = count * nums.shed[rank] + (style.group - 1.0) * count * PER_CARD
+    parts["assets"] = _asset_change(seat, rank, count, style) - 1.5 * len(move.stacks)
+    hand = list(seat.hand)
+    hand[rank] -= move.n
+    if left == 0:
+        cand.goes_out = True
+        parts["go out"] = 100.0
+        return
+    if run >= 4 and count:
+        cand.clears = True
+        cand.again = again(nums, hand)
+        parts["control"] = go_again(level, cand)
+        if _one_play_empties(seat, hand, left):
+            parts["go out"] = 80.0
+        parts["line"] = line(seat, nums, hand, level, cand, empty_first=True)
+        return
+    parts["control"] = _control(seat, rank, level)
+    parts["line"] = line(seat, nums, hand, level, cand)
+
+
+def _hand_after_clear(seat: Knowledge, move: Move) -> list[int]:
+    """The hand left after a clear play."""
+    hand = list(seat.hand)
+    hand[move.rank] -= move.n
+    hand[JOKER] -= move.jokers
+    return hand
+
+
+def _blind_odds(seat: Knowledge, level: Level) -> tuple[float, float, float]:
+    """Chances that a blind card clears, fits, or busts, from the unseen cards."""
+    pool = seat.pool(level.counts_cards)
+    total = sum(pool) or 1
+    clear = sum(pool[r] for r in range(NCODES) if seat.is_clear[r]) / total
+    if not seat.pile:
+        return clear, 1.0 - clear, 0.0
+    fit = sum(pool[r] for r in range(1, seat.top + 1) if not seat.is_clear[r]) / total
+    return clear, fit, max(0.0, 1.0 - clear - fit)
+
+
+def _take_cost(seat: Knowledge) -> float:
+    """What taking the pile (and a missed blind card) costs, in the same points as shedding."""
+    return (len(seat.pile) + 1) * PER_CARD + 0.5 * (seat.pile_points + 6) + seat.rules.bust_penalty
+
+
+def _score_blind(seat: Knowledge, style: Style, level: Level, parts: dict[str, float]) -> None:
+    p_clear, p_fit, p_bust = _blind_odds(seat, level)
+    last = seat.cards_left == 1
+    parts["shed"] = round((p_clear + p_fit) * PER_CARD + p_fit * 2.5, 2)
+    parts["control"] = round(p_clear * (GO_AGAIN if level.depth == 0 else 0.0), 2)
+    if last:
+        parts["go out"] = round((p_clear + p_fit) * 100.0, 2)
+    cost = style.risk_aversion * p_bust * _take_cost(seat) + level.odds_margin * p_bust
+    if seat.pile:
+        cost += style.blind_into_pile
+        if seat.top >= 10:
+            cost -= style.high_pile_flip
+    parts["risk"] = round(-cost, 2)
+
+
+def _one_play_empties(seat: Knowledge, hand: list[int], left: int) -> bool:
+    """After a clear: can one play on the empty pile shed every remaining card (hand only)?"""
+    if left != sum(hand):
+        return False
+    ranks = [r for r in range(1, NCODES) if hand[r]]
+    if all(seat.is_clear[r] for r in ranks):
+        return True
+    return len(ranks) == 1 and (seat.rules.four_plus_clears or hand[ranks[0]] <= 4)

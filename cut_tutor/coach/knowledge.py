@@ -1,0 +1,161 @@
+"""What the seat to advise knows (C2): nothing else reaches the coach.
+
+:class:`Knowledge` is built from the seat's JSON view (:meth:`Knowledge.from_view`, what the coach and the browser
+receive) or, for AI seats in simulations, from the :class:`~cut_tutor.engine.view.Sight` that the view itself is
+built from (:meth:`Knowledge.from_sight`). The coach never receives a state; tests keep the two paths equal.
+
+>>> from cut_tutor.engine import Rules, State, view
+>>> from cut_tutor.engine.view import sight
+>>> state = State.deal(Rules(), seed=3)
+>>> Knowledge.from_view(view(state, 1)) == Knowledge.from_sight(sight(state, 1))
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from functools import lru_cache
+from itertools import chain
+from operator import mul, sub
+from typing import Any, NamedTuple
+
+from ..engine.cards import CODES, NCODES
+from ..engine.moves import Move
+from ..engine.rules import Rules
+from ..engine.view import Sight
+
+
+class Knowledge(NamedTuple):
+    """One seat's knowledge, in card codes: its cards, the table as it sees it, and the cards it cannot see."""
+
+    rules: Rules
+    seat: int
+    phase: str
+    turns: int
+    legal: tuple[Move, ...]  # empty unless the seat is to move
+    hand: tuple[int, ...]  # counts by code, every code
+    stacks: tuple[tuple[int | None, ...], ...]  # the seat's own stacks, bottom first: None face down
+    pile: tuple[int, ...]
+    top: int  # the value to play equal or lower to (0: any)
+    run: int  # cards of that value together on top of the pile
+    left: tuple[int, ...]  # cards left, per seat
+    unseen: tuple[int, ...]  # per code, the cards a blind card may be: the deck minus every card the seat sees
+    counted: tuple[int, ...]  # the same, also minus the cleared cards and the cards others were seen to pick up
+    # Read off the fields above once, for the scorers:
+    points: tuple[int, ...]  # per code, Clear 4's included
+    is_clear: tuple[bool, ...]
+    stack_cards: int
+    cards_left: int
+    pile_points: int
+    next_left: int  # cards left to the next seat
+    min_left: int  # fewest cards left to any other seat
+    clears_held: int  # clear cards in hand
+
+    def pool(self, counts_cards: bool) -> tuple[int, ...]:
+        """The cards a blind card may be, for a seat that counts cards (C4) or one that does not."""
+        return self.counted if counts_cards else self.unseen
+
+    @classmethod
+    def from_view(cls, view: Mapping[str, Any]) -> Knowledge:
+        """The seat's knowledge from its JSON view."""
+        me, seats, pile = view["seat"], view["seats"], view["pile"]
+        top = run = _counts_as(pile[-1]) if pile else 0
+        if top:
+            run = 0
+            for entry in reversed(pile):
+                if _counts_as(entry) != top:
+                    break
+                run += 1
+        return _knowledge(
+            rules=_rules(tuple(sorted(view["rules"].items()))),
+            seat=me,
+            phase=view["phase"],
+            turns=view["turns"],
+            legal=tuple([_move(text) for text in view["legal"]]),
+            hand=_counts(view["hand"]),
+            stacks=[[None if c is None else CODES[c] for c in stack] for stack in seats[me]["stacks"]],
+            face_up=[CODES[c] for info in seats for stack in info["stacks"] for c in stack if c is not None],
+            public=_counts(chain(view["cleared"], *[info["known"] for info in seats if info["seat"] != me])),
+            left=tuple([info["cards_left"] for info in seats]),
+            pile=[CODES[entry["card"]] for entry in pile],
+            top=top,
+            run=run,
+        )
+
+    @classmethod
+    def from_sight(cls, seen: Sight) -> Knowledge:
+        """The same knowledge from the sight the view is built from, without building the JSON."""
+        me, known = seen.seat, seen.known
+        return _knowledge(
+            rules=seen.rules,
+            seat=me,
+            phase=seen.phase,
+            turns=seen.turns,
+            legal=seen.legal,
+            hand=seen.hand,
+            stacks=seen.stacks[me],
+            face_up=[c for stacks in seen.stacks for stack in stacks for c in stack if c is not None],
+            public=list(map(sum, zip(seen.cleared, *known[:me], *known[me + 1 :], strict=True))),
+            left=seen.cards_left,
+            pile=seen.pile,
+            top=seen.value,
+            run=seen.run,
+        )
+
+
+def _knowledge(
+    *, rules: Rules, seat: int, phase: str, turns: int, legal: tuple[Move, ...], hand: Sequence[int],
+    stacks: Sequence[Sequence[int | None]], face_up: list[int], public: list[int], left: tuple[int, ...],
+    pile: Sequence[int], top: int, run: int,
+) -> Knowledge:  # fmt: skip
+    """Knowledge from the seat's facts, whichever form they came in; ``face_up`` lists every seat's face-up
+    stack cards, ``public`` counts the cleared cards and those the other seats were seen to pick up.
+    """
+    hand = tuple(hand) + (0,) * (NCODES - len(hand))
+    unseen = list(map(sub, _deck_counts(rules), hand))
+    for card in pile:
+        unseen[card] -= 1
+    for card in face_up:
+        unseen[card] -= 1
+    counted = list(map(sub, unseen, public)) + unseen[len(public) :]
+    points = rules.points + (0,) * (NCODES - len(rules.points))
+    own = tuple(map(tuple, stacks))
+    stack_cards = sum(map(len, own))
+    return Knowledge(
+        rules=rules, seat=seat, phase=phase, turns=turns, legal=legal, hand=hand, stacks=own, pile=tuple(pile),
+        top=top, run=run, left=left, unseen=tuple([n if n > 0 else 0 for n in unseen]),
+        counted=tuple([n if n > 0 else 0 for n in counted]), points=points, is_clear=rules.is_clear,
+        stack_cards=stack_cards, cards_left=sum(hand) + stack_cards, pile_points=sum(map(points.__getitem__, pile)),
+        next_left=left[(seat + 1) % len(left)], min_left=min(left[:seat] + left[seat + 1 :]),
+        clears_held=sum(map(mul, hand, rules.is_clear)),
+    )  # fmt: skip
+
+
+def _counts_as(entry: Mapping[str, Any]) -> int:
+    """The value a pile card of the view counts as: a Clear 4 card says (None: none yet); a CUT card is itself."""
+    return CODES.get(entry.get("as", entry["card"]), 0)
+
+
+def _counts(names: Iterable[str]) -> list[int]:
+    counts = [0] * NCODES
+    for name in names:
+        counts[CODES[name]] += 1
+    return counts
+
+
+@lru_cache(maxsize=64)
+def _rules(key: tuple[tuple[str, Any], ...]) -> Rules:
+    return Rules.from_dict(dict(key))
+
+
+@lru_cache(maxsize=4096)
+def _move(text: str) -> Move:
+    return Move.parse(text)
+
+
+@lru_cache(maxsize=64)
+def _deck_counts(rules: Rules) -> tuple[int, ...]:
+    pool = [0] * NCODES
+    for card in rules.deck():
+        pool[card] += 1
+    return tuple(pool)
