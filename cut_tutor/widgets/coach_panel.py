@@ -10,14 +10,11 @@ from html import escape
 import ipywidgets as w
 import pandas as pd
 
-from cut_tutor.coach import COACHES, Advice, advise, compare
+from cut_tutor.coach import COACHES, LEVELS, Advice, advise, compare
 from cut_tutor.engine import State, view
 
 from .shared import YOU, Host
 from .table import IntentError, move_label
-
-#: How many hints each Level shows on your own seat (C7): Average the most, Expert none.
-HINTS = {"Average": 3, "Experienced": 1, "Expert": 0}
 
 
 class CoachPanel:
@@ -96,7 +93,7 @@ class CoachPanel:
             return 99
         if not self.host.setup.coaching:
             return 0
-        return HINTS[self.host.setup.seats[YOU].level]
+        return LEVELS[self.host.setup.seats[YOU].level].hints
 
     def _your_turn(self) -> State | None:
         game = self.host.game
