@@ -867,6 +867,16 @@ class TestPlayBar:
         bust.play("take")
         assert any("took the pile: Q 4" in line for line in bust.log)
 
+    def test_the_dealer_agrees_with_its_verb(self, tmp_path: Path) -> None:
+        """"You deal" and "Daryl deals", never "You deals"."""
+        dealers = {}
+        for seed in range(12):
+            app = GameApp(tmp_path / str(seed))
+            app.deal(seed=seed)
+            assert app.game is not None
+            dealers[app.game.dealer] = app.log[0]
+        assert dealers[0] == "You deal" and dealers[1] == "Daryl deals", dealers
+
 
 RISKY = {"rules": {"players": 2, "risk_play": True}, "turn": 0, "pile": "K@1",
          "seats": [{"hand": "9", "stacks": ["[3] 9", "[A] 4", "[5] Q", "[6] 2"]}, {"hand": "Q Q 8 7"}]}

@@ -13,6 +13,7 @@ import pandas as pd
 from cut_tutor.coach import COACHES, LEVELS, Advice, advise, compare
 from cut_tutor.engine import State, view
 
+from ..words import recommends
 from .shared import YOU, Host
 from .table import IntentError, move_label
 
@@ -135,7 +136,7 @@ class CoachPanel:
             )  # fmt: skip
             self.coach_play_button.layout.display = "none"
         else:
-            parts = [f"<b>{escape(advice.coach)} recommends: {escape(label)}</b>", f"<p>{escape(advice.text)}</p>"]
+            parts = [f"<b>{escape(recommends(advice.coach, label))}</b>", f"<p>{escape(advice.text)}</p>"]
             if advice.plan and hints > 1:
                 parts.append(f"<p><i>Plan:</i> {escape(advice.plan)}</p>")
             if hints > 1:

@@ -19,6 +19,7 @@ from cut_tutor.engine.cards import RANK_MASK, UP, card_name, cards_of
 from cut_tutor.engine.moves import FLIP, GAMBLE, TAKE, TURNUP
 
 from ..guide_links import guide_url
+from ..words import acts
 from .shared import PACING, YOU, Host, Setup, seat_ai
 from .table import COLOURS, IntentError, move_label, table_data
 
@@ -109,7 +110,7 @@ class PlayLoop:
         self._undo = []
         self.resume_label = None
         host.log = []
-        host.note(f"{game.names[game.dealer]} deals")
+        host.note(acts(game.names[game.dealer], "deal"))
         host.setup_path.write_text(json.dumps(host.setup.to_dict()), encoding="utf-8")
         self._advance()
 
@@ -122,7 +123,7 @@ class PlayLoop:
             raise IntentError("the game is over: deal a new game")
         game.next_hand()
         self._undo = []
-        self.host.note(f"Hand {game.hand_number}: {game.names[game.dealer]} deals")
+        self.host.note(f"Hand {game.hand_number}: {acts(game.names[game.dealer], 'deal')}")
         self._advance()
 
     def end_game(self) -> None:
@@ -324,7 +325,7 @@ class PlayLoop:
             else:
                 status = "Stalemate — hand over"
             if game.over:
-                status += " · Game over: " + ", ".join(game.names[s] for s in game.winners) + " win"
+                status += " · Game over: " + acts([game.names[s] for s in game.winners], "win")
         elif state.turn == YOU:
             status = "Your turn" + (" (automated)" if game.automated[YOU] else "")
             if state.clear4 and state.phase == "push":
