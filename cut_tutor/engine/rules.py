@@ -25,11 +25,23 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Literal
 
-from .cards import CLEAR_CARD, JOKER, KING, NCODES, NRANKS, CardError, card_name, clear4_deck, parse_card, standard_deck
+from .cards import (
+    CLEAR_CARD,
+    JOKER,
+    KING,
+    NCODES,
+    NRANKS,
+    STACKS,
+    CardError,
+    card_name,
+    clear4_deck,
+    parse_card,
+    standard_deck,
+)
 
 CardScoring = Literal["rank", "flat5"]
 EndCondition = Literal["score", "rounds"]
@@ -80,7 +92,6 @@ class Rules:
     game_end_total: int = 300
     rounds: int = 5
     game: GameName = "CUT"
-    stacks: int = field(default=4, repr=False)
 
     def __post_init__(self) -> None:
         def check(name: str, ok: bool, allowed: str) -> None:
@@ -104,7 +115,6 @@ class Rules:
         check("rounds", isinstance(self.rounds, int) and 1 <= self.rounds <= 100, "use 1 to 100")
         for flag in ("four_plus_clears", "piles_face_down", "pile_card_flip", "risk_play"):
             check(flag, isinstance(getattr(self, flag), bool), "use true or false")
-        check("stacks", self.stacks == 4, "CUT deals 4 stacks")
         check("game", self.game in GAMES, "use 'CUT' or 'Clear 4'")
         if self.game == CLEAR4:
             self._check_clear4(check)
@@ -163,7 +173,7 @@ class Rules:
     @property
     def hand_size(self) -> int:
         """Cards dealt to the hand after the stacks (R5; 8 in Clear 4, R22)."""
-        return self.cards_dealt - self.stack_depth * self.stacks
+        return self.cards_dealt - self.stack_depth * STACKS
 
     @property
     def preset(self) -> str:
@@ -265,7 +275,7 @@ class Rules:
     @cached_property
     def _as_dict(self) -> dict[str, Any]:
         """:meth:`to_dict` built once: every view carries the rules, so this is on the AI's hot path."""
-        data = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "stacks"}
+        data = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
         if self.game == "CUT":
             del data["game"]
         data["clear_rank"] = None if self.clear_rank is None else card_name(self.clear_rank)
@@ -276,7 +286,7 @@ class Rules:
         """Rules from :meth:`to_dict` output; an error names the bad field."""
         if not isinstance(data, dict):
             raise RulesError(f"{where}: expected an object of settings, got {type(data).__name__}")
-        known = {f.name for f in dataclasses.fields(cls)} - {"stacks"}
+        known = {f.name for f in dataclasses.fields(cls)}
         unknown = sorted(set(data) - known)
         if unknown:
             raise RulesError(f"{where}: unknown setting(s) {', '.join(unknown)}")

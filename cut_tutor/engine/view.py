@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import clear4 as _c4
 from .cards import RANK_MASK, UP, card_name, cards_of, counts_of, parse_card
+from .render import view_html
 from .rules import Rules
 from .state import State
 
@@ -24,8 +24,6 @@ class View(dict[str, Any]):
     """A JSON-ready dict of one seat's knowledge that draws itself in a notebook."""
 
     def _repr_html_(self) -> str:
-        from .render import view_html
-
         return view_html(self)
 
 
@@ -67,7 +65,7 @@ def view(state: State, seat: int) -> View:
         seats=seats,
         pile=[{"card": card_name(c), "by": by} for c, by in zip(state.pile, state.pile_by, strict=True)],
         pile_points=state.pile_points(),
-        exposed=[k + 1 for k in state.exposed] if to_move else [],
+        exposed=[k + 1 for k in state.game.offered(state)] if to_move else [],
         cleared=[card_name(c) for c in cards_of(state.cleared)],
         undealt_count=sum(state.undealt),
         legal=[str(m) for m in state.legal_moves()] if to_move else [],
@@ -75,12 +73,7 @@ def view(state: State, seat: int) -> View:
         stalemate=state.stalemate,
         scores=state.scores() if state.over else None,
     )
-    if state.clear4:
-        # R22: what each JOKER on the pile counts as, and the value to play equal or lower to (None: any)
-        values = _c4.values(state.pile)
-        for entry, value in zip(result["pile"], values, strict=True):
-            entry["as"] = card_name(value) if value else None
-        result["pile_value"] = card_name(values[-1]) if values and values[-1] else None
+    state.game.add_to_view(state, result)
     return result
 
 

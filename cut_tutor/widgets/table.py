@@ -71,7 +71,7 @@ def move_label(move: Move, state: State, names: Sequence[str] | None = None) -> 
     ['Pass', 'Play 2× 1 + 1× JOKER', 'Push to Daryl (stack 3)', 'Play CLEAR']
     """
     label = coach_label(move, clears=move.kind in (PLAY, ADD) and move.size > 0 and _completes_clear(move, state))
-    if not state.clear4:
+    if not state.rules.clear4:
         return label
     if move.kind == TAKE:
         return "Pass"
@@ -85,7 +85,7 @@ def move_label(move: Move, state: State, names: Sequence[str] | None = None) -> 
 
 def _completes_clear(move: Move, state: State) -> bool:
     """Does this play leave four or more of its rank on top of the pile (R10; in Clear 4, of its value, R22)?"""
-    if state.clear4:
+    if state.rules.clear4:
         laid = [WILD if move.rank == WILD else move.rank] * move.size
         return clear4_run(state.pile + laid) >= FOUR
     run = state.run() if state.pile and state.top == move.rank else 0
@@ -141,7 +141,7 @@ def table_data(
     actions: list[dict[str, Any]] = []
     if to_move and mode == "play":
         for move in state.legal_moves():
-            label, used = move_label(move, state, names), move_cards(move, state.clear4)
+            label, used = move_label(move, state, names), move_cards(move, state.rules.clear4)
             action: dict[str, Any] = {"move": str(move), "label": label, "cards": used}
             if move.kind == PUSH:
                 action["to"] = move.to  # the page offers these as a seat picker
@@ -152,7 +152,7 @@ def table_data(
         labels = [a["label"] for a in actions]
         for action in actions:
             if labels.count(action["label"]) > 1:  # e.g. two "Play 1× clear": a 10 or a Joker
-                cards = ", ".join(_card_text(c, state.clear4) for c in action["cards"])
+                cards = ", ".join(_card_text(c, state.rules.clear4) for c in action["cards"])
                 action["label"] += f" ({cards})"
     return {
         "mode": mode,
@@ -166,7 +166,7 @@ def table_data(
             {
                 "move": str(highlight),
                 "label": move_label(highlight, state, names),
-                "cards": move_cards(highlight, state.clear4),
+                "cards": move_cards(highlight, state.rules.clear4),
             }
             if highlight is not None and to_move
             else None
@@ -184,7 +184,7 @@ def table_data(
 def _risk_combos(state: State, move: Move, label: str, used: list[str]) -> list[dict[str, Any]]:
     """``Play 2× 9 + Risk pile 2``: a play that spends Board cards, then the gamble on each Risk card it
     uncovers, as one button (R17). Offered only when the play cannot clear, so the gamble always follows."""
-    if not state.rules.risk_play or state.clear4 or move.kind != PLAY or _completes_clear(move, state):
+    if not state.rules.risk_play or state.rules.clear4 or move.kind != PLAY or _completes_clear(move, state):
         return []
     stacks = state.stacks[state.turn]
     return [
