@@ -333,13 +333,14 @@ def apply(state: Core, move: Move) -> Outcome:
             _pop(state, seat, move.stacks[0])
             laid = (PUSH,)
         state.cleared[PUSH] += len(laid)
-        taken = state.give_pile(move.to)
+        taken = state.pick_up(move.to)
         if state.gone_out(seat):
             return Outcome(OUT, seat, None, laid, swept=laid, taken=taken)
         state.next_turn()
         return Outcome(PUSHED, seat, state.next_seat, laid, swept=laid, taken=taken)
     if kind == TAKE:
         taken = state.pick_up(seat)
+        state.next_turn()
         return Outcome(BUST, seat, state.next_seat, taken=taken)
     return _blind(state, seat, move.stacks[0])  # FLIP
 
@@ -404,6 +405,7 @@ def _blind(state: Core, seat: int, k: int) -> Outcome:
     state.lay(seat, turned)
     if card != WILD and value and card > value:
         taken = state.pick_up(seat)
+        state.next_turn()
         return Outcome(BUST, seat, state.next_seat, turned=turned, taken=taken)
     if state.gone_out(seat):
         return Outcome(OUT, seat, None, turned=turned)

@@ -1,7 +1,7 @@
 """The table every game shares: where each card lies, whose turn it is, and the mechanics games are built from.
 
 Each game's module (:mod:`~cut_tutor.engine.cut`, :mod:`~cut_tutor.engine.clear4`) writes its rules with these
-mechanics (spend hand cards, pop a stack, lay cards, clear the pile, give it to a hand, go out, pass the turn);
+mechanics (spend hand cards, pop a stack, lay cards, clear the pile, pick it up, go out, pass the turn);
 :class:`~cut_tutor.engine.state.State` adds the dispatch to the game, the deal and the position format.
 """
 
@@ -150,7 +150,8 @@ class Core:
         self.hand_count[seat] -= n
         known = self.known[seat]
         if known[rank]:
-            known[rank] = max(0, known[rank] - n)
+            left = known[rank] - n
+            known[rank] = left if left > 0 else 0
 
     def pop_stack(self, seat: int, k: int) -> int:
         """Remove a stack's top card and return its rank."""
@@ -176,10 +177,10 @@ class Core:
             self.new_turn(seat)
         return swept
 
-    def give_pile(self, seat: int) -> tuple[int, ...]:
+    def pick_up(self, seat: int) -> tuple[int, ...]:
         """The pile joins a seat's hand, every card known to all, and counts as its bust (R11, R22).
 
-        Returns the cards taken; an empty pile is no bust.
+        Returns the cards taken; an empty pile is no bust. The turn does not pass: the game says who moves next.
         """
         taken = tuple(self.pile)
         if not taken:
@@ -192,12 +193,6 @@ class Core:
         self.pile.clear()
         self.pile_by.clear()
         self.busts[seat] += 1
-        return taken
-
-    def pick_up(self, seat: int) -> tuple[int, ...]:
-        """The seat to move takes the pile into its hand, and its turn ends (R11); returns the cards taken."""
-        taken = self.give_pile(seat)
-        self.next_turn()
         return taken
 
     def gone_out(self, seat: int) -> bool:

@@ -32,6 +32,7 @@ DECK_CODE: str | None = None
 WINNER_DEALS = True
 #: Cards that never lie on the pile besides the clear cards, with the reason: none in CUT.
 OFF_PILE: dict[int, str] = {}
+_outcome = tuple.__new__
 #: A count above any real cap, used when 4+ Card Clears lifts the USA cap (R10).
 _NO_CAP = 99
 
@@ -46,6 +47,13 @@ _FLIP = [Move(FLIP, stacks=(k,)) for k in range(9)]
 _TURNUP = [Move(TURNUP, stacks=(k,)) for k in range(9)]
 _GAMBLE = [Move(GAMBLE, stacks=(k,)) for k in range(9)]
 _TAKE, _DONE = Move(TAKE), Move(DONE)
+_LAYS = (PLAY, ADD)
+#: The cards a hand-only play lays, per rank and count: built once, as the moves are.
+_LAID = [[(rank,) * n for n in range(_INTERNED)] for rank in range(NRANKS)]
+#: Per rank and count, the landed outcomes of hand-only plays met so far, by seat and next seat: most moves are
+#: one, and building a new outcome for each would cost the engine benchmark several per cent. Index: seat × 9 +
+#: next seat (8: none), for up to 8 seats.
+_LANDED: list[list[list[Outcome | None]]] = [[[None] * (8 * 9) for _ in range(_INTERNED)] for _ in range(NRANKS)]
 _SHOW = [Move(TAKE, rank, 1) for rank in range(NRANKS)]
 
 
@@ -363,14 +371,23 @@ def apply(state: Core, move: Move) -> Outcome:
     """Apply a legal CUT move and say what it did."""
     seat = state.turn
     kind, rank, n, stacks, jokers, _ = move
-    if kind in (PLAY, ADD):
-        if stacks or jokers:
-            return _after_play(state, seat, _lay(state, seat, move))
-        laid = (rank,) * n  # the common case: hand cards of one rank (or 'add 0')
-        if n:
-            state.spend_hand(seat, rank, n)
-            state.lay(seat, laid)
-        return _after_play(state, seat, laid)
+    if kind in _LAYS:
+        if stacks or jokers or not n:
+            laid = _lay(state, seat, move) if stacks or jokers else ()  # () for 'add 0'
+            return _after_play(state, seat, laid) or _landed(state, seat, laid)
+        # the common move, n hand cards of one rank: the outcome of one that simply landed is interned (_LANDED)
+        laid = _LAID[rank][n]
+        state.spend_hand(seat, rank, n)
+        state.lay(seat, laid)
+        happened = _after_play(state, seat, laid)
+        if happened:
+            return happened
+        seen = _LANDED[rank][n]
+        key = seat * 9 + (8 if state.stalemate else state.turn)
+        outcome = seen[key]
+        if outcome is None:
+            outcome = seen[key] = Outcome(LANDED, seat, state.next_seat, laid)
+        return outcome
     if kind == CLEAR:
         laid = _lay(state, seat, move)
         swept = state.clear_pile(seat) + laid
@@ -415,8 +432,11 @@ def _lay(state: Core, seat: int, move: Move) -> tuple[int, ...]:
     return laid
 
 
-def _after_play(state: Core, seat: int, laid: tuple[int, ...], turned: tuple[int, ...] = ()) -> Outcome:
-    """After cards land: going out (R14), a natural clear (R10), a gamble offer (R17), or pass."""
+def _after_play(state: Core, seat: int, laid: tuple[int, ...], turned: tuple[int, ...] = ()) -> Outcome | None:
+    """After cards land: going out (R14), a natural clear (R10), a gamble offer (R17), or pass.
+
+    ``None`` when the cards simply landed: the caller says so (:func:`_landed`, or an interned outcome).
+    """
     if state.gone_out(seat):
         return Outcome(OUT, seat, None, laid, turned)
     pile = state.pile
@@ -427,6 +447,11 @@ def _after_play(state: Core, seat: int, laid: tuple[int, ...], turned: tuple[int
         state.phase = PHASE_GAMBLE
     else:
         state.next_turn()
+    return None
+
+
+def _landed(state: Core, seat: int, laid: tuple[int, ...], turned: tuple[int, ...] = ()) -> Outcome:
+    """The outcome of cards that simply landed (``pass`` for ``add 0``)."""
     return Outcome(LANDED if laid or turned else PASS, seat, state.next_seat, laid, turned)
 
 
@@ -446,8 +471,9 @@ def _blind(state: Core, seat: int, k: int) -> Outcome:
         if next(_additions(state, seat), None) is not None:
             state.phase = PHASE_ADD
             return Outcome(LANDED, seat, seat, turned=turned)
-        return _after_play(state, seat, (), turned)
+        return _after_play(state, seat, (), turned) or _landed(state, seat, (), turned)
     taken = state.pick_up(seat)
+    state.next_turn()
     return Outcome(BUST, seat, state.next_seat, turned=turned, taken=taken)
 
 
@@ -459,6 +485,9 @@ def _take(state: Core, seat: int, move: Move) -> Outcome:
         laid = (move.rank,)
     elif move.stacks:
         laid = (_pop(state, seat, move.stacks[0]),)
-    state.lay(seat, laid)
+    if laid:
+        state.lay(seat, laid)
     taken = state.pick_up(seat)
-    return Outcome(BUST, seat, state.next_seat, laid, taken=taken)
+    state.next_turn()
+    # a third of moves: built as a plain tuple, without NamedTuple's argument handling (a guarded speed)
+    return _outcome(Outcome, (BUST, seat, state.next_seat, laid, (), (), taken))
