@@ -157,8 +157,9 @@ def _plays(state: Core, seat: int, free: bool) -> list[Move]:
     clear_held = hand[JOKER] + (hand[rules.clear_rank] if rules.clear_rank else 0)
     tops: dict[int, list[int]] = {}
     # Stack tops join a play freely, or only the play that empties a hand of one rank (or of clears) (R7):
-    # with a mixed hand, as most of the time, no stack card can join anything.
-    if free or max(hand) == hand_count or clear_held == hand_count:
+    # with a mixed hand, as most of the time, no stack card can join anything. (``hand_count in hand``: the hand
+    # is one rank; it reads the counts faster than max() would.)
+    if free or hand_count in hand or clear_held == hand_count:
         tops = face_up_tops(state.stacks[seat])
     join = tops if free or not tops else {r: ks for r, ks in tops.items() if hand[r] == hand_count}
     no_cap = rules.four_plus_clears
@@ -437,7 +438,7 @@ def _after_play(state: Core, seat: int, laid: tuple[int, ...], turned: tuple[int
 
     ``None`` when the cards simply landed: the caller says so (:func:`_landed`, or an interned outcome).
     """
-    if state.gone_out(seat):
+    if not state.hand_count[seat] and state.gone_out(seat):  # the count first: it spares a call on most moves
         return Outcome(OUT, seat, None, laid, turned)
     pile = state.pile
     if len(pile) >= 4 and pile[-1] == pile[-2] == pile[-3] == pile[-4]:  # four of a rank on top (R10)
