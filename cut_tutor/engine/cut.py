@@ -32,6 +32,7 @@ DECK_CODE: str | None = None
 WINNER_DEALS = True
 #: Cards that never lie on the pile besides the clear cards, with the reason: none in CUT.
 OFF_PILE: dict[int, str] = {}
+#: An Outcome from the full tuple of its fields, without NamedTuple's argument handling: for the bust, a third of moves.
 _outcome = tuple.__new__
 #: A count above any real cap, used when 4+ Card Clears lifts the USA cap (R10).
 _NO_CAP = 99
