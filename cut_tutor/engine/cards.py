@@ -25,6 +25,8 @@ PUSH, WILD, CLEAR_CARD = 15, 16, 17
 NRANKS = 15
 #: Size of the count arrays that hold every code, Clear 4's included (R22); a Clear 4 state counts with these.
 NCODES = 18
+#: Stacks before each seat, in both games (R5, R22).
+STACKS = 4
 #: Bit marking a face-up card inside a stack.
 UP = 32
 RANK_MASK = 31

@@ -1,7 +1,7 @@
-"""Clear 4 (R22) on the CUT engine: its legal moves, why a move is illegal, and applying a move.
+"""Clear 4 (R22): its deal layout, legal moves, why a move is illegal, and applying a move.
 
-A :class:`~cut_tutor.engine.state.State` whose rules say ``game="Clear 4"`` sends these three calls here, once
-per call, so CUT's own generator never tests a Clear 4 branch. The state keeps CUT's representation:
+A :class:`~cut_tutor.engine.state.State` whose rules say ``game="Clear 4"`` sends its rule-bound calls here; this
+module writes Clear 4's rules with the shared mechanics of :class:`~cut_tutor.engine.core.Core`:
 
 - stacks hold three cards, bottom first: the blind *final* card, the *middle* card (face-down until the card
   above it is played, then turned up at once) and the face-up *top*;
@@ -9,7 +9,7 @@ per call, so CUT's own generator never tests a Clear 4 branch. The state keeps C
   number below it, which is the value of the cards it was laid with (they are laid first) or of the top card
   when it was played alone; a JOKER that opens the pile has no value, and any number may follow it;
 - ``phase`` is ``play``, ``add`` (adding cards to a landed blind card, or a middle card just turned up that
-  matches the play) or ``push`` (choosing the seat for a PUSH turned up blind); ``exposed`` lists the stacks
+  matches the play) or ``push`` (choosing the seat for a PUSH turned up blind); ``turned_up`` lists the stacks
   whose middle card this play turned up and which may be added now.
 
 >>> from cut_tutor.engine import Rules, State
@@ -21,26 +21,55 @@ per call, so CUT's own generator never tests a Clear 4 branch. The state keeps C
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from itertools import combinations
-from typing import TYPE_CHECKING
+from typing import Any
 
-from .cards import CLEAR_CARD, PUSH, RANK_MASK, UP, WILD, card_name
+from .cards import CLEAR_CARD, PUSH, RANK_MASK, STACKS, UP, WILD, card_name
+from .core import PHASE_ADD, PHASE_PLAY, PHASE_PUSH, Core, face_up_tops, subsets
 from .moves import ADD, CLEAR, DONE, FLIP, GAMBLE, PLAY, TAKE, TURNUP, Move
 from .moves import PUSH as PUSH_MOVE
+from .outcome import BUST, LANDED, NATURAL, OUT, PASS, PUSHED, Outcome
+from .outcome import CLEAR as CLEARED
+from .rules import CLEAR4, Rules
 
-if TYPE_CHECKING:
-    from .state import State
-
-PHASE_PLAY, PHASE_ADD, PHASE_PUSH = "play", "add", "push"
+NAME = CLEAR4
+#: The phases of a Clear 4 turn (R22).
+PHASES: tuple[str, ...] = (PHASE_PLAY, PHASE_ADD, PHASE_PUSH)
+#: A deal code writes ``C4`` for Clear 4's one deck (see :mod:`~cut_tutor.engine.deals`).
+DECK_CODE: str | None = "C4"
+#: R22: the deal always passes left, so over one round per seat everyone leads once.
+WINNER_DEALS = False
+#: Cards that never lie on the pile besides the clear cards, with the reason (R22).
+OFF_PILE = {PUSH: "is played on its own and never lies on the pile (R22)"}
 #: The most cards of one value the pile may hold; the fourth clears it (R22).
 FOUR = 4
 _TAKE, _ADD0 = Move(TAKE), Move(ADD)
 _FLIP = [Move(FLIP, stacks=(k,)) for k in range(9)]
 
 
-def _subsets(items: Sequence[int]) -> Iterator[tuple[int, ...]]:
-    for size in range(len(items) + 1):
-        yield from combinations(items, size)
+# -- the deal and the view --------------------------------------------------------------------------------
+
+
+def layout(rules: Rules, block: Sequence[int]) -> list[list[int]]:
+    """A seat's four stacks from its dealt cards: blind final card, blind middle card, face-up top (R22)."""
+    return [[block[k], block[STACKS + k], block[2 * STACKS + k] | UP] for k in range(STACKS)]
+
+
+def rules_for(players: int, decks: int, dealt: int) -> Rules:
+    """The rules a ``C4`` deal code implies when none are given: Clear 4's, with the code's seats."""
+    return Rules.from_preset(CLEAR4, players=players)
+
+
+def offered(state: Core) -> list[int]:
+    """The stacks a position's and a view's ``exposed`` field lists: middle cards just turned up (R22)."""
+    return state.turned_up
+
+
+def add_to_view(state: Core, view: dict[str, Any]) -> None:
+    """R22: what each JOKER on the pile counts as, and the value to play equal or lower to (None: any)."""
+    counted = values(state.pile)
+    for entry, value in zip(view["pile"], counted, strict=True):
+        entry["as"] = card_name(value) if value else None
+    view["pile_value"] = card_name(counted[-1]) if counted and counted[-1] else None
 
 
 # -- the pile's value -----------------------------------------------------------------------------------
@@ -86,20 +115,12 @@ def cap(pile: Sequence[int], value: int) -> int:
 # -- legal moves ------------------------------------------------------------------------------------------
 
 
-def _tops(state: State, seat: int) -> dict[int, list[int]]:
-    tops: dict[int, list[int]] = {}
-    for k, stack in enumerate(state.stacks[seat]):
-        if stack and stack[-1] & UP:
-            tops.setdefault(stack[-1] & RANK_MASK, []).append(k)
-    return tops
-
-
 def _number_plays(kind: str, value: int, held: int, mine: list[int], jokers: int, joker_tops: list[int],
                   limit: int) -> Iterator[Move]:  # fmt: skip
     """Every way to lay cards of ``value``: hand cards, stack cards (a stack's JOKER joins as the value) and
     the hand's JOKERs, at least one real card of the value, at most ``limit`` cards."""
     real = set(mine)
-    for subset in _subsets(sorted(mine + joker_tops)):
+    for subset in subsets(sorted(mine + joker_tops)):
         if len(subset) > limit:
             return
         from_stacks = sum(k in real for k in subset)
@@ -112,7 +133,7 @@ def _number_plays(kind: str, value: int, held: int, mine: list[int], jokers: int
 
 def _joker_plays(kind: str, jokers: int, joker_tops: list[int], limit: int) -> Iterator[Move]:
     """JOKERs alone: they take the top card's value (R22)."""
-    for subset in _subsets(joker_tops):
+    for subset in subsets(joker_tops):
         if len(subset) > limit:
             return
         for n in range(min(jokers, limit - len(subset)) + 1):
@@ -120,7 +141,7 @@ def _joker_plays(kind: str, jokers: int, joker_tops: list[int], limit: int) -> I
                 yield Move(kind, WILD, n, subset)
 
 
-def generate(state: State) -> list[Move]:
+def generate(state: Core) -> list[Move]:
     """Every legal move of the seat to move (R22)."""
     seat = state.turn
     if state.phase == PHASE_ADD:
@@ -128,7 +149,7 @@ def generate(state: State) -> list[Move]:
     if state.phase == PHASE_PUSH:
         return [Move(PUSH_MOVE, to=t) for t in range(state.players) if t != seat]
     hand, pile = state.hands[seat], state.pile
-    tops = _tops(state, seat)
+    tops = face_up_tops(state.stacks[seat])
     value = top_value(pile)
     jokers, joker_tops = hand[WILD], tops.get(WILD, [])
     moves: list[Move] = []
@@ -157,7 +178,7 @@ def generate(state: State) -> list[Move]:
     return moves
 
 
-def additions(state: State) -> Iterator[Move]:
+def additions(state: Core) -> Iterator[Move]:
     """The cards that may join what just landed (``add 0`` aside).
 
     After a blind card: cards of its value from the hand and the stacks, and JOKERs ("as always").
@@ -167,13 +188,13 @@ def additions(state: State) -> Iterator[Move]:
     value = top_value(pile)
     limit = cap(pile, value)
     stacks = state.stacks[seat]
-    if state.exposed:
-        shown = [k for k in state.exposed if stacks[k] and stacks[k][-1] & UP]
+    if state.turned_up:
+        shown = [k for k in state.turned_up if stacks[k] and stacks[k][-1] & UP]
         mine = [k for k in shown if value and stacks[k][-1] & RANK_MASK == value]
         joker_tops = [k for k in shown if stacks[k][-1] & RANK_MASK == WILD]
         held = jokers = 0
     else:
-        tops = _tops(state, seat)
+        tops = face_up_tops(state.stacks[seat])
         hand = state.hands[seat]
         mine, joker_tops = (tops.get(value, []) if value else []), tops.get(WILD, [])
         held, jokers = (hand[value] if value else 0), hand[WILD]
@@ -185,7 +206,7 @@ def additions(state: State) -> Iterator[Move]:
 # -- why a move is illegal ----------------------------------------------------------------------------------
 
 
-def why_illegal(state: State, move: Move) -> str:
+def why_illegal(state: Core, move: Move) -> str:
     """A plain-English reason, citing R22, for a move :func:`generate` does not list."""
     seat, kind = state.turn, move.kind
     if state.phase == PHASE_PUSH:
@@ -202,7 +223,7 @@ def why_illegal(state: State, move: Move) -> str:
     if kind == ADD:
         if state.phase != PHASE_ADD:
             return "cards are added only to a blind card that landed or to a play that turned up a match (R22)"
-        if state.exposed:
+        if state.turned_up:
             return "only the middle cards just turned up that match the play may be added now (R22)"
         return _why_cards(state, seat, move) or _why_value(state, move) or "that addition is not allowed (R22)"
     if kind == TAKE:
@@ -225,12 +246,12 @@ def why_illegal(state: State, move: Move) -> str:
     return _why_cards(state, seat, move) or _why_value(state, move) or "that play is not allowed here (R22)"
 
 
-def _value_name(state: State) -> str:
+def _value_name(state: Core) -> str:
     value = top_value(state.pile)
     return card_name(value) if value else "any"
 
 
-def _why_target(state: State, seat: int, to: int) -> str:
+def _why_target(state: Core, seat: int, to: int) -> str:
     if to == seat:
         return "push the pile to another seat, not to yourself (R22)"
     if not 0 <= to < state.players:
@@ -238,7 +259,7 @@ def _why_target(state: State, seat: int, to: int) -> str:
     return "that push is not allowed here (R22)"
 
 
-def _why_source(state: State, seat: int, move: Move, card: int, name: str) -> str | None:
+def _why_source(state: Core, seat: int, move: Move, card: int, name: str) -> str | None:
     if move.n and state.hands[seat][card] < move.n:
         return f"you hold no {name} card in your hand"
     for k in move.stacks:
@@ -248,7 +269,7 @@ def _why_source(state: State, seat: int, move: Move, card: int, name: str) -> st
     return None
 
 
-def _why_cards(state: State, seat: int, move: Move) -> str | None:
+def _why_cards(state: Core, seat: int, move: Move) -> str | None:
     """Reasons about the cards of a number or JOKER play: held, on which stacks, and of one value."""
     hand, rank = state.hands[seat], move.rank
     if rank in (PUSH, CLEAR_CARD):
@@ -274,7 +295,7 @@ def _why_cards(state: State, seat: int, move: Move) -> str | None:
     return None
 
 
-def _why_value(state: State, move: Move) -> str | None:
+def _why_value(state: Core, move: Move) -> str | None:
     value = top_value(state.pile)
     rank = move.rank if move.rank != WILD else value
     if move.kind == ADD and move.rank != WILD and move.rank != value:
@@ -290,114 +311,109 @@ def _why_value(state: State, move: Move) -> str | None:
 # -- applying moves -----------------------------------------------------------------------------------------
 
 
-def apply(state: State, move: Move) -> None:
-    """Apply a legal Clear 4 move (R22)."""
+def apply(state: Core, move: Move) -> Outcome:
+    """Apply a legal Clear 4 move (R22) and say what it did."""
     seat, kind = state.turn, move.kind
     if kind in (PLAY, ADD):
-        shown = _lay(state, seat, move) if move.size else []
-        _after_lay(state, seat, shown)
-    elif kind == CLEAR:
+        return _after_lay(state, seat, _lay(state, seat, move) if move.size else ())
+    if kind == CLEAR:
         if move.n:
-            state._spend_hand(seat, CLEAR_CARD, 1)
+            state.spend_hand(seat, CLEAR_CARD, 1)
         else:
             _pop(state, seat, move.stacks[0])
         state.cleared[CLEAR_CARD] += 1
-        state._clear_pile(seat)
-    elif kind == PUSH_MOVE:
+        swept = (*state.clear_pile(seat), CLEAR_CARD)
+        return Outcome(OUT if state.over else CLEARED, seat, state.next_seat, (CLEAR_CARD,), swept=swept)
+    if kind == PUSH_MOVE:
+        laid: tuple[int, ...] = ()
         if move.n:
-            state._spend_hand(seat, PUSH, 1)
-            state.cleared[PUSH] += 1
+            state.spend_hand(seat, PUSH, 1)
+            laid = (PUSH,)
         elif move.stacks:
             _pop(state, seat, move.stacks[0])
-            state.cleared[PUSH] += 1
-        _give_pile(state, move.to)
-        if not state._gone_out(seat):
-            state._next_turn()
-    elif kind == TAKE:
-        state._pick_up(seat)
-    elif kind == FLIP:
-        _blind(state, seat, move.stacks[0])
+            laid = (PUSH,)
+        state.cleared[PUSH] += len(laid)
+        taken = state.pick_up(move.to)
+        if state.gone_out(seat):
+            return Outcome(OUT, seat, None, laid, swept=laid, taken=taken)
+        state.next_turn()
+        return Outcome(PUSHED, seat, state.next_seat, laid, swept=laid, taken=taken)
+    if kind == TAKE:
+        taken = state.pick_up(seat)
+        state.next_turn()
+        return Outcome(BUST, seat, state.next_seat, taken=taken)
+    return _blind(state, seat, move.stacks[0])  # FLIP
 
 
-def _pop(state: State, seat: int, k: int) -> int:
-    """Remove a stack's top card; the middle card beneath is turned up at once (R22)."""
+def _pop(state: Core, seat: int, k: int) -> int:
+    """Play a stack's top card; the middle card beneath is turned up at once (R22)."""
+    card = state.pop_stack(seat, k)
     stack = state.stacks[seat][k]
-    card = stack.pop() & RANK_MASK
     if len(stack) >= 2 and not stack[-1] & UP:
         stack[-1] |= UP
-        state.exposed.append(k)
+        state.turned_up.append(k)
     return card
 
 
-def _lay(state: State, seat: int, move: Move) -> list[int]:
-    """Lay a play's cards, numbers first so its JOKERs take their value; returns the stacks turned up."""
-    state.exposed.clear()
+def _lay(state: Core, seat: int, move: Move) -> tuple[int, ...]:
+    """Lay a play's cards, numbers first so its JOKERs take their value; returns the cards laid."""
+    state.turned_up.clear()
     rank = move.rank
     if move.n:
-        state._spend_hand(seat, rank, move.n)
+        state.spend_hand(seat, rank, move.n)
     if move.jokers:
-        state._spend_hand(seat, WILD, move.jokers)
+        state.spend_hand(seat, WILD, move.jokers)
     laid = [rank] * move.n + [WILD] * move.jokers + [_pop(state, seat, k) for k in move.stacks]
     laid.sort(key=lambda card: card == WILD)
-    state.pile.extend(laid)
-    state.pile_by.extend([seat] * len(laid))
-    return list(state.exposed)
+    state.lay(seat, laid)
+    return tuple(laid)
 
 
-def _after_lay(state: State, seat: int, shown: list[int]) -> None:
+def _after_lay(state: Core, seat: int, laid: tuple[int, ...]) -> Outcome:
     """After cards land: going out, a fourth card clears (go again), a turned-up match may join, or pass."""
-    if state._gone_out(seat):
-        return
+    if state.gone_out(seat):
+        return Outcome(OUT, seat, None, laid)
     if run(state.pile) >= FOUR:
-        state._clear_pile(seat)
-        return
+        swept = state.clear_pile(seat)
+        return Outcome(OUT if state.over else NATURAL, seat, state.next_seat, laid, swept=swept)
     value = top_value(state.pile)
     stacks = state.stacks[seat]
-    match = [k for k in shown if stacks[k][-1] & RANK_MASK in (value, WILD)]
-    state.exposed[:] = match
+    match = [k for k in state.turned_up if stacks[k][-1] & RANK_MASK in (value, WILD)] if laid else []
+    state.turned_up[:] = match
     if match and next(additions(state), None) is not None:
         state.phase = PHASE_ADD
     else:
-        state._next_turn()
+        state.next_turn()
+    return Outcome(LANDED if laid else PASS, seat, state.next_seat, laid)
 
 
-def _give_pile(state: State, to: int) -> None:
-    """A PUSH: the pile joins seat ``to``'s hand, every card known to all (R22)."""
-    hand, known = state.hands[to], state.known[to]
-    for card in state.pile:
-        hand[card] += 1
-        known[card] += 1
-    state.hand_count[to] += len(state.pile)
-    if state.pile:
-        state.busts[to] += 1
-    state.pile.clear()
-    state.pile_by.clear()
-
-
-def _blind(state: State, seat: int, k: int) -> None:
+def _blind(state: Core, seat: int, k: int) -> Outcome:
     """The final card, played blind as the first card of a turn (R22)."""
-    state.exposed.clear()
-    card = state.stacks[seat][k].pop() & RANK_MASK
+    state.turned_up.clear()
+    card = state.pop_stack(seat, k)
+    turned = (card,)
     state.blind_plays[seat] += 1
     if card == CLEAR_CARD:
         state.cleared[card] += 1
-        state._clear_pile(seat)
-        return
+        swept = state.clear_pile(seat) + turned
+        return Outcome(OUT if state.over else CLEARED, seat, state.next_seat, turned=turned, swept=swept)
     if card == PUSH:
         state.cleared[card] += 1
         state.phase = PHASE_PUSH
-        return
+        return Outcome(PASS, seat, seat, turned=turned, swept=turned)
     value = top_value(state.pile)
-    state.pile.append(card)
-    state.pile_by.append(seat)
+    state.lay(seat, turned)
     if card != WILD and value and card > value:
-        state._pick_up(seat)
-        return
-    if state._gone_out(seat):
-        return
+        taken = state.pick_up(seat)
+        state.next_turn()
+        return Outcome(BUST, seat, state.next_seat, turned=turned, taken=taken)
+    if state.gone_out(seat):
+        return Outcome(OUT, seat, None, turned=turned)
     if run(state.pile) >= FOUR:
-        state._clear_pile(seat)
-    elif next(additions(state), None) is not None:
+        swept = state.clear_pile(seat)
+        return Outcome(OUT if state.over else NATURAL, seat, state.next_seat, turned=turned, swept=swept)
+    if next(additions(state), None) is not None:
         state.phase = PHASE_ADD
     else:
-        state._next_turn()
+        state.next_turn()
+    return Outcome(LANDED, seat, state.next_seat, turned=turned)

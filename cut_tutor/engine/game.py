@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import RANK_MASK
+from .games import game_of
 from .moves import Move
 from .rules import Rules
 from .state import State
@@ -159,7 +160,7 @@ class Game:
         if self.over:
             raise ValueError("the game is over")
         last = self.results[-1]
-        if self.rules.clear4 or last.winner is None:
+        if not game_of(self.rules).WINNER_DEALS or last.winner is None:
             self.dealer = (last.dealer + 1) % self.rules.players
         else:
             self.dealer = last.winner

@@ -5,8 +5,9 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from .cards import RANK_MASK, UP, card_name, cards_of
-from .state import State
+from .cards import CODES, RANK_MASK, UP, card_name, cards_of, parse_card
+from .core import Core
+from .rules import Rules
 
 _STYLE = (
     "<style>.cut-pos{font-family:system-ui,sans-serif;font-size:13px}"
@@ -45,7 +46,7 @@ def _table(rows: list[tuple[str, str, str, str]], pile: str, footer: str) -> str
     )
 
 
-def state_html(state: State) -> str:
+def state_html(state: Core) -> str:
     """Every card of a state, face-down ones shown by rank in brackets (a referee's view)."""
     is_clear = state.rules.is_clear
     rows = []
@@ -63,11 +64,10 @@ def state_html(state: State) -> str:
 
 def view_html(view: dict[str, Any]) -> str:
     """One seat's view: its own hand, everyone's face-up cards, counts for the rest."""
-    clear4 = view["rules"].get("game") == "Clear 4"
-    clear_names = ("P", "J*", "CL") if clear4 else ("JK", view["rules"]["clear_rank"])
+    numbers = Rules.from_dict(view["rules"]).number_ranks
 
-    def is_clear(text: str) -> bool:
-        return text in clear_names
+    def is_clear(text: str) -> bool:  # every card that is not a number stands out: clear cards, Clear 4's specials
+        return CODES[text] not in numbers
 
     rows = []
     for info in view["seats"]:
@@ -90,8 +90,6 @@ def view_html(view: dict[str, Any]) -> str:
 
 
 def _rank(text: str) -> int:
-    from .cards import parse_card
-
     return parse_card(text) & RANK_MASK
 
 

@@ -25,11 +25,23 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Literal
 
-from .cards import CLEAR_CARD, JOKER, KING, NCODES, NRANKS, CardError, card_name, clear4_deck, parse_card, standard_deck
+from .cards import (
+    CLEAR_CARD,
+    JOKER,
+    KING,
+    NCODES,
+    NRANKS,
+    STACKS,
+    CardError,
+    card_name,
+    clear4_deck,
+    parse_card,
+    standard_deck,
+)
 
 CardScoring = Literal["rank", "flat5"]
 EndCondition = Literal["score", "rounds"]
@@ -170,7 +182,6 @@ class Rules:
     game_end_total: int = 300
     rounds: int = 5
     game: GameName = "CUT"
-    stacks: int = field(default=4, repr=False)
 
     def __post_init__(self) -> None:
         def check(name: str, ok: bool, allowed: str) -> None:
@@ -183,7 +194,6 @@ class Rules:
         for setting in SETTINGS.values():
             if setting.name != "decks":  # CUT's decks depend on the seats; Clear 4 has its own deck
                 check(setting.name, setting.allows(getattr(self, setting.name)), setting.allowed)
-        check("stacks", self.stacks == 4, "CUT deals 4 stacks")
         if self.game == CLEAR4:
             self._check_clear4(check)
             return
@@ -241,7 +251,7 @@ class Rules:
     @property
     def hand_size(self) -> int:
         """Cards dealt to the hand after the stacks (R5; 8 in Clear 4, R22)."""
-        return self.cards_dealt - self.stack_depth * self.stacks
+        return self.cards_dealt - self.stack_depth * STACKS
 
     @property
     def preset(self) -> str:
@@ -343,7 +353,7 @@ class Rules:
     @cached_property
     def _as_dict(self) -> dict[str, Any]:
         """:meth:`to_dict` built once: every view carries the rules, so this is on the AI's hot path."""
-        data = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "stacks"}
+        data = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
         if self.game == "CUT":
             del data["game"]
         data["clear_rank"] = None if self.clear_rank is None else card_name(self.clear_rank)
@@ -354,7 +364,7 @@ class Rules:
         """Rules from :meth:`to_dict` output; an error names the bad field."""
         if not isinstance(data, dict):
             raise RulesError(f"{where}: expected an object of settings, got {type(data).__name__}")
-        known = {f.name for f in dataclasses.fields(cls)} - {"stacks"}
+        known = {f.name for f in dataclasses.fields(cls)}
         unknown = sorted(set(data) - known)
         if unknown:
             raise RulesError(f"{where}: unknown setting(s) {', '.join(unknown)}")

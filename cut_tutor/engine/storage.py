@@ -17,7 +17,7 @@ from contextlib import closing, contextmanager
 from pathlib import Path
 from typing import Any
 
-from .codes import PositionError
+from .codes import PositionError, record
 from .game import Game, HandResult
 from .moves import Move, MoveSyntaxError
 from .rules import Rules, RulesError
@@ -221,8 +221,6 @@ class History:
 
     def record(self, game_id: int, hand: int) -> dict[str, Any]:
         """The replayable record of one stored hand (see :func:`~cut_tutor.engine.codes.replay`)."""
-        from .codes import RECORD_FORMAT, VERSION
-
         with self._connect() as db:
             row = db.execute(
                 "SELECT games.rules, records.deal, records.moves FROM records JOIN games ON games.id = records.game_id"
@@ -231,8 +229,7 @@ class History:
             ).fetchone()
         if row is None:
             raise ValueError(f"history: game {game_id} has no stored hand {hand}")
-        return {"format": RECORD_FORMAT, "version": VERSION, "rules": json.loads(row[0]), "deal": row[1],
-                "moves": json.loads(row[2])}  # fmt: skip
+        return record(json.loads(row[0]), row[1], json.loads(row[2]))
 
     def games(self) -> list[dict[str, Any]]:
         """One summary per finished game, newest first."""

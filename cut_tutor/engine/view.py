@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from . import clear4 as _c4
 from .cards import NCODES, RANK_MASK, UP, card_name, cards_of, counts_of, parse_card
 from .moves import Move
+from .render import view_html
 from .rules import Rules
 from .state import State
 
@@ -25,8 +25,6 @@ class View(dict[str, Any]):
     """A JSON-ready dict of one seat's knowledge that draws itself in a notebook."""
 
     def _repr_html_(self) -> str:
-        from .render import view_html
-
         return view_html(self)
 
 
@@ -75,7 +73,7 @@ def sight(state: State, seat: int) -> Sight:
         value=state.value(),
         run=state.run(),
         cleared=tuple(state.cleared),
-        exposed=tuple(state.exposed) if to_move else (),
+        exposed=tuple(state.game.offered(state)) if to_move else (),
         legal=tuple(state.legal_moves()) if to_move else (),
     )
 
@@ -120,12 +118,7 @@ def view(state: State, seat: int) -> View:
         stalemate=state.stalemate,
         scores=state.scores() if state.over else None,
     )
-    if state.clear4:
-        # R22: what each JOKER on the pile counts as, and the value to play equal or lower to (None: any)
-        values = _c4.values(seen.pile)
-        for entry, value in zip(result["pile"], values, strict=True):
-            entry["as"] = card_name(value) if value else None
-        result["pile_value"] = card_name(values[-1]) if values and values[-1] else None
+    state.game.add_to_view(state, result)
     return result
 
 

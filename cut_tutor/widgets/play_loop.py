@@ -245,7 +245,7 @@ class PlayLoop:
         busts, clears = state.busts[seat], state.clears[seat]
         hand_before, cleared_before = list(state.hands[seat]), list(state.cleared)
         label = move_label(move, state, game.names)
-        blind = state.stacks[seat][move.stacks[0]][-1] & RANK_MASK if state.clear4 and move.kind == FLIP else 0
+        blind = state.stacks[seat][move.stacks[0]][-1] & RANK_MASK if state.rules.clear4 and move.kind == FLIP else 0
         game.play(move)
         after = game.state
         text = f"{game.names[seat]}: {label}"
@@ -258,10 +258,10 @@ class PlayLoop:
             taken = [a - b for a, b in zip(after.hands[seat], hand_before, strict=True)]
             if move.kind == TAKE and move.n:
                 taken[move.rank] += 1  # the card shown went back to the hand with the pile
-            text += f" — 💥 took the pile: {_cards_text(taken, after.clear4)}"
+            text += f" — 💥 took the pile: {_cards_text(taken, after.rules.clear4)}"
         elif after.clears[seat] > clears:
             swept = [a - b for a, b in zip(after.cleared, cleared_before, strict=True)]
-            text += f" — cleared {_cards_text(swept, after.clear4)}, plays again"
+            text += f" — cleared {_cards_text(swept, after.rules.clear4)}, plays again"
         if after.winner == seat:
             text += " — and went out!"
         self.host.note(text)
@@ -328,9 +328,9 @@ class PlayLoop:
                 status += " · Game over: " + acts([game.names[s] for s in game.winners], "win")
         elif state.turn == YOU:
             status = "Your turn" + (" (automated)" if game.automated[YOU] else "")
-            if state.clear4 and state.phase == "push":
+            if state.rules.clear4 and state.phase == "push":
                 status += " — your blind PUSH: choose who gets the pile"
-            elif state.clear4 and state.phase == "add":
+            elif state.rules.clear4 and state.phase == "add":
                 status += " — add matching cards, or Add none"
         else:
             status = f"{game.names[state.turn]} to play"

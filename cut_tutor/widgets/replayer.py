@@ -2,7 +2,8 @@
 
 >>> from cut_tutor.engine import Rules, State, record_of
 >>> state = State.deal(Rules(players=2), seed=5)
->>> state.play(state.legal_moves()[0])
+>>> state.play(state.legal_moves()[0]).kind
+'landed'
 >>> r = Replayer(record_of(state))
 >>> r.last(); r.step
 1
@@ -18,9 +19,8 @@ from typing import Any
 import ipywidgets as w
 
 from cut_tutor.coach import COACHES, advise
-from cut_tutor.engine import HandResult, Move, Rules, State, record_of, replay, state_from_deal, view
+from cut_tutor.engine import HandResult, Move, Rules, State, codes, record_of, replay, state_from_deal, view
 from cut_tutor.engine.cards import UP, card_name, cards_of
-from cut_tutor.engine.codes import RECORD_FORMAT, VERSION
 from cut_tutor.words import count, recommends
 
 from .table import COLOURS, TableWidget, move_label, table_data
@@ -93,9 +93,7 @@ class Replayer:
     def from_deal(cls, deal: str, moves: Sequence[str], rules: Rules | None = None, **kwargs: Any) -> Replayer:
         """A replayer from a deal code and the moves played."""
         rules = rules or state_from_deal(deal).rules
-        record = {"format": RECORD_FORMAT, "version": VERSION, "rules": rules.to_dict(), "deal": deal,
-                  "moves": list(moves)}  # fmt: skip
-        return cls(record, **kwargs)
+        return cls(codes.record(rules, deal, moves), **kwargs)
 
     @classmethod
     def from_result(cls, result: HandResult, rules: Rules, **kwargs: Any) -> Replayer:

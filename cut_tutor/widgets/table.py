@@ -80,7 +80,7 @@ def _labels(state: State, moves: Sequence[Move], names: Sequence[str] | None) ->
 
 def _completes_clear(move: Move, state: State) -> bool:
     """Does this play leave four or more of its rank on top of the pile (R10; in Clear 4, of its value, R22)?"""
-    if state.clear4:
+    if state.rules.clear4:
         laid = [WILD if move.rank == WILD else move.rank] * move.size
         return clear4_run(state.pile + laid) >= FOUR
     run = state.run() if state.pile and state.top == move.rank else 0
@@ -138,7 +138,7 @@ def table_data(
     if to_move and mode == "play":
         labels = _labels(state, state.legal_moves(), names)
         for move, label in labels.items():
-            used = move_cards(move, state.clear4)
+            used = move_cards(move, state.rules.clear4)
             action: dict[str, Any] = {"move": str(move), "label": label, "cards": used}
             if move.kind == PUSH:
                 action["to"] = move.to  # the page offers these as a seat picker
@@ -158,7 +158,7 @@ def table_data(
             {
                 "move": str(highlight),
                 "label": labels[highlight] if highlight in labels else move_label(highlight, state, names),
-                "cards": move_cards(highlight, state.clear4),
+                "cards": move_cards(highlight, state.rules.clear4),
             }
             if highlight is not None and to_move
             else None
@@ -177,7 +177,7 @@ def table_data(
 def _risk_combos(state: State, move: Move, label: str, used: list[str]) -> list[dict[str, Any]]:
     """``Play 2× 9 + Risk pile 1``: a play that spends Board cards, then the gamble on each Risk card
     it uncovers, as one button (R17). Offered only when the play cannot clear, so the gamble always follows."""
-    if not state.rules.risk_play or state.clear4 or move.kind != PLAY or _completes_clear(move, state):
+    if not state.rules.risk_play or state.rules.clear4 or move.kind != PLAY or _completes_clear(move, state):
         return []
     stacks = state.stacks[state.turn]
     return [

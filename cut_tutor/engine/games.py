@@ -1,0 +1,47 @@
+"""The games the engine plays, by name: each is a module with the same face, so adding one is a module and an entry.
+
+>>> sorted(GAMES)
+['CUT', 'Clear 4']
+>>> game_of(Rules.from_preset("Clear 4")).DECK_CODE
+'C4'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from . import clear4, cut
+from .core import Core
+from .moves import Move
+from .outcome import Outcome
+from .rules import Rules
+
+
+class Game(Protocol):
+    """What a game's module offers: its deal, its rules of play, its pile values and its part of the formats."""
+
+    NAME: str
+    PHASES: tuple[str, ...]
+    DECK_CODE: str | None
+    WINNER_DEALS: bool
+    OFF_PILE: dict[int, str]
+
+    def layout(self, rules: Rules, block: Sequence[int]) -> list[list[int]]: ...
+    def rules_for(self, players: int, decks: int, dealt: int) -> Rules: ...
+    def generate(self, state: Core) -> list[Move]: ...
+    def why_illegal(self, state: Core, move: Move) -> str: ...
+    def apply(self, state: Core, move: Move) -> Outcome: ...
+    def top_value(self, pile: Sequence[int]) -> int: ...
+    def run(self, pile: Sequence[int]) -> int: ...
+    def offered(self, state: Core) -> list[int]: ...
+    def add_to_view(self, state: Core, view: dict[str, Any]) -> None: ...
+
+
+#: Every game by its ``Rules.game`` name.
+GAMES: dict[str, Game] = {cut.NAME: cut, clear4.NAME: clear4}
+
+
+def game_of(rules: Rules) -> Game:
+    """The module that plays the game these rules name."""
+    return GAMES[rules.game]
