@@ -867,6 +867,17 @@ class TestPlayBar:
         bust.play("take")
         assert any("took the pile: Q 4" in line for line in bust.log)
 
+    def test_a_blind_card_is_named_from_the_move_outcome(self, tmp_path: Path) -> None:
+        """The card a flip turned is public once it is on the pile (R12): the Play Bar names it, landed or not."""
+        landed = app_at(tmp_path, {"rules": {"players": 2}, "turn": 0, "pile": "9@1",
+                                   "seats": [{"hand": "", "stacks": ["[3]", "[4]", "", ""]}, {"hand": "Q Q"}]})
+        landed.play("flip 1")
+        assert "You: Flip pile 1 (turned 3)" in landed.log
+        bust = app_at(tmp_path / "b", {"rules": {"players": 2}, "turn": 0, "pile": "9@1",
+                                       "seats": [{"hand": "", "stacks": ["[K]", "[4]", "", ""]}, {"hand": "Q Q"}]})
+        bust.play("flip 1")
+        assert "You: Flip pile 1 (turned K) — 💥 took the pile: K 9" in bust.log
+
     def test_the_dealer_agrees_with_its_verb(self, tmp_path: Path) -> None:
         """"You deal" and "Daryl deals", never "You deals"."""
         dealers = {}

@@ -17,9 +17,9 @@ from cut_tutor import Rules, State, view
 from cut_tutor.coach import advise
 from cut_tutor.engine import Move
 from cut_tutor.engine.cards import CLEAR_CARD, PUSH, WILD
+from cut_tutor.engine.words import acts, and_list, count, face, move_labels, plan, plural, seat_name, table_words, who
 from cut_tutor.widgets import Replayer, move_label, table_data
 from cut_tutor.widgets.replayer import REVIEW
-from cut_tutor.words import acts, and_list, count, face, move_labels, plan, plural, seat_name, table_words, who
 
 EMPTY = ["", "", "", ""]
 FAR = "K K Q Q J J 9 9"  # an opponent nowhere near going out

@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Any
 from ..engine.cards import JACK, WILD
 from ..engine.moves import ADD, CLEAR, DONE, FLIP, GAMBLE, PUSH, TAKE, TURNUP, Move
 from ..engine.rules import CLEAR4
-from ..words import acts, card_word, count, game_of, move_labels, move_phrase, number, plural, pts, who
-from ..words import plan as plan_phrase
+from ..engine.words import acts, card_word, count, game_of, move_labels, move_phrase, number, plural, pts, who
+from ..engine.words import plan as plan_phrase
 from .knowledge import Knowledge
 from .scoring import COMPONENTS, Candidate
 from .styles import COACH_STYLE, Level, Style, level_of, style_of
@@ -39,7 +39,7 @@ class Advice:
     text: str
     plan: str | None
     candidates: list[Candidate]
-    #: Every candidate's button text, as the table words it (:func:`~cut_tutor.words.move_labels`).
+    #: Every candidate's button text, as the table words it (:func:`~cut_tutor.engine.words.move_labels`).
     labels: dict[Move, str]
 
     @property

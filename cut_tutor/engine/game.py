@@ -15,6 +15,7 @@ from typing import Any
 from .cards import RANK_MASK
 from .games import game_of
 from .moves import Move
+from .outcome import Outcome
 from .rules import Rules
 from .state import State
 
@@ -107,13 +108,14 @@ class Game:
         self._hand_automated = list(self.automated)
         return State.deal(self.rules, self.hand_seed(self.hand_number), self.dealer)
 
-    def play(self, move: Move | str) -> None:
-        """Play a move in the current hand; the hand's result is recorded the moment it ends."""
+    def play(self, move: Move | str) -> Outcome:
+        """Play a move in the current hand and say what it did; the hand's result is recorded the moment it ends."""
         if self.automated[self.state.turn]:
             self._hand_automated[self.state.turn] = True
-        self.state.play(move)
+        outcome = self.state.play(move)
         if self.state.over and len(self.results) < self.hand_number:
             self._record()
+        return outcome
 
     def _record(self) -> None:
         state = self.state

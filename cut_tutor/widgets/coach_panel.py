@@ -13,7 +13,7 @@ import pandas as pd
 from cut_tutor.coach import COACHES, LEVELS, Advice, advise, compare
 from cut_tutor.engine import State, view
 
-from ..words import recommends
+from ..engine.words import recommends
 from .shared import YOU, Host
 from .table import IntentError, move_label
 

@@ -15,11 +15,12 @@ import ipywidgets as w
 
 from cut_tutor.coach import Advice
 from cut_tutor.engine import Game, Move, SaveError, State, load_game, read_save, save_game, view
-from cut_tutor.engine.cards import RANK_MASK, UP, card_name, cards_of
-from cut_tutor.engine.moves import FLIP, GAMBLE, TAKE, TURNUP
+from cut_tutor.engine.cards import UP
+from cut_tutor.engine.moves import FLIP, GAMBLE, TURNUP
 
+from ..engine.outcome import BUST, OUT
+from ..engine.words import acts, face, play_bar
 from ..guide_links import guide_url
-from ..words import acts
 from .shared import PACING, YOU, Host, Setup, seat_ai
 from .table import COLOURS, IntentError, move_label, table_data
 
@@ -238,32 +239,18 @@ class PlayLoop:
             self._undo.clear()
 
     def _apply(self, move: Move) -> None:
-        """Apply a legal move and describe it in the Play Bar."""
+        """Apply a legal move and tell the Play Bar what it did, from the move's outcome."""
         game = self.host.need_game()
         state = game.state
-        seat = state.turn
-        busts, clears = state.busts[seat], state.clears[seat]
-        hand_before, cleared_before = list(state.hands[seat]), list(state.cleared)
         label = move_label(move, state, game.names)
-        blind = state.stacks[seat][move.stacks[0]][-1] & RANK_MASK if state.rules.clear4 and move.kind == FLIP else 0
-        game.play(move)
-        after = game.state
-        text = f"{game.names[seat]}: {label}"
-        if blind:  # Clear 4's final card: what it was is public once played (R22)
-            text += f" (turned {_display_name(blind, clear4=True)})"
-        elif move.kind in (FLIP, GAMBLE) and (after.pile or after.busts[seat] > busts):
-            text += f" (turned {_turned(after, seat, busts)})"
-        # the cards swept away or taken are public (R9–R11): the Play Bar shows them, as a Step pause does
-        if after.busts[seat] > busts:
-            taken = [a - b for a, b in zip(after.hands[seat], hand_before, strict=True)]
-            if move.kind == TAKE and move.n:
-                taken[move.rank] += 1  # the card shown went back to the hand with the pile
-            text += f" — 💥 took the pile: {_cards_text(taken, after.rules.clear4)}"
-        elif after.clears[seat] > clears:
-            swept = [a - b for a, b in zip(after.cleared, cleared_before, strict=True)]
-            text += f" — cleared {_cards_text(swept, after.rules.clear4)}, plays again"
-        if after.winner == seat:
-            text += " — and went out!"
+        outcome = game.play(move)
+        # a blind card, and the cards swept away or taken, are public (R9–R12, R22): the Play Bar names them
+        turned = face(outcome.turned[0], state.rules.game) if outcome.turned and move.kind in (FLIP, GAMBLE) else ""
+        text = play_bar(
+            game.names[outcome.seat], label, game=state.rules.game, turned=turned,
+            took=sorted(outcome.taken, reverse=True) if outcome.kind == BUST else None,
+            swept=sorted(outcome.swept, reverse=True) if outcome.swept else None, went_out=outcome.kind == OUT,
+        )  # fmt: skip
         self.host.note(text)
 
     def _advance(self, step: bool = True) -> None:
@@ -345,21 +332,3 @@ class PlayLoop:
 def _hidden(state: State, seat: int) -> int:
     """How many of a seat's stack cards are face-down: fewer after a move means it turned a hidden card."""
     return sum(not card & UP for stack in state.stacks[seat] for card in stack)
-
-
-def _display_name(card: int, clear4: bool) -> str:
-    """A card as the table shows it: Clear 4 writes its 1 as ``1`` and its special cards in words (R22)."""
-    name = card_name(card)
-    if clear4:
-        return {"A": "1", "P": "PUSH", "J*": "JOKER", "CL": "CLEAR"}.get(name, name)
-    return name
-
-
-def _cards_text(counts: list[int], clear4: bool) -> str:
-    return " ".join(_display_name(card, clear4) for card in cards_of(counts)) or "nothing"
-
-
-def _turned(after: State, seat: int, busts: int) -> str:
-    if after.busts[seat] > busts:
-        return "a card above the top"
-    return card_name(after.top) if after.pile else "a clear card"

@@ -21,7 +21,7 @@ import ipywidgets as w
 from cut_tutor.coach import COACHES, advise
 from cut_tutor.engine import HandResult, Move, Rules, State, codes, record_of, replay, state_from_deal, view
 from cut_tutor.engine.cards import UP, card_name, cards_of
-from cut_tutor.words import count, recommends
+from cut_tutor.engine.words import count, recommends
 
 from .table import COLOURS, TableWidget, move_label, table_data
 

@@ -27,7 +27,7 @@ from cut_tutor.engine.cards import UP, WILD
 from cut_tutor.engine.clear4 import FOUR
 from cut_tutor.engine.clear4 import run as clear4_run
 from cut_tutor.engine.moves import ADD, CLEAR, FLIP, GAMBLE, PLAY, PUSH, TAKE, TURNUP
-from cut_tutor.words import combo_label, move_labels, table_words
+from cut_tutor.engine.words import combo_label, move_labels, table_words
 
 _STATIC = pathlib.Path(__file__).parent / "static"
 
@@ -57,7 +57,7 @@ class IntentError(ValueError):
 
 
 def move_label(move: Move, state: State, names: Sequence[str] | None = None) -> str:
-    """A move's button text in this state: :func:`~cut_tutor.words.move_labels` over the seat's legal moves.
+    """A move's button text in this state: :func:`~cut_tutor.engine.words.move_labels` over the seat's legal moves.
 
     A legal move reads as its button does, kept apart from the others; any other move reads on its own.
 

@@ -20,9 +20,9 @@ from collections import Counter
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any
 
-from .engine.cards import CLEAR_CARD, JOKER, WILD, card_name
-from .engine.moves import ADD, CLEAR, FLIP, GAMBLE, PLAY, PUSH, TAKE, TURNUP, Move
-from .engine.rules import CLEAR4
+from .cards import CLEAR_CARD, JOKER, WILD, card_name
+from .moves import ADD, CLEAR, FLIP, GAMBLE, PLAY, PUSH, TAKE, TURNUP, Move
+from .rules import CLEAR4
 
 CUT = "CUT"
 #: The name the seat at the keyboard goes by: it takes "you deal", not "you deals".
@@ -50,8 +50,6 @@ LEGENDS: dict[str, tuple[tuple[str, str], ...]] = {
         ("S", "Stack number (top card, the middle card beneath, the final card across)"),
     ),
 }
-#: What a blind card turned into, when the Play Bar cannot name one card.
-ABOVE_THE_TOP, A_CLEAR_CARD = "a card above the top", "a clear card"
 
 _NUMBERS = ("no", "one", "two", "three", "four", "five")
 _IRREGULAR = {"be": "is", "do": "does", "go": "goes", "have": "has"}
