@@ -203,3 +203,20 @@ class TestReplayerWords:
         r.go(r.differences()[0].step)
         assert "Madonna recommends: " in r.info.value and "would play Play" not in r.info.value
         assert " 1 points" not in r.info.value
+
+
+class TestEngineReasons:
+    """The engine's refusals speak the same words: counts that agree, piles by number, Clear 4's own faces."""
+
+    def test_cut_reasons(self) -> None:
+        state = pos([{"hand": "J J 4", "stacks": ["", "[3] 9", "", ""]}, {"hand": "Q"}], "K@1")
+        assert state.why_illegal(Move.parse("3×J")) == "you hold 2 Js in your hand, not 3"
+        assert state.why_illegal(Move.parse("1×9 s1")) == "pile 1 is empty"
+        capped = pos([{"hand": "9 9 9"}, {"hand": "Q"}], "9@1 9@1 9@1")
+        assert "at most 1 9 may be laid" in (capped.why_illegal(Move.parse("2×9")) or "")
+
+    def test_clear4_reasons(self) -> None:
+        c4 = State.from_position({"rules": Rules.from_preset(C4, players=2).to_dict(), "turn": 0, "dealer": 1,
+                                  "pile": "8@1", "seats": [{"hand": "A 5", "stacks": ["", "", "", ""]},
+                                                           {"hand": "3", "stacks": ["", "", "", ""]}]})  # fmt: skip
+        assert c4.why_illegal(Move.parse("2×A")) == "you hold 1 1 in your hand, not 2"

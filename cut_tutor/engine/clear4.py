@@ -30,6 +30,7 @@ from .moves import PUSH as PUSH_MOVE
 from .outcome import BUST, LANDED, NATURAL, OUT, PASS, PUSHED, Outcome
 from .outcome import CLEAR as CLEARED
 from .rules import CLEAR4, Rules
+from .words import count, face, pile_number
 
 NAME = CLEAR4
 #: The phases of a Clear 4 turn (R22).
@@ -233,8 +234,8 @@ def why_illegal(state: Core, move: Move) -> str:
     if kind == FLIP:
         k = move.stacks[0]
         if k >= len(state.stacks[seat]) or not state.stacks[seat][k]:
-            return f"stack {k + 1} is empty"
-        return f"stack {k + 1}'s top card is face-up: play it as a card (R22)"
+            return f"{pile_number(k)} is empty"
+        return f"{pile_number(k)}'s top card is face-up: play it as a card (R22)"
     if kind == PUSH_MOVE:
         if not move.n and not move.stacks:
             return "'push blind' names the seat for a PUSH just turned up blind (R22)"
@@ -265,7 +266,7 @@ def _why_source(state: Core, seat: int, move: Move, card: int, name: str) -> str
     for k in move.stacks:
         stack = state.stacks[seat][k] if k < len(state.stacks[seat]) else []
         if not stack or not stack[-1] & UP or stack[-1] & RANK_MASK != card:
-            return f"stack {k + 1} has no face-up {name} card on top"
+            return f"{pile_number(k)} has no face-up {name} card on top"
     return None
 
 
@@ -277,17 +278,17 @@ def _why_cards(state: Core, seat: int, move: Move) -> str | None:
     if rank == WILD and move.jokers:
         return "JOKERs alone are written like 2×J*"
     if move.n and hand[rank] < move.n:
-        return f"you hold {hand[rank]} {card_name(rank)} in your hand, not {move.n}"
+        return f"you hold {count(hand[rank], face(rank, NAME))} in your hand, not {move.n}"
     if move.jokers and hand[WILD] < move.jokers:
-        return f"you hold {hand[WILD]} JOKER (J*) in your hand, not {move.jokers}"
+        return f"you hold {count(hand[WILD], face(WILD, NAME))} in your hand, not {move.jokers}"
     for k in move.stacks:
         if k >= len(state.stacks[seat]) or not state.stacks[seat][k]:
-            return f"stack {k + 1} is empty"
+            return f"{pile_number(k)} is empty"
         top = state.stacks[seat][k][-1]
         if not top & UP:
-            return f"stack {k + 1}'s final card is played blind, first in a turn, with 'flip {k + 1}' (R22)"
+            return f"{pile_number(k)}'s final card is played blind, first in a turn, with 'flip {k + 1}' (R22)"
         if top & RANK_MASK not in (rank, WILD):
-            return f"stack {k + 1}'s top card is {card_name(top)}, not {card_name(rank)} or a JOKER"
+            return f"{pile_number(k)}'s top card is {face(top, NAME)}, not {face(rank, NAME)} or a JOKER"
     if move.size == 0:
         return "a play needs at least one card"
     if rank != WILD and not move.n and all(state.stacks[seat][k][-1] & RANK_MASK == WILD for k in move.stacks):
@@ -301,10 +302,11 @@ def _why_value(state: Core, move: Move) -> str | None:
     if move.kind == ADD and move.rank != WILD and move.rank != value:
         return f"only cards of the landed value ({_value_name(state)}) can be added (R22)"
     if value and rank > value:
-        return f"{card_name(rank)} is above the pile's value {card_name(value)}: play equal or lower (R22)"
+        return f"{face(rank, NAME)} is above the pile's value {face(value, NAME)}: play equal or lower (R22)"
     limit = cap(state.pile, rank)
     if move.size > limit:
-        return f"never more than four of a value on the pile: at most {limit} more {card_name(rank)} may be laid (R22)"
+        more = count(limit, "more " + face(rank, NAME))
+        return f"never more than four of a value on the pile: at most {more} may be laid (R22)"
     return None
 
 

@@ -22,6 +22,7 @@ from .moves import ADD, CLEAR, DONE, FLIP, GAMBLE, PLAY, TAKE, TURNUP, Move
 from .outcome import BUST, LANDED, NATURAL, OUT, PASS, Outcome
 from .outcome import CLEAR as CLEARED
 from .rules import Rules, auto_decks
+from .words import card_word, count, pile_number
 
 NAME = "CUT"
 #: The phases of a CUT turn (R13, R17).
@@ -269,7 +270,7 @@ def why_illegal(state: Core, move: Move) -> str:
         return _why_cards(state, seat, move) or _why_cap(state, move) or "that addition is not allowed here (R13)"
     if state.phase == PHASE_GAMBLE:
         if kind == GAMBLE:
-            return f"stack {move.stacks[0] + 1} has no exposed Risk card to gamble this turn (R17)"
+            return f"{pile_number(move.stacks[0])} has no exposed Risk card to gamble this turn (R17)"
         return "choose a Risk card to gamble or 'done' (R17)"
     if kind in (ADD, GAMBLE, DONE):
         return {
@@ -301,9 +302,9 @@ def _why_take(state: Core, seat: int, move: Move) -> str:
 def _why_blind(state: Core, seat: int, move: Move) -> str:
     k = move.stacks[0]
     if k >= STACKS or not state.stacks[seat][k]:
-        return f"stack {k + 1} is empty"
+        return f"{pile_number(k)} is empty"
     if state.stacks[seat][k][-1] & UP:
-        return f"stack {k + 1}'s top card is face-up: play it as a card (R7)"
+        return f"{pile_number(k)}'s top card is face-up: play it as a card (R7)"
     if move.kind == TURNUP and not state.rules.pile_card_flip:
         return "turning a card up needs the Pile Card Flip rule (R18)"
     if state.hand_count[seat]:
@@ -320,15 +321,15 @@ def _why_cards(state: Core, seat: int, move: Move) -> str | None:
     for k in move.stacks:
         stack = state.stacks[seat][k]
         if not stack:
-            return f"stack {k + 1} is empty"
+            return f"{pile_number(k)} is empty"
         if not stack[-1] & UP:
-            return f"stack {k + 1}'s top card is face-down: it is played blind with 'flip {k + 1}' (R7, R12)"
+            return f"{pile_number(k)}'s top card is face-down: it is played blind with 'flip {k + 1}' (R7, R12)"
         want = move.rank if move.kind != CLEAR else -1
         got = stack[-1] & RANK_MASK
         if want >= 0 and got != want:
-            return f"stack {k + 1}'s top card is {card_name(got)}, not {card_name(want)}"
+            return f"{pile_number(k)}'s top card is {card_name(got)}, not {card_name(want)}"
         if want < 0 and not rules.is_clear[got]:
-            return f"stack {k + 1}'s top card {card_name(got)} is not a clear card"
+            return f"{pile_number(k)}'s top card {card_name(got)} is not a clear card"
     if move.kind == CLEAR:
         if move.n and move.rank != rules.clear_rank:
             what = card_name(rules.clear_rank) + "s and Jokers" if rules.clear_rank else "Jokers"
@@ -336,7 +337,7 @@ def _why_cards(state: Core, seat: int, move: Move) -> str | None:
         if hand[move.rank] < move.n or hand[JOKER] < move.jokers:
             return "you do not hold those clear cards"
     elif move.n and hand[move.rank] < move.n:
-        return f"you hold {hand[move.rank]} {card_name(move.rank)} in your hand, not {move.n}"
+        return f"you hold {count(hand[move.rank], card_word(move.rank))} in your hand, not {move.n}"
     if move.stacks and not _stacks_free(state, seat):
         used = move.n + move.jokers
         if used != state.hand_count[seat]:
@@ -362,7 +363,7 @@ def _why_cap(state: Core, move: Move) -> str | None:
     """The USA cap (R10), which also limits additions to a landed blind card (R13)."""
     cap = _cap(state, move.rank)
     if move.size > cap:
-        return f"USA rules: at most {cap} {card_name(move.rank)} may be laid to reach four on the pile (R10)"
+        return f"USA rules: at most {count(cap, card_word(move.rank))} may be laid to reach four on the pile (R10)"
     return None
 
 

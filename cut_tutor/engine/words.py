@@ -64,6 +64,11 @@ def game_of(view: Mapping[str, Any]) -> str:
 # -- cards and counts ---------------------------------------------------------------------------------------
 
 
+def pile_number(k: int) -> str:
+    """A player's stack as the buttons and badges name it: ``pile 2`` (``k`` from 0)."""
+    return f"pile {k + 1}"
+
+
 def face(card: int | str, game: str = CUT) -> str:
     """A card as the table shows it: its short name, or the word this game prints on it."""
     name = card if isinstance(card, str) else card_name(card)
@@ -202,10 +207,10 @@ def _label(
             return "Pass"
         if not move.rank:
             return "Take the pile"
-        where = f" from pile {move.stacks[0] + 1}" if move.stacks else ""
+        where = f" from {pile_number(move.stacks[0])}" if move.stacks else ""
         return f"Take (show {face(move.rank)}{where})"
     if kind in _STACK_VERBS:
-        return f"{_STACK_VERBS[kind]} pile {move.stacks[0] + 1}"
+        return f"{_STACK_VERBS[kind]} {pile_number(move.stacks[0])}"
     return "Done"  # DONE: the last kind, ending a run of gambles (R17)
 
 
