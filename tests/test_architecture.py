@@ -102,3 +102,13 @@ def test_imports_point_one_way(layer: str, forbidden: tuple[str, ...]) -> None:
         if any(target == f or target.startswith(f + ".") for f in forbidden)
     )
     assert inside and wrong == []
+
+
+@pytest.mark.parametrize("name", [n for n in MODULES if n.startswith("cut_tutor.coach")] + ["cut_tutor.widgets.table"])
+def test_the_coach_and_the_table_never_hold_a_state(name: str) -> None:
+    """They take a seat's view (or what the coach reads from it) by construction: ``State`` is not even imported,
+    so advice, AI choices and the page's data cannot read a hidden card (C2)."""
+    tree = ast.parse(MODULES[name].read_text(encoding="utf-8"))
+    names = {alias.asname or alias.name for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
+             for alias in node.names}  # fmt: skip
+    assert "State" not in names and "Core" not in names

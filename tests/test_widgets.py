@@ -17,7 +17,7 @@ import ipywidgets as w
 
 from cut_tutor import dashboard
 from cut_tutor.cli import build_parser, voila_command
-from cut_tutor.engine import IllegalMoveError, Move, Rules, State
+from cut_tutor.engine import IllegalMoveError, Move, Rules, State, view
 from cut_tutor.widgets import GameApp, Replayer, TableWidget, move_label
 from cut_tutor.widgets.replayer import REVIEW
 from cut_tutor.widgets.table import IntentError, parse_intent
@@ -454,7 +454,7 @@ class TestTable:
             "rules": {"players": 2}, "turn": 0, "pile": "A@1",
             "seats": [{"hand": "A A A 10 10 10 10 K", "stacks": ["", "", "", ""]}, {"hand": "2"}],
         })
-        labels = {move_label(m, state) for m in state.legal_moves()}
+        labels = {move_label(m, view(state, state.turn)) for m in state.legal_moves()}
         assert {"Play 1× A", "Play 3× A — clear", "Play 4× clear", "Take (show K)"} <= labels
 
     def test_same_labels_name_their_cards(self, tmp_path: Path) -> None:
@@ -466,12 +466,12 @@ class TestTable:
         assert "Play 1× clear (10)" in labels and "Play 1× clear (JK)" in labels and "Play 2× clear" in labels
         assert len(set(labels)) == len(labels)
         empty = State(Rules())
-        assert move_label(Move.parse("take"), empty) == "Take the pile"
-        assert move_label(Move.parse("flip 2"), empty) == "Flip pile 2"
-        assert move_label(Move.parse("gamble 2"), empty) == "Risk pile 2"
-        assert move_label(Move.parse("turn up 3"), empty) == "Turn up pile 3"
-        assert move_label(Move.parse("done"), empty) == "Done"
-        assert move_label(Move.parse("add 1×A"), empty) == "Add 1× A"
+        assert move_label(Move.parse("take"), view(empty, empty.turn)) == "Take the pile"
+        assert move_label(Move.parse("flip 2"), view(empty, empty.turn)) == "Flip pile 2"
+        assert move_label(Move.parse("gamble 2"), view(empty, empty.turn)) == "Risk pile 2"
+        assert move_label(Move.parse("turn up 3"), view(empty, empty.turn)) == "Turn up pile 3"
+        assert move_label(Move.parse("done"), view(empty, empty.turn)) == "Done"
+        assert move_label(Move.parse("add 1×A"), view(empty, empty.turn)) == "Add 1× A"
 
     def test_actions_carry_the_cards_they_use(self, app: GameApp) -> None:
         for action in app.table.table["actions"]:
@@ -776,7 +776,8 @@ class TestClear4:
             advice = app.advice()
             assert advice is not None
             done = len(app.state.moves)
-            assert app.coach_play_button.description == f"Coach: {move_label(advice.move, app.state, app.game.names)}"
+            label = move_label(advice.move, view(app.state, app.state.turn), app.game.names)
+            assert app.coach_play_button.description == f"Coach: {label}"
             app.coach_play_button.click()
             assert app.state.moves[done] == advice.move
 

@@ -96,7 +96,7 @@ class TestLabels:
     def test_two_clears_of_one_size_name_their_cards_everywhere(self) -> None:
         """Once two moves both "Play 1× clear": every place a label is read tells the 10 from the Joker."""
         state = pos([{"hand": "10 JK 3"}, {"hand": "2"}], "5@1")
-        labels = {str(m): move_label(m, state) for m in state.legal_moves()}
+        labels = {str(m): move_label(m, view(state, state.turn)) for m in state.legal_moves()}
         assert labels["clear 10"] == "Play 1× clear (10)" and labels["clear JK"] == "Play 1× clear (JK)"
         assert labels["clear 10+JK"] == "Play 2× clear"
         advice = advise(view(state, 0))
@@ -107,13 +107,13 @@ class TestLabels:
         "stack 2"; the gamble is "Risk pile 2" and the combined button "Play 2× 9 + Risk pile 1"."""
         state = pos([{"hand": "", "stacks": ["[3]", "[A]", "[5]", "[6]"]}, {"hand": "Q"}], "K@1",
                     risk_play=True, pile_card_flip=True)  # fmt: skip
-        labels = [move_label(m, state) for m in state.legal_moves()]
+        labels = [move_label(m, view(state, state.turn)) for m in state.legal_moves()]
         assert "Flip pile 2" in labels and "Turn up pile 2" in labels
         assert not any("stack" in label.lower() for label in labels)
-        assert move_label(Move.parse("gamble 2"), state) == "Risk pile 2"
+        assert move_label(Move.parse("gamble 2"), view(state, state.turn)) == "Risk pile 2"
         risky = pos([{"hand": "9", "stacks": ["[3] 9", "[A] 4", "[5] Q", "[6] 2"]}, {"hand": "Q"}], "K@1",
                     risk_play=True)  # fmt: skip
-        data = table_data(risky, 0, names=NAMES[:2], colours=["#000", "#111"])
+        data = table_data(view(risky, 0), names=NAMES[:2], colours=["#000", "#111"])
         combos = [a["label"] for a in data["actions"] if a.get("then")]
         assert combos == ["Play 2× 9 + Risk pile 1"]
 
@@ -130,15 +130,15 @@ class TestLabels:
             if state.over:
                 break
             moves = state.legal_moves()
-            labels = [move_label(m, state, names) for m in moves]
+            labels = [move_label(m, view(state, state.turn), names) for m in moves]
             assert len(set(labels)) == len(labels), sorted(zip(labels, map(str, moves), strict=True))
             state.play(rng.choice(moves))
 
     def test_the_table_offers_the_same_labels(self) -> None:
         state = pos([{"hand": "10 10 JK 3"}, {"hand": "2"}], "5@1")
-        data = table_data(state, 0, names=NAMES[:2], colours=["#000", "#111"])
+        data = table_data(view(state, 0), names=NAMES[:2], colours=["#000", "#111"])
         assert {a["move"]: a["label"] for a in data["actions"]} == {
-            str(m): move_label(m, state) for m in state.legal_moves()
+            str(m): move_label(m, view(state, state.turn)) for m in state.legal_moves()
         }
 
     def test_labels_keep_a_seats_moves_apart_by_cards_only_where_needed(self) -> None:
@@ -154,7 +154,7 @@ class TestTableWords:
     def test_one_card_is_one_card(self) -> None:
         """Once "1 cards" under a seat's name and on the pile: the page prints the counts Python words."""
         state = pos([{"hand": "9 3"}, {"hand": "4"}], "J@1")
-        words = table_data(state, 0, names=NAMES[:2], colours=["#000", "#111"])["words"]
+        words = table_data(view(state, 0), names=NAMES[:2], colours=["#000", "#111"])["words"]
         assert words["left"] == ["2 cards", "1 card"] and words["pile"] == "1 card · 10 pts"
         assert words["faces"] == {} and words["legend"][0] == ["💥", "Bust: took the pile"]
 

@@ -128,7 +128,8 @@ class CoachPanel:
             return
         self.compare_button.disabled = False
         names = self.host.need_game().names
-        label = move_label(advice.move, state, names)
+        seen = view(state, YOU)
+        label = move_label(advice.move, seen, names)
         if hints <= 0:
             self.advice_html.value = (
                 "<i>Expert: no hints. Open the analysis to see the coach's view.</i>"
@@ -140,7 +141,7 @@ class CoachPanel:
             if advice.plan and hints > 1:
                 parts.append(f"<p><i>Plan:</i> {escape(advice.plan)}</p>")
             if hints > 1:
-                others = [move_label(c.move, state, names) for c in advice.candidates[1:hints]]
+                others = [move_label(c.move, seen, names) for c in advice.candidates[1:hints]]
                 if others:
                     parts.append(f"<p>Also worth a look: {escape(', '.join(others))}</p>")
             self.advice_html.value = "".join(parts)

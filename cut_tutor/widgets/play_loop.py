@@ -152,7 +152,7 @@ class PlayLoop:
         move = text if isinstance(text, Move) else Move.parse(text)
         reason = state.why_illegal(move)
         if reason is not None:
-            raise IntentError(f"{move_label(move, state, game.names)} is not allowed: {reason}")
+            raise IntentError(f"{move_label(move, view(state, YOU), game.names)} is not allowed: {reason}")
         snapshot = state.copy()
         hidden = _hidden(state, YOU)
         self._apply(move)
@@ -242,7 +242,7 @@ class PlayLoop:
         """Apply a legal move and tell the Play Bar what it did, from the move's outcome."""
         game = self.host.need_game()
         state = game.state
-        label = move_label(move, state, game.names)
+        label = move_label(move, view(state, state.turn), game.names)
         outcome = game.play(move)
         # a blind card, and the cards swept away or taken, are public (R9–R12, R22): the Play Bar names them
         turned = face(outcome.turned[0], state.rules.game) if outcome.turned and move.kind in (FLIP, GAMBLE) else ""
@@ -322,7 +322,7 @@ class PlayLoop:
         else:
             status = f"{game.names[state.turn]} to play"
         return table_data(
-            state, YOU, names=game.names, colours=[COLOURS[s.colour] for s in host.setup.seats],
+            view(state, YOU), names=game.names, colours=[COLOURS[s.colour] for s in host.setup.seats],
             automated=game.automated, highlight=highlight.move if highlight else None, can_undo=self.can_undo(),
             pile_counts=host.setup.pile_counts, status=status, last=host.last, step=step, dim=host.setup.dim,
             legend={icon: guide_url(topic, base=host.guide) for icon, topic in LEGEND_TOPICS.items()},

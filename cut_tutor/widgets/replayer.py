@@ -44,6 +44,11 @@ class Comparison:
         return self.made != self.advised
 
 
+def _label(move: Move, state: State, names: Sequence[str]) -> str:
+    """A recorded move's button text, as the seat that made it saw it."""
+    return move_label(move, view(state, state.turn), names)
+
+
 def review_view(state: State, seat: int) -> dict[str, Any]:
     """A seat's view with every hidden card filled in, for reviewing a recorded hand."""
     seen = dict(view(state, seat))
@@ -209,7 +214,7 @@ class Replayer:
         self.seat_pick.value = self.seat
         self.coach_pick.value = self.coach
         seat = self.seat if self.seat != REVIEW else state.turn % state.players
-        data = table_data(state, seat, names=self.names, colours=self.colours, mode="replay",
+        data = table_data(view(state, seat), names=self.names, colours=self.colours, mode="replay",
                           status=f"Move {self.step} of {len(self.moves)}", last=self._last_text())  # fmt: skip
         if self.seat == REVIEW:
             data["view"] = review_view(state, seat)
@@ -221,20 +226,20 @@ class Replayer:
         if self.step == 0:
             return "The deal"
         before = self.states[self.step - 1]
-        return f"{self.names[before.turn]}: {move_label(self.moves[self.step - 1], before, self.names)}"
+        return f"{self.names[before.turn]}: {_label(self.moves[self.step - 1], before, self.names)}"
 
     def _info_html(self) -> str:
         comparison = self.comparison() if self.seat in (REVIEW, self.states[self.step].turn) else None
         if self.step >= len(self.moves):
             return "<i>End of the record.</i>"
         state = self.states[self.step]
-        made = move_label(self.moves[self.step], state, self.names)
+        made = _label(self.moves[self.step], state, self.names)
         who = escape(self.names[state.turn])
         if comparison is None:
             return f"Next: {who} — {escape(made)}"
         if not comparison.differs:
             return f"Next: {who} — {escape(made)} <span>✓ {escape(self.coach)} agrees</span>"
-        advised = recommends(self.coach, move_label(comparison.advised, state, self.names))
+        advised = recommends(self.coach, _label(comparison.advised, state, self.names))
         return (
             f'Next: {who} — {escape(made)} <span class="cut-differs">✗ {escape(advised)} '
             f"(worth {escape(count(comparison.points, 'point'))} more)</span>"

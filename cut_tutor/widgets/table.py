@@ -1,12 +1,13 @@
 """The card table as an anywidget: it draws one seat's view and sends back intents, never holding game logic.
 
-The only game data synced to the browser is :func:`table_data`, built from ``view(state, seat)``, so a
-hidden card can never reach the page (C2). Every message from the page is checked here and by the handler
-the app installs; a bad one sets :attr:`TableWidget.error` and changes nothing.
+The only game data synced to the browser is :func:`table_data`, built from a seat's view and nothing else
+(the functions here take a view, never a state), so a hidden card can never reach the page (C2). Every
+message from the page is checked here and by the handler the app installs; a bad one sets
+:attr:`TableWidget.error` and changes nothing.
 
->>> from cut_tutor.engine import Rules, State
+>>> from cut_tutor.engine import Rules, State, view
 >>> state = State.deal(Rules(players=3), seed=4, dealer=2)
->>> data = table_data(state, 0, names=["You", "Daryl", "Marty"], colours=["#1f6fd1", "#d9480f", "#2b8a3e"])
+>>> data = table_data(view(state, 0), names=["You", "Daryl", "Marty"], colours=["#1f6fd1", "#d9480f", "#2b8a3e"])
 >>> data["actions"][0]["label"].startswith("Play")
 True
 """
@@ -15,15 +16,16 @@ from __future__ import annotations
 
 import json
 import pathlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import anywidget
 import traitlets
 
-from cut_tutor.engine import Move, State, card_name, view
+from cut_tutor.coach import Knowledge
+from cut_tutor.engine import Move, card_name
 from cut_tutor.engine.cards import PUSH as PUSH_CARD
-from cut_tutor.engine.cards import UP, WILD
+from cut_tutor.engine.cards import WILD
 from cut_tutor.engine.clear4 import FOUR
 from cut_tutor.engine.clear4 import run as clear4_run
 from cut_tutor.engine.moves import ADD, CLEAR, FLIP, GAMBLE, PLAY, PUSH, TAKE, TURNUP
@@ -56,34 +58,34 @@ class IntentError(ValueError):
     """A message from the page that is malformed or asks for something not allowed now."""
 
 
-def move_label(move: Move, state: State, names: Sequence[str] | None = None) -> str:
-    """A move's button text in this state: :func:`~cut_tutor.engine.words.move_labels` over the seat's legal moves.
+def move_label(move: Move, seen: Mapping[str, Any], names: Sequence[str] | None = None) -> str:
+    """A move's button text for the seat whose view ``seen`` is: :func:`~cut_tutor.engine.words.move_labels` over
+    that seat's legal moves. A legal move reads as its button does, kept apart from the others; any other move
+    reads on its own.
 
-    A legal move reads as its button does, kept apart from the others; any other move reads on its own.
-
-    >>> from cut_tutor.engine import Rules, State
-    >>> move_label(Move.parse("take"), State(Rules()))
+    >>> from cut_tutor.engine import Rules, State, view
+    >>> move_label(Move.parse("take"), view(State(Rules()), 1))
     'Take the pile'
-    >>> c4 = State(Rules.from_preset("Clear 4"))
+    >>> c4 = view(State(Rules.from_preset("Clear 4")), 1)
     >>> [move_label(Move.parse(t), c4, ["You", "Daryl"]) for t in ("take", "2×A+J*", "push s3 → 1", "clear CL")]
     ['Pass', 'Play 2× 1 + 1× JOKER', 'Push to Daryl (pile 3)', 'Play CLEAR']
     """
-    moves = state.legal_moves()
-    return _labels(state, moves if move in moves else [move], names)[move]
+    know = Knowledge.from_view(seen)
+    return _labels(know, know.legal if move in know.legal else [move], names)[move]
 
 
-def _labels(state: State, moves: Sequence[Move], names: Sequence[str] | None) -> dict[Move, str]:
+def _labels(know: Knowledge, moves: Sequence[Move], names: Sequence[str] | None) -> dict[Move, str]:
     """The words for these moves of the seat to move, each play that completes a clear marked (R10, R22)."""
-    clears = [m for m in moves if m.kind in (PLAY, ADD) and m.size > 0 and _completes_clear(m, state)]
-    return move_labels(moves, game=state.rules.game, clears=clears, names=names)
+    clears = [m for m in moves if m.kind in (PLAY, ADD) and m.size > 0 and _completes_clear(m, know)]
+    return move_labels(moves, game=know.rules.game, clears=clears, names=names)
 
 
-def _completes_clear(move: Move, state: State) -> bool:
+def _completes_clear(move: Move, know: Knowledge) -> bool:
     """Does this play leave four or more of its rank on top of the pile (R10; in Clear 4, of its value, R22)?"""
-    if state.rules.clear4:
+    if know.rules.clear4:
         laid = [WILD if move.rank == WILD else move.rank] * move.size
-        return clear4_run(state.pile + laid) >= FOUR
-    run = state.run() if state.pile and state.top == move.rank else 0
+        return clear4_run([*know.pile, *laid]) >= FOUR
+    run = know.run if know.pile and know.top == move.rank else 0
     return run + move.size >= 4
 
 
@@ -109,8 +111,7 @@ def move_cards(move: Move, clear4: bool = False) -> list[str]:
 
 
 def table_data(
-    state: State | None,
-    seat: int,
+    seen: Mapping[str, Any] | None,
     *,
     names: Sequence[str],
     colours: Sequence[str],
@@ -125,42 +126,42 @@ def table_data(
     dim: bool = False,
     legend: dict[str, str] | None = None,
 ) -> dict[str, Any]:
-    """The JSON the page draws: ``view(state, seat)`` plus names, colours, labelled legal moves and marks.
+    """The JSON the page draws: one seat's view plus names, colours, labelled legal moves and marks.
 
-    Nothing here reads a card the seat cannot see: the only card data comes from the view (C2).
+    It is built from the view alone, so nothing here can read a card the seat cannot see (C2).
     """
-    if state is None:
+    if seen is None:
         return {"mode": "idle", "status": status, "last": last}
-    seen = view(state, seat)
-    to_move = state.turn == seat and not state.over
+    know = Knowledge.from_view(seen)
+    clear4 = know.rules.clear4
     actions: list[dict[str, Any]] = []
     labels: dict[Move, str] = {}
-    if to_move and mode == "play":
-        labels = _labels(state, state.legal_moves(), names)
+    if know.legal and mode == "play":
+        labels = _labels(know, know.legal, names)
         for move, label in labels.items():
-            used = move_cards(move, state.rules.clear4)
+            used = move_cards(move, clear4)
             action: dict[str, Any] = {"move": str(move), "label": label, "cards": used}
             if move.kind == PUSH:
                 action["to"] = move.to  # the page offers these as a seat picker
             if move.stacks:  # the stack whose numbered badge the button matches (R13, R17)
                 action["stack"] = move.stacks[-1]
             actions.append(action)
-            actions.extend(_risk_combos(state, move, label, used))
+            actions.extend(_risk_combos(know, move, label, used))
     return {
         "mode": mode,
-        "seat": seat,
+        "seat": know.seat,
         "view": dict(seen),
         "names": list(names),
         "colours": list(colours),
-        "automated": [bool(a) for a in automated] or [False] * state.players,
+        "automated": [bool(a) for a in automated] or [False] * seen["players"],
         "actions": actions,
         "highlight": (
             {
                 "move": str(highlight),
-                "label": labels[highlight] if highlight in labels else move_label(highlight, state, names),
-                "cards": move_cards(highlight, state.rules.clear4),
+                "label": labels[highlight] if highlight in labels else move_label(highlight, seen, names),
+                "cards": move_cards(highlight, clear4),
             }
-            if highlight is not None and to_move
+            if highlight is not None and know.legal
             else None
         ),
         "undo": bool(can_undo),
@@ -174,16 +175,16 @@ def table_data(
     }
 
 
-def _risk_combos(state: State, move: Move, label: str, used: list[str]) -> list[dict[str, Any]]:
+def _risk_combos(know: Knowledge, move: Move, label: str, used: list[str]) -> list[dict[str, Any]]:
     """``Play 2× 9 + Risk pile 1``: a play that spends Board cards, then the gamble on each Risk card
     it uncovers, as one button (R17). Offered only when the play cannot clear, so the gamble always follows."""
-    if not state.rules.risk_play or state.rules.clear4 or move.kind != PLAY or _completes_clear(move, state):
+    if not know.rules.risk_play or know.rules.clear4 or move.kind != PLAY or _completes_clear(move, know):
         return []
-    stacks = state.stacks[state.turn]
+    stacks = know.stacks  # face-down cards are None
     return [
         {"move": str(move), "then": f"gamble {k + 1}", "label": combo_label(move, k, label), "cards": used, "stack": k}
         for k in move.stacks
-        if len(stacks[k]) >= 2 and stacks[k][-1] & UP and not stacks[k][-2] & UP
+        if len(stacks[k]) >= 2 and stacks[k][-1] is not None and stacks[k][-2] is None
     ]
 
 
@@ -202,10 +203,6 @@ class TableWidget(anywidget.AnyWidget):
         super().__init__(**kwargs)
         self._on_intent = on_intent
         self.on_msg(self._on_custom_msg)
-
-    def set_handler(self, on_intent: Callable[[str, Any], None]) -> None:
-        """Install the function that carries out a checked intent (the app's Python twins)."""
-        self._on_intent = on_intent
 
     def _on_custom_msg(self, _widget: Any, content: Any, _buffers: Any) -> None:
         self.receive(content)
