@@ -22,6 +22,7 @@ $(STAMP): pyproject.toml jupyter-config/cut_tutor.json
 test: export CUT_TUTOR_HOME := $(CURDIR)/test-artifacts/home
 test: venv
 	$(BIN)/ruff check $(LINT_DIRS)
+	$(BIN)/ruff format --check $(LINT_DIRS)
 	$(BIN)/mypy cut_tutor
 	@if [ -d notebooks ] && [ -n "$$(find notebooks -name '*.ipynb' -not -path '*/.ipynb_checkpoints/*' -print -quit)" ]; then \
 		echo "$(BIN)/python -m pytest -q tests README.md cut_tutor --nbval-lax notebooks"; \

@@ -446,9 +446,14 @@ def bench_loads(report: Report, browser: Any, dash: Voila, base: Voila, loads: i
         "value = performance.now() in the page (from navigation start) when the button is visible and enabled: "
         f"'{DEAL}' on the dashboard, the one anywidget button on the baseline; every load first waits until the "
         "pool kernel has run the notebook (kernel and server idle for 1 s). Cold = a fresh browser context per "
-        "load; warm = one context per notebook, reused. ms, dashboard cold: " + listing(cold["dash"])
-        + "; baseline cold: " + listing(cold["base"]) + "; dashboard warm: " + listing(warm["dash"])
-        + "; baseline warm: " + listing(warm["base"])
+        "load; warm = one context per notebook, reused. ms, dashboard cold: "
+        + listing(cold["dash"])
+        + "; baseline cold: "
+        + listing(cold["base"])
+        + "; dashboard warm: "
+        + listing(warm["dash"])
+        + "; baseline warm: "
+        + listing(warm["base"])
     )
 
 
@@ -611,6 +616,7 @@ print(json.dumps(status))
 def bench_rss_process(report: Report, home: Path, primary: bool) -> None:
     """A plain Python process (no kernel): import the dashboard stack, play a full game with Automate on."""
     env = os.environ | {"CUT_TUTOR_HOME": str(home)}
+
     def run(code: str, *args: str) -> dict[str, int]:
         done = subprocess.run([sys.executable, "-c", code, *args], env=env, cwd=ROOT, capture_output=True,
                               text=True, check=True, timeout=120)  # fmt: skip

@@ -34,12 +34,19 @@ def profile(frame: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for (player, level, style), group in frame.groupby(["player", "level", "style"]):
         lost = group[~group["went_out"]]
-        rows.append({
-            "player": player, "seat": f"{level}:{style}", "mean points": group["points"].mean(),
-            "go-out rate": group["went_out"].mean(), "points on hands lost": lost["points"].mean(),
-            "sd of hand scores": group["points"].std(), "busts": group["busts"].mean(),
-            "blind plays": group["blind_plays"].mean(), "clears": group["clears"].mean(),
-        })
+        rows.append(
+            {
+                "player": player,
+                "seat": f"{level}:{style}",
+                "mean points": group["points"].mean(),
+                "go-out rate": group["went_out"].mean(),
+                "points on hands lost": lost["points"].mean(),
+                "sd of hand scores": group["points"].std(),
+                "busts": group["busts"].mean(),
+                "blind plays": group["blind_plays"].mean(),
+                "clears": group["clears"].mean(),
+            }
+        )
     return pd.DataFrame(rows)
 
 

@@ -40,8 +40,13 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         executor = ProcessPoolExecutor(args.workers)
     try:
         frame = simulate(
-            args.seats, rules, hands=args.hands, seed=args.seed, executor=executor,
-            duplicate=args.duplicate, progress=None if args.quiet else _progress,
+            args.seats,
+            rules,
+            hands=args.hands,
+            seed=args.seed,
+            executor=executor,
+            duplicate=args.duplicate,
+            progress=None if args.quiet else _progress,
         )
     finally:
         if executor is not None:

@@ -18,8 +18,16 @@ EMPTY = ["", "", "", ""]
 FAR = "K K Q Q J J 9 9"  # an opponent nowhere near going out
 
 
-def pos(hand: str, pile: str = "", *, others: list[str] | None = None, stacks: list[str] | None = None,
-        phase: str = "play", exposed: list[int] | None = None, **rules: Any) -> State:
+def pos(
+    hand: str,
+    pile: str = "",
+    *,
+    others: list[str] | None = None,
+    stacks: list[str] | None = None,
+    phase: str = "play",
+    exposed: list[int] | None = None,
+    **rules: Any,
+) -> State:
     """Seat 0 to move against one opponent (or ``others``), with the rules given."""
     rules = {"players": 1 + len(others or [FAR])} | rules
     seats = [{"hand": hand, "stacks": stacks or EMPTY}] + [{"hand": o, "stacks": EMPTY} for o in others or [FAR]]

@@ -51,8 +51,23 @@ def test_bad_seat_spec_is_named() -> None:
 
 def test_cli_simulate_writes_csv(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "results.csv"
-    code = main(["simulate", "--seats", "Expert:Rock", "Random", "--hands", "3", "--seed", "1",
-                 "--rules", "USA", "--out", str(out), "--quiet"])
+    code = main(
+        [
+            "simulate",
+            "--seats",
+            "Expert:Rock",
+            "Random",
+            "--hands",
+            "3",
+            "--seed",
+            "1",
+            "--rules",
+            "USA",
+            "--out",
+            str(out),
+            "--quiet",
+        ]
+    )
     assert code == 0
     printed = capsys.readouterr().out
     assert "mean_points" in printed and "ci95" in printed and "stalemates" in printed
@@ -70,8 +85,9 @@ def test_cli_rules_file_and_bad_rules(tmp_path: Path, capsys: pytest.CaptureFixt
 
 
 def test_cli_advise_prints_the_table_for_every_coach(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    state = State.from_position({"rules": {"players": 2}, "turn": 0, "pile": "Q@1",
-                                 "seats": [{"hand": "J 7 7 5 5"}, {"hand": "K K Q Q 9"}]})
+    state = State.from_position(
+        {"rules": {"players": 2}, "turn": 0, "pile": "Q@1", "seats": [{"hand": "J 7 7 5 5"}, {"hand": "K K Q Q 9"}]}
+    )
     path = tmp_path / "position.json"
     path.write_text(json.dumps(state.to_position()))
     assert main(["advise", str(path), "--coach", "all", "--level", "Expert"]) == 0

@@ -391,8 +391,26 @@ class TestFuzz:
 
     def messages(self, rng: random.Random, app: GameApp) -> list[Any]:
         words = ["move", "undo", "next", "coach_play", "automate", "deal", "", "MOVE", None, 3, "eval"]
-        texts = ["13×K", "2×", "x", "clear", "take Q", "flip 9", "gamble 1", "done", "add 0", "9" * 500,
-                 "2×9 s9", "play", "", "<script>", "turn up 1", "1×JK", "take K s1 s2", "-1×9"]
+        texts = [
+            "13×K",
+            "2×",
+            "x",
+            "clear",
+            "take Q",
+            "flip 9",
+            "gamble 1",
+            "done",
+            "add 0",
+            "9" * 500,
+            "2×9 s9",
+            "play",
+            "",
+            "<script>",
+            "turn up 1",
+            "1×JK",
+            "take K s1 s2",
+            "-1×9",
+        ]
         out: list[Any] = [None, [], "move", 42, {"type": "move"}, {"type": "automate", "on": "yes"}]
         for _ in range(3000):
             kind = rng.choice(words)
@@ -450,16 +468,23 @@ class TestFuzz:
 
 class TestTable:
     def test_labels_follow_the_guide(self) -> None:
-        state = State.from_position({
-            "rules": {"players": 2}, "turn": 0, "pile": "A@1",
-            "seats": [{"hand": "A A A 10 10 10 10 K", "stacks": ["", "", "", ""]}, {"hand": "2"}],
-        })
+        state = State.from_position(
+            {
+                "rules": {"players": 2},
+                "turn": 0,
+                "pile": "A@1",
+                "seats": [{"hand": "A A A 10 10 10 10 K", "stacks": ["", "", "", ""]}, {"hand": "2"}],
+            }
+        )
         labels = {move_label(m, view(state, state.turn)) for m in state.legal_moves()}
         assert {"Play 1× A", "Play 3× A — clear", "Play 4× clear", "Take (show K)"} <= labels
 
     def test_same_labels_name_their_cards(self, tmp_path: Path) -> None:
         position = {
-            "rules": {"players": 2}, "turn": 0, "dealer": 1, "pile": "5@1",
+            "rules": {"players": 2},
+            "turn": 0,
+            "dealer": 1,
+            "pile": "5@1",
             "seats": [{"hand": "10 JK 3"}, {"hand": "2"}],
         }
         labels = [a["label"] for a in app_at(tmp_path, position).table.table["actions"]]
@@ -651,8 +676,14 @@ def c4_app(home: Path, seats: list[dict[str, Any]], pile: str = "", **extra: Any
     app.set_preset(C4)
     app.deal(seed=3)
     assert app.game is not None
-    full = [{"hand": s.get("hand", ""), "known": s.get("known", ""),
-             "stacks": list(s.get("stacks", ())) + [""] * (4 - len(s.get("stacks", ())))} for s in seats]
+    full = [
+        {
+            "hand": s.get("hand", ""),
+            "known": s.get("known", ""),
+            "stacks": list(s.get("stacks", ())) + [""] * (4 - len(s.get("stacks", ()))),
+        }
+        for s in seats
+    ]
     data = {"rules": app.setup.rules.to_dict(), "turn": 0, "dealer": len(seats) - 1, "pile": pile, "seats": full}
     app.game.state = State.from_position(data | extra)
     app.refresh()
@@ -702,8 +733,9 @@ class TestClear4:
         assert json.loads(app.table.synced_json())["table"]["view"]["seats"] == table["view"]["seats"]
 
     def test_push_picks_a_seat_and_pass(self, tmp_path: Path) -> None:
-        app = c4_app(tmp_path, [{"hand": "P 9 5", "stacks": ["[2] [3] 6"]}, {"hand": "3 4"}, {"hand": "4 4"}],
-                     pile="8@1 7@2")
+        app = c4_app(
+            tmp_path, [{"hand": "P 9 5", "stacks": ["[2] [3] 6"]}, {"hand": "3 4"}, {"hand": "4 4"}], pile="8@1 7@2"
+        )
         app.set_pacing("Step")
         labels = labels_of(app)
         assert labels["push → 1"] == "Push to Daryl" and labels["push → 2"] == "Push to Madonna"
@@ -859,28 +891,51 @@ class TestPlayBar:
     """Clears and busts show the cards swept away or taken: those cards are public (R9–R11)."""
 
     def test_swept_and_taken_cards_are_named(self, tmp_path: Path) -> None:
-        app = app_at(tmp_path, {"rules": {"players": 2}, "turn": 0, "pile": "9@1 9@1 9@1",
-                                "seats": [{"hand": "9 K 4"}, {"hand": "Q Q 5"}]})
+        app = app_at(
+            tmp_path,
+            {
+                "rules": {"players": 2},
+                "turn": 0,
+                "pile": "9@1 9@1 9@1",
+                "seats": [{"hand": "9 K 4"}, {"hand": "Q Q 5"}],
+            },
+        )
         app.play("1×9")
         assert any(line.endswith("1× 9 — clear — cleared 9 9 9 9, plays again") for line in app.log)
-        bust = app_at(tmp_path / "b", {"rules": {"players": 2}, "turn": 0, "pile": "4@1 Q@1",
-                                       "seats": [{"hand": "K"}, {"hand": "Q Q 5"}]})
+        bust = app_at(
+            tmp_path / "b",
+            {"rules": {"players": 2}, "turn": 0, "pile": "4@1 Q@1", "seats": [{"hand": "K"}, {"hand": "Q Q 5"}]},
+        )
         bust.play("take")
         assert any("took the pile: Q 4" in line for line in bust.log)
 
     def test_a_blind_card_is_named_from_the_move_outcome(self, tmp_path: Path) -> None:
         """The card a flip turned is public once it is on the pile (R12): the Play Bar names it, landed or not."""
-        landed = app_at(tmp_path, {"rules": {"players": 2}, "turn": 0, "pile": "9@1",
-                                   "seats": [{"hand": "", "stacks": ["[3]", "[4]", "", ""]}, {"hand": "Q Q"}]})
+        landed = app_at(
+            tmp_path,
+            {
+                "rules": {"players": 2},
+                "turn": 0,
+                "pile": "9@1",
+                "seats": [{"hand": "", "stacks": ["[3]", "[4]", "", ""]}, {"hand": "Q Q"}],
+            },
+        )
         landed.play("flip 1")
         assert "You: Flip pile 1 (turned 3)" in landed.log
-        bust = app_at(tmp_path / "b", {"rules": {"players": 2}, "turn": 0, "pile": "9@1",
-                                       "seats": [{"hand": "", "stacks": ["[K]", "[4]", "", ""]}, {"hand": "Q Q"}]})
+        bust = app_at(
+            tmp_path / "b",
+            {
+                "rules": {"players": 2},
+                "turn": 0,
+                "pile": "9@1",
+                "seats": [{"hand": "", "stacks": ["[K]", "[4]", "", ""]}, {"hand": "Q Q"}],
+            },
+        )
         bust.play("flip 1")
         assert "You: Flip pile 1 (turned K) — 💥 took the pile: K 9" in bust.log
 
     def test_the_dealer_agrees_with_its_verb(self, tmp_path: Path) -> None:
-        """"You deal" and "Daryl deals", never "You deals"."""
+        """ "You deal" and "Daryl deals", never "You deals"."""
         dealers = {}
         for seed in range(12):
             app = GameApp(tmp_path / str(seed))
@@ -890,8 +945,12 @@ class TestPlayBar:
         assert dealers[0] == "You deal" and dealers[1] == "Daryl deals", dealers
 
 
-RISKY = {"rules": {"players": 2, "risk_play": True}, "turn": 0, "pile": "K@1",
-         "seats": [{"hand": "9", "stacks": ["[3] 9", "[A] 4", "[5] Q", "[6] 2"]}, {"hand": "Q Q 8 7"}]}
+RISKY = {
+    "rules": {"players": 2, "risk_play": True},
+    "turn": 0,
+    "pile": "K@1",
+    "seats": [{"hand": "9", "stacks": ["[3] 9", "[A] 4", "[5] Q", "[6] 2"]}, {"hand": "Q Q 8 7"}],
+}
 
 
 class TestRiskCombos:

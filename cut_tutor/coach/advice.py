@@ -218,6 +218,3 @@ class AIPlayer:
             candidates.sort(key=lambda c: -c.total)
         best, _ = choose(candidates, self.level)
         return best.move
-
-
-

@@ -207,8 +207,16 @@ class History:
             db.executemany(
                 "INSERT INTO hands VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 [
-                    (game_id, r.number, seat, r.scores[seat], r.busts[seat], int(r.winner == seat),
-                     int(r.automated[seat]), r.deal)
+                    (
+                        game_id,
+                        r.number,
+                        seat,
+                        r.scores[seat],
+                        r.busts[seat],
+                        int(r.winner == seat),
+                        int(r.automated[seat]),
+                        r.deal,
+                    )
                     for r in game.results
                     for seat in range(game.rules.players)
                 ],
@@ -237,8 +245,13 @@ class History:
             rows = db.execute("SELECT id, finished, rules, seed, names, totals, winners FROM games ORDER BY id DESC")
             return [
                 {
-                    "id": row[0], "finished": row[1], "rules": json.loads(row[2]), "seed": row[3],
-                    "names": json.loads(row[4]), "totals": json.loads(row[5]), "winners": json.loads(row[6]),
+                    "id": row[0],
+                    "finished": row[1],
+                    "rules": json.loads(row[2]),
+                    "seed": row[3],
+                    "names": json.loads(row[4]),
+                    "totals": json.loads(row[5]),
+                    "winners": json.loads(row[6]),
                 }
                 for row in rows
             ]

@@ -184,9 +184,7 @@ def combo_label(move: Move, stack: int, play: str) -> str:
     return f"{play} + {move_label(Move(GAMBLE, stacks=(stack,)))}"
 
 
-def _label(
-    move: Move, game: str, clears: bool, names: Sequence[str] | None, detail: bool, place: bool = True
-) -> str:
+def _label(move: Move, game: str, clears: bool, names: Sequence[str] | None, detail: bool, place: bool = True) -> str:
     """The button text; ``place`` names the piles a play draws on, ``detail`` the cards of a clear play."""
     kind = move.kind
     if kind in (PLAY, ADD):

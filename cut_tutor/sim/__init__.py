@@ -81,10 +81,20 @@ def play_one(seats: Sequence[str], rules: Rules, seed: int, hand: int, rotation:
         level, style = parse_seat(seats[at[s]])
         rows.append(
             {
-                "hand": hand, "rotation": rotation, "seat": s, "player": at[s], "level": level, "style": style,
-                "went_out": state.winner == s, "points": scores[s], "busts": state.busts[s],
-                "clears": state.clears[s], "blind_plays": state.blind_plays[s], "turns": state.turns,
-                "stalemate": state.stalemate, "decisions": decisions[s],
+                "hand": hand,
+                "rotation": rotation,
+                "seat": s,
+                "player": at[s],
+                "level": level,
+                "style": style,
+                "went_out": state.winner == s,
+                "points": scores[s],
+                "busts": state.busts[s],
+                "clears": state.clears[s],
+                "blind_plays": state.blind_plays[s],
+                "turns": state.turns,
+                "stalemate": state.stalemate,
+                "decisions": decisions[s],
             }
         )
     return rows

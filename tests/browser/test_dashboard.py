@@ -26,8 +26,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
 
 def build_guide() -> None:
     """The dashboard's help links open the built guide, which the package serves at {base_url}cut-tutor/guide/."""
-    subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(ROOT / "guide" / "mkdocs.yml")],
-                   check=True, cwd=ROOT)
+    subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(ROOT / "guide" / "mkdocs.yml")], check=True, cwd=ROOT
+    )
 
 
 def disagreeing_seed() -> tuple[int, str]:
