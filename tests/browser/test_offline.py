@@ -1,0 +1,46 @@
+"""An offline classroom: loading the dashboard, dealing and opening the guide ask nothing of any other machine.
+
+Every request the page makes is watched; each must go to the dashboard's own server on 127.0.0.1 (or stay
+inside the page: ``data:`` and ``blob:`` URLs).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from urllib.parse import urlsplit
+
+import pytest
+from serving import CHROMIUM, ROOT, free_port, open_page, voila_server
+
+from cut_tutor import dashboard
+from cut_tutor.cli import voila_command
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
+
+
+def test_the_dashboard_makes_no_request_off_the_machine() -> None:
+    from playwright.sync_api import expect, sync_playwright
+
+    if CHROMIUM is None:
+        pytest.skip("chromium is not on PATH")
+    subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(ROOT / "guide" / "mkdocs.yml")], check=True
+    )
+    port = free_port()
+    requests: list[str] = []
+    with voila_server(voila_command(dashboard.notebook(), port), port) as url, sync_playwright() as p:
+        browser, page = open_page(p)
+        page.context.on("request", lambda request: requests.append(request.url))
+        page.goto(url + "/")
+        deal = page.get_by_role("button", name="Deal & play")
+        expect(deal).to_be_visible()
+        deal.click()
+        expect(page.locator(".cut-status")).to_contain_text("turn")
+        with page.expect_popup() as popup:
+            page.get_by_role("link", name="Dealer").first.click()
+        popup.value.wait_for_load_state()
+        browser.close()
+    assert requests, "the page made no request at all: the watch is not working"
+    away = sorted({u for u in requests if urlsplit(u).scheme not in ("data", "blob") and urlsplit(u).port != port})
+    assert not away, f"requests that leave the dashboard's server: {away}"
