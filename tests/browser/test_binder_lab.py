@@ -22,12 +22,15 @@ ARTIFACTS = ROOT / "test-artifacts"
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(1500)]
 
 
-def test_the_dashboard_on_binder_deals_and_opens_the_guide(binder_env: tuple[Path, dict[str, str]]) -> None:
+def test_the_dashboard_on_binder_deals_and_opens_the_guide(
+    binder_env: tuple[Path, dict[str, str]], tmp_path: Path
+) -> None:
     from playwright.sync_api import expect, sync_playwright
 
     if CHROMIUM is None:
         pytest.skip("chromium is not on PATH")
     bin_dir, env = binder_env
+    env = env | {"CUT_TUTOR_HOME": str(tmp_path / "home")}  # a new learner: no saved game waiting
     port = free_port()
     ARTIFACTS.mkdir(exist_ok=True)
     log = (ARTIFACTS / "binder-lab.log").open("w")
