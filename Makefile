@@ -17,6 +17,8 @@ $(STAMP): pyproject.toml jupyter-config/cut_tutor.json
 	@# An editable install skips the wheel's data files: turn the guide's route on as a wheel does.
 	mkdir -p $(VENV)/etc/jupyter/jupyter_server_config.d
 	cp jupyter-config/cut_tutor.json $(VENV)/etc/jupyter/jupyter_server_config.d/
+	@# JupyterHub's proxy for the classroom test (deploy/), from the npm registry, kept inside the checkout.
+	npm install --no-save --no-audit --no-fund --silent --prefix build/node configurable-http-proxy@5
 	touch $(STAMP)
 
 test: export CUT_TUTOR_HOME := $(CURDIR)/test-artifacts/home
