@@ -117,7 +117,7 @@ def test_the_sdist_holds_the_whole_project_and_its_tests_run(tmp_path: Path) -> 
     with tarfile.open(_build("sdist", tmp_path / "dist")) as archive:
         archive.extractall(tmp_path / "src", filter="data")
     [src] = (tmp_path / "src").iterdir()
-    tracked = subprocess.run(["git", "ls-files", "tests", "notebooks", "guide", "binder", "cut_tutor"], cwd=ROOT,
+    tracked = subprocess.run(["git", "ls-files", "tests", "notebooks", "guide", "binder", "cut_tutor", "deploy"], cwd=ROOT,
                              capture_output=True, text=True, check=True).stdout.split()  # fmt: skip
     missing = [path for path in tracked if (ROOT / path).exists() and not (src / path).exists()]
     assert not missing, f"the sdist lacks {missing[:10]}"
