@@ -58,7 +58,7 @@ class SetupForm:
         self.coach_about = w.HTML()
         self.coaching = w.Checkbox(value=True, description="Coaching")
         controls.watch(self.coaching, self.set_coaching)
-        self.pile_counts = w.Checkbox(value=True, description="Pile Counts")
+        self.pile_counts = w.Checkbox(value=False, description="Pile Counts")
         controls.watch(self.pile_counts, self.set_pile_counts)
         self.dim = w.Checkbox(value=False, description="Dim non-playable Cards")
         controls.watch(self.dim, self.set_dim)
