@@ -58,9 +58,17 @@ class GameApp:
         self.form = SetupForm(self)
         self.coach = CoachPanel(self)
         self.score_panel = ScorePanel(self)
-        self.play_box = w.VBox([self.loop.controls, self.coach.panel])
-        self.root = w.VBox([self.table, self.loop.resume_box, self.form.box, self.play_box, self.score_panel.panel])
+        # the coach sits beside the table on a wide window and wraps under your cards on a narrow one (table.css)
+        self.play_box = w.VBox([self.loop.controls])
+        self.side = w.VBox([self.coach.panel])
+        self.side.add_class("cut-side")
+        main = w.VBox([self.table, self.loop.resume_box, self.form.box, self.play_box])
+        main.add_class("cut-main")
+        desk = w.HBox([main, self.side])
+        desk.add_class("cut-desk")
+        self.root = w.VBox([desk, self.score_panel.panel])
         self.root.add_class("cut-app")
+        self.root.add_class("cut-app-light")
         # the controls a notebook reaches from the app itself, whichever room draws them
         form, loop, coach, scores = self.form, self.loop, self.coach, self.score_panel
         self.setup_box, self.seat_rows, self.players, self.preset = form.box, form.seat_rows, form.players, form.preset
@@ -259,10 +267,9 @@ class GameApp:
             raise ValueError("theme: use 'light' or 'dark'")
         self.theme = theme
         self.table.theme = theme
-        if theme == "dark":
-            self.root.add_class("cut-app-dark")
-        else:
-            self.root.remove_class("cut-app-dark")
+        # every panel takes the theme through the root's class, whatever the host's own theme
+        self.root.remove_class(f"cut-app-{'light' if theme == 'dark' else 'dark'}")
+        self.root.add_class(f"cut-app-{theme}")
 
     def set_layout(self, layout: str) -> None:
         """View: Auto (arc when it fits, else the stacked list), Table or Stacked; kept as chosen."""
@@ -338,7 +345,7 @@ class GameApp:
             playing = self.game is not None
             self.loop.draw_resume()
             self.form.draw(shown=not (playing or self.resume_label))
-            self.play_box.layout.display = "" if playing else "none"
+            self.play_box.layout.display = self.side.layout.display = "" if playing else "none"
             self.coach.draw()
             self.refresh_scores()
             advice, hints = (self.advice(), self.hint_count()) if playing else (None, 0)

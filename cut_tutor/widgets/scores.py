@@ -24,6 +24,15 @@ from .shared import Host
 from .table import COLOURS, IntentError
 
 
+def marks(went_out: bool, busts: int, automated: bool) -> str:
+    """A score cell's marks: ★ went out, 💥×n busts (a count, which fits a phone), 🤖 automated.
+
+    >>> marks(True, 8, False)
+    '★💥×8'
+    """
+    return ("★" if went_out else "") + (f"💥×{busts}" if busts else "") + ("🤖" if automated else "")
+
+
 def game_table(names: Sequence[str], results: Sequence[HandResult]) -> str:
     """This game's hands with running totals; ★ marks who went out, 💥 busts, 🤖 an automated seat."""
     if not results:
@@ -35,8 +44,8 @@ def game_table(names: Sequence[str], results: Sequence[HandResult]) -> str:
         cells = []
         for seat in range(len(names)):
             totals[seat] += r.scores[seat]
-            marks = ("★" if r.winner == seat else "") + "💥" * r.busts[seat] + ("🤖" if r.automated[seat] else "")
-            cells.append(f"<td>{r.scores[seat]} {marks} <small>({totals[seat]})</small></td>")
+            mark = marks(r.winner == seat, r.busts[seat], r.automated[seat])
+            cells.append(f"<td>{r.scores[seat]} {mark} <small>({totals[seat]})</small></td>")
         rows.append(f"<tr><td>{r.number}</td>{''.join(cells)}</tr>")
     total_row = "".join(f"<td><b>{t}</b></td>" for t in totals)
     return (
@@ -67,8 +76,8 @@ def history_hands(names: Sequence[str], rows: Sequence[dict[str, Any]]) -> str:
             if cell is None:
                 cells.append("<td></td>")
                 continue
-            marks = ("★" if cell["went_out"] else "") + "💥" * cell["busts"] + ("🤖" if cell["automated"] else "")
-            cells.append(f"<td>{cell['points']} {marks}</td>")
+            mark = marks(bool(cell["went_out"]), int(cell["busts"]), bool(cell["automated"]))
+            cells.append(f"<td>{cell['points']} {mark}</td>")
         body.append(f"<tr><td>{hand}</td>{''.join(cells)}</tr>")
     return f'<table class="cut-scores"><tr><th>Hand</th>{head}</tr>{"".join(body)}</table>'
 

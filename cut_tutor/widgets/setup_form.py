@@ -58,7 +58,7 @@ class SetupForm:
         self.coach_about = w.HTML()
         self.coaching = w.Checkbox(value=True, description="Coaching")
         controls.watch(self.coaching, self.set_coaching)
-        self.pile_counts = w.Checkbox(value=True, description="Pile Counts")
+        self.pile_counts = w.Checkbox(value=False, description="Pile Counts")
         controls.watch(self.pile_counts, self.set_pile_counts)
         self.dim = w.Checkbox(value=False, description="Dim non-playable Cards")
         controls.watch(self.dim, self.set_dim)
@@ -225,12 +225,16 @@ class SetupForm:
         s = self.setup.seats[seat]
         run = self.host.controls.run
         taken = {x.colour for i, x in enumerate(self.setup.seats) if i != seat}
-        name = w.Text(value=s.name, description="You" if seat == YOU else f"Seat {seat}",
-                      layout=w.Layout(width="220px"))  # fmt: skip
-        colour = w.Dropdown(options=[c for c in COLOURS if c not in taken], value=s.colour,
-                            layout=w.Layout(width="110px"))  # fmt: skip
-        level = w.Dropdown(options=list(LEVELS), value=s.level, layout=w.Layout(width="130px"))
-        style = w.Dropdown(options=list(STYLES), value=s.style, layout=w.Layout(width="120px"))
+        who = "You" if seat == YOU else f"Seat {seat}"
+        name = w.Text(value=s.name, description=who, layout=w.Layout(width="220px"))
+        # each dropdown names what it sets, so a screen reader (and a phone, where the row wraps) can tell them apart
+        initial = {"description_width": "initial"}
+        colour = w.Dropdown(options=[c for c in COLOURS if c not in taken], value=s.colour, description="Colour",
+                            style=initial, layout=w.Layout(width="165px"))  # fmt: skip
+        level = w.Dropdown(options=list(LEVELS), value=s.level, description="Level", style=initial,
+                           layout=w.Layout(width="175px"))  # fmt: skip
+        style = w.Dropdown(options=list(STYLES), value=s.style, description="Style", style=initial,
+                           layout=w.Layout(width="160px"))  # fmt: skip
         name.observe(lambda c: run(self.set_name, seat, c["new"]), "value")
         colour.observe(lambda c: run(self.set_colour, seat, c["new"]), "value")
         level.observe(lambda c: run(self.set_level, seat, c["new"]), "value")

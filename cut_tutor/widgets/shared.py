@@ -61,7 +61,7 @@ class Setup:
     rules: Rules = field(default_factory=Rules)
     coach: str = "Madonna"
     coaching: bool = True
-    pile_counts: bool = True
+    pile_counts: bool = False
     pacing: str = "Auto"
     dim: bool = False
 

@@ -44,6 +44,15 @@ function h(tag, cls, text) {
   return node;
 }
 
+/** A small mark with a spoken name (a count, a dealer's D): its text is what the eye reads, its name what a
+ * screen reader says. @param {string} cls @param {string} text @param {string} name */
+function badge(cls, text, name) {
+  const node = h("span", cls, text);
+  node.setAttribute("role", "img");
+  node.setAttribute("aria-label", name);
+  return node;
+}
+
 /** Clear 4's special cards (R22): the style of each (its face comes from Python). */
 const SPECIAL = {
   P: "cut-push",
@@ -82,13 +91,15 @@ function isClear(card, view) {
 function cardNode(card, t, extra) {
   const view = t.view;
   const node = h("span", "cut-card" + (extra ? " " + extra : ""));
+  // a picture with a name until ``clickable`` makes it a button: a screen reader reads every card
+  node.setAttribute("role", "img");
   if (card === null) {
     node.classList.add("cut-back");
     node.setAttribute("aria-label", "face-down card");
   } else {
     const face = faceText(card, t);
     node.textContent = face;
-    node.setAttribute("aria-label", "card " + face);
+    node.setAttribute("aria-label", face);
     node.dataset.card = card;
     if (isClear(card, view)) node.classList.add("cut-clear");
     if (isClear4(view) && card in SPECIAL) node.classList.add("cut-special", SPECIAL[card]);
@@ -116,18 +127,48 @@ function resolveLinks(node) {
   });
 }
 
-let watchingLinks = false;
-/** Resolve the app's links now and whenever its widgets redraw. */
-function watchLinks() {
-  if (watchingLinks) return;
-  watchingLinks = true;
-  resolveLinks(document.body);
-  new MutationObserver(() => resolveLinks(document.body)).observe(document.body, { childList: true, subtree: true });
+/** Is the page around the app dark: JupyterLab's or Voilà's dark theme (``?theme=dark``), read from the body's
+ * theme flag, else from the brightness of the host's ``--jp-layout-color0``? */
+function hostIsDark() {
+  const flag = document.body.dataset.jpThemeLight;
+  if (flag === "true" || flag === "false") return flag === "false";
+  if (new URLSearchParams(location.search).get("theme") === "dark") return true;
+  const probe = document.createElement("span");
+  probe.style.color = getComputedStyle(document.body).getPropertyValue("--jp-layout-color0").trim() || "#fff";
+  document.body.appendChild(probe);
+  const rgb = (getComputedStyle(probe).color.match(/[\d.]+/g) || ["255", "255", "255"]).map(Number);
+  probe.remove();
+  return 0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2] < 128;
+}
+
+/** The host's theme is followed once per page: after that the table's Light/Dark choice rules. */
+let hostThemeTaken = false;
+
+/** A slider's handle (ipywidgets draws it as a bare ``role=slider``) takes its widget's label as its name.
+ * @param {ParentNode} node */
+function nameSliders(node) {
+  node.querySelectorAll(".cut-app .widget-slider .noUi-handle:not([aria-label])").forEach((handle) => {
+    const label = handle.closest(".widget-slider")?.querySelector(".widget-label");
+    if (label && label.textContent) handle.setAttribute("aria-label", label.textContent);
+  });
+}
+
+let watchingPage = false;
+/** Resolve the app's links and name its sliders now and whenever its widgets redraw. */
+function watchPage() {
+  if (watchingPage) return;
+  watchingPage = true;
+  const fix = () => {
+    resolveLinks(document.body);
+    nameSliders(document.body);
+  };
+  fix();
+  new MutationObserver(fix).observe(document.body, { childList: true, subtree: true });
 }
 
 /** @param {{ model: any, el: HTMLElement }} ctx */
 function render({ model, el }) {
-  watchLinks();
+  watchPage();
   /** @type {string[]} */
   let selected = [];
   /** @type {number[]} */
@@ -142,12 +183,43 @@ function render({ model, el }) {
     view = {};
   }
   root.tabIndex = 0;
+  root.setAttribute("role", "region");
+  root.setAttribute("aria-label", "card table");
   el.appendChild(root);
 
   /** @param {Record<string, unknown>} msg */
   const send = (msg) => model.send(msg);
 
+  /** Draw the table whole; the control that had focus has it again afterwards (found by its key). */
   const draw = () => {
+    const active = document.activeElement;
+    const key = active && active !== root && root.contains(active) ? keyOf(/** @type {HTMLElement} */ (active)) : null;
+    const hadFocus = key !== null || active === root;
+    paint();
+    if (hadFocus) refocus(key);
+  };
+
+  /** A control's key: stable across redraws (a card's place, a button's kind and move). @param {HTMLElement} node */
+  const keyOf = (node) => {
+    if (node.dataset.key) return node.dataset.key;
+    const kind = [...node.classList].find((c) => c.startsWith("cut-")) || node.tagName;
+    return kind + (node.dataset.move ? ":" + node.dataset.move : "") + (node.getAttribute("name") || "");
+  };
+
+  /** Focus the control with this key, else the nearest card of your hand, else the table itself.
+   * @param {string|null} key */
+  const refocus = (key) => {
+    /** @type {HTMLElement[]} */
+    const controls = [...root.querySelectorAll("button, input, [role=button]")];
+    const usable = controls.filter((c) => !(/** @type {HTMLButtonElement} */ (c).disabled));
+    const same = key === null ? undefined : usable.find((c) => keyOf(c) === key);
+    const hand = usable.filter((c) => (c.dataset.key || "").startsWith("card:h"));
+    const at = key && key.startsWith("card:h") ? Number(key.slice(6)) : 0;
+    const target = same || hand[Math.min(at, hand.length - 1)] || root;
+    target.focus({ preventScroll: true });
+  };
+
+  const paint = () => {
     /** @type {Table} */
     const t = model.get("table") || {};
     root.className = "cut-table cut-" + (model.get("theme") || "light");
@@ -268,9 +340,12 @@ function render({ model, el }) {
     const info = v.seats[s];
     const name = h("div", "cut-plate");
     name.appendChild(h("b", "", t.names[s] || "Seat " + s));
-    if (v.dealer === s) name.appendChild(h("span", "cut-badge cut-dealer", "D"));
-    if (t.automated[s]) name.appendChild(h("span", "cut-badge", "🤖"));
-    if (info.busts) name.appendChild(h("span", "cut-badge", "💥".repeat(Math.min(info.busts, 5))));
+    if (v.dealer === s) name.appendChild(badge("cut-badge cut-dealer", "D", "dealer"));
+    if (t.automated[s]) name.appendChild(badge("cut-badge", "🤖", "automated"));
+    if (info.busts) {
+      const busts = info.busts === 1 ? "1 bust" : info.busts + " busts";
+      name.appendChild(badge("cut-badge cut-busts", "💥×" + info.busts, busts));
+    }
     name.appendChild(h("span", "cut-count", t.words.left[s]));
     return name;
   };
@@ -289,7 +364,8 @@ function render({ model, el }) {
       if (info.hand) {
         for (const card of info.hand) hand.appendChild(cardNode(card, t, "cut-small"));
       } else {
-        hand.appendChild(h("span", "cut-card cut-back cut-small", String(info.hand_count)));
+        const count = badge("cut-card cut-back cut-small", String(info.hand_count), info.hand_count + " cards in hand");
+        hand.appendChild(count);
         for (const card of info.known) hand.appendChild(cardNode(card, t, "cut-small cut-known"));
       }
       box.appendChild(hand);
@@ -301,8 +377,10 @@ function render({ model, el }) {
         // Clear 4: a stack down to its final card shows it across, as the rulebook lays it
         const final = isClear4(v) && stack.length === 1 ? " cut-final" : "";
         if (top !== undefined) col.appendChild(cardNode(top, t, "cut-small" + final + (down ? " cut-revealed" : "")));
-        else col.appendChild(h("span", "cut-card cut-empty cut-small"));
-        col.appendChild(h("span", "cut-stackno", String(k + 1) + (stack.length > 1 ? "·" + stack.length : "")));
+        else col.appendChild(badge("cut-card cut-empty cut-small", "", "empty pile " + (k + 1)));
+        const cards = stack.length === 1 ? "1 card" : stack.length + " cards";
+        col.appendChild(badge("cut-stackno", String(k + 1) + (stack.length > 1 ? "·" + stack.length : ""),
+          "pile " + (k + 1) + ", " + cards));
         stacks.appendChild(col);
       });
       box.appendChild(stacks);
@@ -314,6 +392,7 @@ function render({ model, el }) {
   /** @param {Table} t @param {View} v */
   const pile = (t, v) => {
     const area = h("div", "cut-pile");
+    area.setAttribute("role", "group");
     area.setAttribute("aria-label", "the pile");
     const cards = v.pile;
     const c4 = isClear4(v);
@@ -388,10 +467,13 @@ function render({ model, el }) {
     draw();
   };
 
-  /** @param {HTMLElement} node @param {() => void} act */
-  const clickable = (node, act) => {
+  /** A card you press to select it: a toggle button, found again after a redraw by its key.
+   * @param {HTMLElement} node @param {string} key @param {boolean} pressed @param {() => void} act */
+  const clickable = (node, key, pressed, act) => {
     node.tabIndex = 0;
     node.setAttribute("role", "button");
+    node.setAttribute("aria-pressed", String(pressed));
+    node.dataset.key = key;
     node.onclick = act;
     node.onkeydown = (e) => {
       if (e.key === "Enter" || e.key === " ") {
@@ -416,7 +498,7 @@ function render({ model, el }) {
     const exposed = v.exposed || [];
     me.stacks.forEach((stack, k) => {
       const col = h("span", "cut-stack cut-mystack" + (c4 ? " cut-stack3" : ""));
-      if (!stack.length) col.appendChild(h("span", "cut-card cut-empty"));
+      if (!stack.length) col.appendChild(badge("cut-card cut-empty", "", "empty pile " + (k + 1)));
       stack.forEach((card, j) => {
         const top = j === stack.length - 1;
         const down = me.down && me.down[k][j];
@@ -430,22 +512,23 @@ function render({ model, el }) {
         if (top && t.actions.length) {
           const ref = (card === null ? "d:" : "s:") + k;
           if (t.dim && !usable.has(ref)) node.classList.add("cut-dim");
-          if (selected.includes(ref)) node.classList.add("cut-selected");
+          const on = selected.includes(ref);
+          if (on) node.classList.add("cut-selected");
           const ci = coachCards.indexOf(ref);
           if (ci >= 0) {
             node.classList.add("cut-coach");
             coachCards.splice(ci, 1);
           }
-          clickable(node, () => toggleStack(ref));
+          clickable(node, "card:" + ref, on, () => toggleStack(ref));
         }
         col.appendChild(node);
       });
-      const badge = h("span", "cut-stackno", String(k + 1));
+      const number = badge("cut-stackno", String(k + 1), "pile " + (k + 1));
       if (offered.has(k)) {  // a numbered badge in the colour of the buttons that use this pile (R13, R17)
-        badge.classList.add("cut-offered");
-        badge.style.setProperty("--pile", STACK_COLOURS[k % STACK_COLOURS.length]);
+        number.classList.add("cut-offered");
+        number.style.setProperty("--pile", STACK_COLOURS[k % STACK_COLOURS.length]);
       }
-      col.appendChild(badge);
+      col.appendChild(number);
       board.appendChild(col);
     });
     area.appendChild(board);
@@ -456,13 +539,14 @@ function render({ model, el }) {
       const node = cardNode(card, t, ki >= 0 ? "cut-known" : "");
       if (t.dim && t.actions.length && !usable.has("h:" + card)) node.classList.add("cut-dim");
       if (ki >= 0) known.splice(ki, 1);
-      if (selectedHand.includes(i)) node.classList.add("cut-selected");
+      const on = selectedHand.includes(i);
+      if (on) node.classList.add("cut-selected");
       const ci = coachCards.indexOf("h:" + card);
       if (ci >= 0) {
         node.classList.add("cut-coach");
         coachCards.splice(ci, 1);
       }
-      if (t.actions.length) clickable(node, () => toggleHand(i));
+      if (t.actions.length) clickable(node, "card:h" + i, on, () => toggleHand(i));
       hand.appendChild(node);
     });
     if (!v.hand.length) hand.appendChild(h("span", "cut-note", "no cards in hand"));
@@ -552,18 +636,29 @@ function render({ model, el }) {
     return box;
   };
 
-  root.addEventListener("keydown", (e) => {
+  /** Esc and the replayer's arrow keys work wherever focus is in the app (or on the page itself), not only on
+   * the table; a field keeps its own keys. @param {KeyboardEvent} e */
+  const onKey = (e) => {
+    if (!el.isConnected) {
+      document.removeEventListener("keydown", onKey);
+      return;
+    }
+    const target = /** @type {HTMLElement} */ (e.target);
+    const app = el.closest(".cut-app") || root;
+    if (target !== document.body && !app.contains(target)) return;
+    if (target.closest("input, select, textarea, .widget-slider")) return;
     const t = model.get("table") || {};
     if (e.key === "Escape") {
       selected = [];
       selectedHand = [];
-      if (t.automated && t.automated[t.seat]) send({ type: "automate", on: false });
+      if (t.mode === "play" && t.automated && t.automated[t.seat]) send({ type: "automate", on: false });
       draw();
     } else if (t.mode === "replay" && ["ArrowLeft", "ArrowRight", "Home", "End"].includes(e.key)) {
       e.preventDefault();
       send({ type: "key", key: e.key });
     }
-  });
+  };
+  document.addEventListener("keydown", onKey);
 
   model.on("change:table", () => {
     selected = [];
@@ -586,6 +681,10 @@ function render({ model, el }) {
   model.on("change:theme", draw);
   draw();
   send({ type: "ready" });
+  if (!hostThemeTaken) {
+    hostThemeTaken = true;
+    if (hostIsDark() && model.get("theme") !== "dark") send({ type: "theme", theme: "dark" });
+  }
 }
 
 export default { render };

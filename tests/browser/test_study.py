@@ -1,0 +1,250 @@
+"""The study screen in a real browser: axe-core finds nothing critical or serious, focus survives redraws, the theme
+reaches every panel with readable contrast, and the advice is in view without scrolling.
+
+axe-core comes with its PyPI wrapper (``axe-playwright-python`` ships ``axe.min.js``), so nothing is fetched at
+test time.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from serving import CHROMIUM, ROOT, free_port, open_page, voila_server
+
+from cut_tutor import dashboard
+from cut_tutor.cli import voila_command
+from cut_tutor.widgets.table import COLOURS
+
+ARTIFACTS = ROOT / "test-artifacts"
+SEED = "3"
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(900)]
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    if CHROMIUM is None:
+        pytest.skip("chromium is not on PATH")
+    port = free_port()
+    with voila_server(voila_command(dashboard.notebook(), port), port) as url:
+        yield url + "/"
+
+
+def axe_problems(page: Any) -> list[str]:
+    """Every critical or serious axe-core violation on the page, one line per element."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    found = Axe().run(page).response["violations"]
+    return [
+        f"{v['id']} ({v['impact']}): {node['html'][:120]}"
+        for v in found
+        if v["impact"] in ("critical", "serious")
+        for node in v["nodes"]
+    ]
+
+
+def shot(page: Any, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"study-{name}.png"))
+
+
+def deal(page: Any, server: str, query: str = "") -> None:
+    """Open the app and deal the known game; a game left by another test is set aside first."""
+    from playwright.sync_api import expect
+
+    page.goto(server + query)
+    page.get_by_role("button", name=re.compile("^(Start new|Deal & play)$")).first.wait_for()
+    start_new = page.get_by_role("button", name="Start new")
+    if start_new.is_visible():
+        start_new.click()
+    page.get_by_placeholder("random").fill(SEED)
+    page.get_by_placeholder("random").press("Tab")
+    page.get_by_role("button", name="Deal & play").click()
+    expect(page.locator(".cut-status")).to_have_text("Your turn")
+    page.evaluate("window.scrollTo(0, 0)")
+
+
+def test_axe_finds_nothing_serious(server: str) -> None:
+    from playwright.sync_api import expect, sync_playwright
+
+    with sync_playwright() as p:
+        browser, page = open_page(p)
+        page.set_viewport_size({"width": 1280, "height": 800})
+        page.goto(server)
+        page.get_by_role("button", name=re.compile("^(Start new|Deal & play)$")).first.wait_for()
+        if page.get_by_role("button", name="Start new").is_visible():
+            page.get_by_role("button", name="Start new").click()
+        expect(page.get_by_role("button", name="Deal & play")).to_be_visible()
+        assert axe_problems(page) == [], "setup"
+        shot(page, "setup-light")
+        deal(page, server)
+        assert axe_problems(page) == [], "play, light"
+        shot(page, "play-light")
+        page.locator("button.cut-theme").click()
+        expect(page.locator(".cut-app.cut-app-dark")).to_be_visible()
+        assert axe_problems(page) == [], "play, dark"
+        shot(page, "play-dark")
+        page.get_by_role("button", name="Open the analysis").click()
+        page.get_by_role("button", name="Compare all three").click()
+        expect(page.locator(".cut-movetable")).to_contain_text("All three coaches")
+        assert axe_problems(page) == [], "coach panel with the analysis open"
+        shot(page, "analysis-dark")
+        page.locator("button.cut-theme").first.click()
+        expect(page.locator(".cut-app.cut-app-light")).to_be_visible()
+        shot(page, "analysis-light")
+        page.locator("button.cut-automate").click()
+        expect(page.locator(".cut-status").first).to_contain_text("hand 1 over")
+        page.get_by_text("Scores", exact=True).click()
+        page.get_by_role("button", name="Replay hand").click()
+        expect(page.locator(".cut-status", has_text="Move ")).to_have_text(re.compile(r"^Move 0 of \d+"))
+        assert axe_problems(page) == [], "scores and the replayer"
+        page.locator(".cut-status", has_text="Move ").scroll_into_view_if_needed()
+        shot(page, "replayer-light")
+        browser.close()
+
+
+def test_focus_survives_redraws(server: str) -> None:
+    """A card press and a play redraw the table whole; focus stays on the same control, and Esc and the
+    replayer's arrow keys work wherever focus is in the app."""
+    from playwright.sync_api import expect, sync_playwright
+
+    def active(attribute: str) -> str | None:
+        return page.evaluate(f"document.activeElement && document.activeElement.getAttribute('{attribute}')")
+
+    with sync_playwright() as p:
+        browser, page = open_page(p)
+        deal(page, server)
+        card = page.locator(".cut-hand .cut-card[role=button]").nth(2)
+        card.focus()
+        page.keyboard.press("Enter")
+        expect(page.locator(".cut-hand .cut-card[aria-pressed=true]")).to_have_count(1)
+        assert active("data-key") == "card:h2" and active("aria-pressed") == "true"
+        play = page.locator("button.cut-play")
+        play.focus()
+        page.keyboard.press("Enter")
+        expect(page.locator(".cut-last")).to_contain_text("Daryl:")
+        expect(page.locator(".cut-status")).to_have_text("Your turn")
+        assert page.evaluate("document.querySelector('.cut-table').contains(document.activeElement)")
+        assert page.evaluate("document.activeElement !== document.querySelector('.cut-table')")
+
+        # Esc hands back Automate right after pressing it (focus is on the redrawn button)
+        page.get_by_role("button", name="Automate Player", exact=False).filter(visible=True).first.click()
+        page.keyboard.press("Escape")
+        expect(page.locator("button.cut-automate")).to_have_attribute("aria-pressed", "false")
+        browser.close()
+
+
+def relative_luminance(css: str) -> float:
+    """WCAG relative luminance of a computed colour: ``rgb(…)``/``rgba(…)`` or ``color(srgb …)``."""
+    numbers = [float(x) for x in re.findall(r"[\d.]+", css)[:3]]
+    channels = numbers if css.startswith("color(") else [x / 255 for x in numbers]
+
+    def linear(c: float) -> float:
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (linear(c) for c in channels)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: str, b: str) -> float:
+    x, y = sorted((relative_luminance(a), relative_luminance(b)))
+    return (y + 0.05) / (x + 0.05)
+
+
+PROBE = """colours => {
+  const table = document.querySelector('.cut-table');
+  const out = [];
+  for (const colour of colours) {
+    const seat = document.createElement('div'); seat.className = 'cut-seat'; seat.style.setProperty('--seat', colour);
+    const plate = document.createElement('div'); plate.className = 'cut-plate'; plate.textContent = 'Name';
+    seat.appendChild(plate); table.appendChild(seat);
+    const pile = document.createElement('div'); pile.className = 'cut-pile';
+    const card = document.createElement('span'); card.className = 'cut-card cut-pilecard';
+    card.style.setProperty('--by', colour); pile.appendChild(card); table.appendChild(pile);
+    out.push([getComputedStyle(plate).color, getComputedStyle(card).borderTopColor,
+              getComputedStyle(pile).backgroundColor]);
+    seat.remove(); pile.remove();
+  }
+  return [getComputedStyle(table).backgroundColor, out];
+}"""
+
+
+def test_theme_reaches_every_panel_with_contrast(server: str) -> None:
+    """Voilà's ``?theme=dark`` darkens the app; in both themes every seat colour reads as a name (4.5:1) and
+    stands out on the felt (3:1), and the coach panel's text reads on its own background."""
+    from playwright.sync_api import expect, sync_playwright
+
+    with sync_playwright() as p:
+        browser, page = open_page(p)
+        deal(page, server, "?theme=dark")
+        expect(page.locator(".cut-table.cut-dark")).to_be_visible()
+        expect(page.locator(".cut-app.cut-app-dark")).to_be_visible()
+        shot(page, "voila-dark")
+        for theme in ("dark", "light"):
+            background, seats = page.evaluate(PROBE, list(COLOURS.values()))
+            for name, (plate, border, felt) in zip(COLOURS, seats, strict=True):
+                assert contrast(plate, background) >= 4.5, (theme, name, plate, background)
+                assert contrast(border, felt) >= 3, (theme, name, border, felt)
+            label = page.locator(".cut-side .widget-html-content", has_text="recommends:")
+            colours = label.evaluate(
+                "e => { let b = e; while (b && ['rgba(0, 0, 0, 0)', 'transparent']"
+                ".includes(getComputedStyle(b).backgroundColor)) b = b.parentElement;"
+                " return [getComputedStyle(e).color, getComputedStyle(b || document.body).backgroundColor]; }"
+            )
+            assert contrast(*colours) >= 4.5, (theme, colours)
+            page.locator("button.cut-theme").click()
+        browser.close()
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (1366, 768)])
+def test_advice_in_view_without_scrolling(server: str, size: tuple[int, int]) -> None:
+    from playwright.sync_api import expect, sync_playwright
+
+    width, height = size
+    with sync_playwright() as p:
+        browser, page = open_page(p)
+        page.set_viewport_size({"width": width, "height": height})
+        deal(page, server)
+        advice = page.locator(".cut-side .widget-html-content", has_text="recommends:")
+        expect(advice.locator("p").first).to_be_visible()  # the reason under the recommendation
+        shot(page, f"desktop-{width}x{height}")
+        for what, box in (
+            ("table", page.locator(".cut-table").bounding_box()),
+            ("advice", advice.bounding_box()),
+            ("Coach: Play", page.locator(".cut-coach-play").bounding_box()),
+        ):
+            assert box is not None, what
+            assert box["x"] >= 0 and box["y"] >= 0, (what, box)
+            assert box["x"] + box["width"] <= width and box["y"] + box["height"] <= height, (what, box)
+        browser.close()
+
+
+def test_phone_buttons_whole_and_rows_wrap(server: str) -> None:
+    from playwright.sync_api import sync_playwright
+
+    truncated = """() => [...document.querySelectorAll('.cut-app button')]
+      .filter(b => b.offsetParent !== null && b.scrollWidth > b.clientWidth + 1).map(b => b.textContent)"""
+    outside = """() => [...document.querySelectorAll('.cut-app .widget-inline-hbox, .cut-app button')]
+      .filter(e => e.offsetParent !== null && e.getBoundingClientRect().right > innerWidth + 1)
+      .map(e => e.textContent.slice(0, 40))"""
+    with sync_playwright() as p:
+        browser, page = open_page(p)
+        page.set_viewport_size({"width": 390, "height": 844})
+        page.goto(server)
+        page.get_by_role("button", name=re.compile("^(Start new|Deal & play)$")).first.wait_for()
+        if page.get_by_role("button", name="Start new").is_visible():
+            page.get_by_role("button", name="Start new").click()
+        page.get_by_role("button", name="Deal & play").wait_for()
+        assert page.evaluate(truncated) == [], "setup"
+        assert page.evaluate(outside) == [], "setup"
+        shot(page, "phone-setup")
+        deal(page, server)
+        assert page.evaluate(truncated) == [], "play"
+        assert page.evaluate(outside) == [], "play"
+        shot(page, "phone-play")
+        page.locator("button.cut-theme").click()
+        shot(page, "phone-play-dark")
+        browser.close()
