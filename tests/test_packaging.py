@@ -117,8 +117,9 @@ def test_the_sdist_holds_the_whole_project_and_its_tests_run(tmp_path: Path) -> 
     with tarfile.open(_build("sdist", tmp_path / "dist")) as archive:
         archive.extractall(tmp_path / "src", filter="data")
     [src] = (tmp_path / "src").iterdir()
-    tracked = subprocess.run(["git", "ls-files", "tests", "notebooks", "guide", "binder", "cut_tutor", "deploy"], cwd=ROOT,
-                             capture_output=True, text=True, check=True).stdout.split()  # fmt: skip
+    folders = ["tests", "notebooks", "guide", "binder", "cut_tutor", "deploy"]
+    listing = subprocess.run(["git", "ls-files", *folders], cwd=ROOT, capture_output=True, text=True, check=True)
+    tracked = listing.stdout.split()
     missing = [path for path in tracked if (ROOT / path).exists() and not (src / path).exists()]
     assert not missing, f"the sdist lacks {missing[:10]}"
     for path in ("LICENSE", "CHANGELOG.md", "README.md", "setup.py", "jupyter-config/cut_tutor.json"):
