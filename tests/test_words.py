@@ -170,7 +170,7 @@ class TestTableWords:
         from pathlib import Path
 
         js = (Path(__file__).parent.parent / "cut_tutor" / "widgets" / "static" / "table.js").read_text()
-        for word in ('"PUSH"', '"JOKER"', '"CLEAR"', '" cards"', "Bust: took the pile"):
+        for word in ('"PUSH"', '"JOKER"', '"CLEAR"', '" cards"', '"1 card"', '"pile "', "Bust: took the pile"):
             assert word not in js
 
 

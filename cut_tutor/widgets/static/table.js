@@ -11,7 +11,8 @@
  *            seats: SeatView[], pile: PileCard[], pile_points: number,
  *            rules: {clear_rank: string|null, game?: string}, exposed: number[], pile_value?: string|null,
  *            winner: number|null, stalemate: boolean}} View
- * @typedef {{faces: Record<string, string>, left: string[], pile: string, legend: string[][]}} Words
+ * @typedef {{faces: Record<string, string>, left: string[], stacks: string[][], pile: string,
+ *            legend: string[][]}} Words
  * @typedef {{mode: string, seat: number, view: View, names: string[], colours: string[],
  *            automated: boolean[], actions: Action[], highlight: Action|null, undo: boolean,
  *            pile_counts: boolean, status: string, last: string, step: string, dim?: boolean,
@@ -377,10 +378,9 @@ function render({ model, el }) {
         // Clear 4: a stack down to its final card shows it across, as the rulebook lays it
         const final = isClear4(v) && stack.length === 1 ? " cut-final" : "";
         if (top !== undefined) col.appendChild(cardNode(top, t, "cut-small" + final + (down ? " cut-revealed" : "")));
-        else col.appendChild(badge("cut-card cut-empty cut-small", "", "empty pile " + (k + 1)));
-        const cards = stack.length === 1 ? "1 card" : stack.length + " cards";
+        else col.appendChild(badge("cut-card cut-empty cut-small", "", t.words.stacks[s][k]));
         col.appendChild(badge("cut-stackno", String(k + 1) + (stack.length > 1 ? "·" + stack.length : ""),
-          "pile " + (k + 1) + ", " + cards));
+          t.words.stacks[s][k]));
         stacks.appendChild(col);
       });
       box.appendChild(stacks);
@@ -498,7 +498,7 @@ function render({ model, el }) {
     const exposed = v.exposed || [];
     me.stacks.forEach((stack, k) => {
       const col = h("span", "cut-stack cut-mystack" + (c4 ? " cut-stack3" : ""));
-      if (!stack.length) col.appendChild(badge("cut-card cut-empty", "", "empty pile " + (k + 1)));
+      if (!stack.length) col.appendChild(badge("cut-card cut-empty", "", t.words.stacks[t.seat][k]));
       stack.forEach((card, j) => {
         const top = j === stack.length - 1;
         const down = me.down && me.down[k][j];
@@ -523,7 +523,7 @@ function render({ model, el }) {
         }
         col.appendChild(node);
       });
-      const number = badge("cut-stackno", String(k + 1), "pile " + (k + 1));
+      const number = badge("cut-stackno", String(k + 1), t.words.stacks[t.seat][k]);
       if (offered.has(k)) {  // a numbered badge in the colour of the buttons that use this pile (R13, R17)
         number.classList.add("cut-offered");
         number.style.setProperty("--pile", STACK_COLOURS[k % STACK_COLOURS.length]);
