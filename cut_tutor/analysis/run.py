@@ -18,7 +18,7 @@ from ..coach import advise
 from ..engine.moves import Move
 from .deals import Deals
 from .report import BEST, CLOSE, WORSE, Analysis, MoveValue
-from .search import Result, best_of, play_out, players, rounds
+from .search import Result, Search, best_of, play_out, players, rounds
 from .stats import mean_interval, paired
 
 #: The rollout policy by default: the project's strongest AI seat.
@@ -68,7 +68,13 @@ def analyse(
 
     found = rounds(measure, len(moves), seconds=seconds, max_rollouts=max_rollouts, min_rollouts=min_rollouts,
                    round_size=round_size, progress=progress)  # fmt: skip
-    labels = advise(dict(view)).labels
+    values = values_of(found, moves, advise(dict(view)).labels)
+    return Analysis(view["seat"], values, found.rollouts, round(found.seconds, 3), found.stopped, seed, policy)
+
+
+def values_of(found: Search, moves: Sequence[Move], labels: Mapping[Move, str]) -> list[MoveValue]:
+    """Each move's figures from the search, best first: the best is the fewest expected points among the moves
+    never dropped, and every gap is measured against it on the deals both were played out on."""
     best = best_of(found.results, found.active)
     top = [p for p, _ in found.results[best]]
     values = []
@@ -86,4 +92,4 @@ def analyse(
         values.append(MoveValue(move, labels[move], expected, low, high, gap, gap_low, gap_high, p_out, len(rows),
                                 verdict))  # fmt: skip
     values.sort(key=lambda m: (m.verdict != BEST, m.expected))
-    return Analysis(view["seat"], values, found.rollouts, round(found.seconds, 3), found.stopped, seed, policy)
+    return values

@@ -116,8 +116,9 @@ def rounds(
         done += size
         if done >= min_rollouts:
             active = _survivors(results, active)
-        if progress:
-            progress(_spent(results, max_rollouts, time.perf_counter() - start, seconds))
+        share = _spent(results, max_rollouts, time.perf_counter() - start, seconds)
+        if progress and share < 1.0:
+            progress(share)
         if len(active) == 1:
             stopped = "apart"
             break
