@@ -90,6 +90,7 @@ def rounds(
     whose paired difference with the current best (lowest mean) is at least 3 joint standard errors above zero is
     dropped. The search stops when one candidate is left, or before a round the budget cannot pay for: with
     ``seconds``, a round is shortened to the samples the time left should allow at the rate seen so far.
+    ``progress`` hears the share of the budget spent after each round, and 1.0 at the end.
     """
     if seconds is None and max_rollouts is None:
         raise ValueError("analysis needs a budget: seconds, max_rollouts or both")
