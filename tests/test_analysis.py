@@ -107,10 +107,15 @@ class TestHonesty:
         two = analyse(view(planted, me), seconds=None, seed=3, max_rollouts=80)
         assert figures(one) == figures(two)
 
-    @pytest.mark.parametrize("preset", ["USA", "Canada", "Clear 4"])
-    def test_every_sampled_deal_looks_the_same_to_the_seat(self, preset: str) -> None:
+    @pytest.mark.parametrize(
+        "rules",
+        [Rules(), Rules.from_preset("Canada"), Rules.from_preset("Clear 4"), Rules(piles_face_down=True),
+         Rules(risk_play=True, pile_card_flip=True, players=3), Rules(four_plus_clears=True, bust_penalty=25)],
+        ids=["USA", "Canada", "Clear 4", "piles face down", "risk play and flip", "4+ clears"],
+    )  # fmt: skip
+    def test_every_sampled_deal_looks_the_same_to_the_seat(self, rules: Rules) -> None:
         for seed in range(6):
-            state = mid_game(seed, Rules.from_preset(preset))
+            state = mid_game(seed, rules)
             seat_view = view(state, state.turn)
             deals = Deals(seat_view)
             for k in range(5):
