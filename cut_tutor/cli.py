@@ -1,4 +1,4 @@
-"""The ``cut-tutor`` command: ``simulate``, ``advise`` and ``dashboard``."""
+"""The ``cut-tutor`` command: ``simulate``, ``advise``, ``analyse`` and ``dashboard``."""
 
 from __future__ import annotations
 
@@ -79,6 +79,44 @@ def cmd_advise(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_analyse(args: argparse.Namespace) -> int:
+    """Print every legal move's Monte-Carlo value for the seat to move in a position file (a table, JSON or CSV)."""
+    import json
+
+    from .analysis import analyse
+
+    state = State.from_position(Path(args.position).read_text(encoding="utf-8"))
+    seconds = args.seconds if args.seconds is not None else (None if args.rollouts else 2.0)
+    executor = None
+    if args.workers > 1:
+        from concurrent.futures import ProcessPoolExecutor
+
+        executor = ProcessPoolExecutor(args.workers)
+
+    def progress(share: float) -> None:
+        filled = round(30 * share)
+        sys.stderr.write(f"\r[{'#' * filled}{'.' * (30 - filled)}] {share:4.0%}")
+        if share >= 1.0:
+            sys.stderr.write("\n")
+        sys.stderr.flush()
+
+    try:
+        result = analyse(view(state, state.turn), seconds=seconds, seed=args.seed, executor=executor,
+                         max_rollouts=args.rollouts, progress=None if args.quiet else progress)  # fmt: skip
+    finally:
+        if executor is not None:
+            executor.shutdown()
+    if args.json:
+        for move in result.moves:
+            print(json.dumps(move.to_dict(), ensure_ascii=False))
+    elif args.csv:
+        sys.stdout.write(result.to_frame().to_csv(index=False))
+    else:
+        print(f"seat {state.turn} to move: {result.rollouts} rollouts in {result.seconds:.1f} s")
+        print(result.to_frame().to_string(index=False))
+    return 0
+
+
 def cmd_dashboard(args: argparse.Namespace) -> int:
     """Serve the dashboard notebook, shipped in the package, with Voilà on 127.0.0.1."""
     from . import dashboard
@@ -147,6 +185,18 @@ def build_parser() -> argparse.ArgumentParser:
     adv.add_argument("--coach", default="Madonna", choices=["Daryl", "Madonna", "Marty", "all"])
     adv.add_argument("--level", default="Expert", choices=["Average", "Experienced", "Expert"])
     adv.set_defaults(func=cmd_advise)
+
+    ana = sub.add_parser("analyse", help="every legal move's expected points, played out to the end of the hand")
+    ana.add_argument("position", help="a JSON position file")
+    ana.add_argument("--seconds", type=float, help="time budget (default 2; none when only --rollouts is given)")
+    ana.add_argument("--rollouts", type=int, help="rollout budget, all moves together: repeatable for a seed")
+    ana.add_argument("--seed", type=int, default=0)
+    ana.add_argument("--workers", type=int, default=1)
+    ana.add_argument("--quiet", action="store_true", help="no progress bar")
+    out = ana.add_mutually_exclusive_group()
+    out.add_argument("--json", action="store_true", help="one JSON object per legal move")
+    out.add_argument("--csv", action="store_true", help="one CSV row per legal move")
+    ana.set_defaults(func=cmd_analyse)
 
     dash = sub.add_parser("dashboard", help="serve the tutor's dashboard with Voilà on 127.0.0.1")
     dash.add_argument("--port", type=int, default=8866)

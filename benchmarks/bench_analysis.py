@@ -1,0 +1,110 @@
+"""Analysis speed and precision: mid-game 4-seat USA positions analysed for 2 s on 2 worker processes.
+
+Target (issue: analysis you can trust): within 2 s wall on 2 cores, every move's gap to the best known to ±2 points
+(95% half-width) or marked too close. Reported per position, then as medians: wall time, rollouts, rollouts per
+second per core, the gaps' 95% half-widths, and whether the position reached the target (every move but the best
+within ±2 points or *close*; a move dropped as *worse* with a wider interval does not count). Baseline in the same
+run: Expert 4-seat self-play on one core, as ``bench_coach`` times it.
+Run: ``.venv/bin/python benchmarks/bench_analysis.py [POSITIONS] [SECONDS] [WORKERS]`` (default 30, 2.0, 2).
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+from cut_tutor import Rules, State, view
+from cut_tutor.analysis import analyse
+from cut_tutor.coach import AIPlayer, Knowledge
+from cut_tutor.engine.view import sight
+
+TARGET = 2.0
+
+
+def positions(count: int, seed: int = 10) -> list[State]:
+    """Mid-hand positions of Expert:Balanced self-play with 4 to 12 legal moves, one per seeded deal."""
+    rng = random.Random(seed)
+    found: list[State] = []
+    while len(found) < count:
+        state = State.deal(Rules(), seed=rng.randrange(10**9), dealer=rng.randrange(4))
+        seats = [AIPlayer("Expert", "Balanced", seed=rng.randrange(10**6)) for _ in range(4)]
+        stop = rng.randrange(12, 60)
+        for _ in range(stop):
+            if state.over:
+                break
+            state.apply(seats[state.turn].choose(Knowledge.from_sight(sight(state, state.turn))))
+        if not state.over and state.phase == "play" and 4 <= len(state.legal_moves()) <= 12:
+            found.append(state)
+    return found
+
+
+def baseline(hands: int = 20) -> float:
+    """Expert 4-seat self-play, decisions per second on one core."""
+    decisions, start = 0, time.perf_counter()
+    for hand in range(hands):
+        state = State.deal(Rules(), seed=hand, dealer=hand % 4)
+        seats = [AIPlayer("Expert", "Balanced", seed=hand) for _ in range(4)]
+        while not state.over:
+            state.apply(seats[state.turn].choose(Knowledge.from_sight(sight(state, state.turn))))
+            decisions += 1
+    return decisions / (time.perf_counter() - start)
+
+
+def main() -> None:
+    count = int(sys.argv[1]) if len(sys.argv) > 1 else 30
+    seconds = float(sys.argv[2]) if len(sys.argv) > 2 else 2.0
+    workers = int(sys.argv[3]) if len(sys.argv) > 3 else 2
+    states = positions(count)
+    before = baseline()
+    rows = []
+    with ProcessPoolExecutor(workers) as pool:
+        pool.submit(sum, [0]).result()  # the workers start before the clock does
+        for k, state in enumerate(states):
+            start = time.perf_counter()
+            result = analyse(view(state, state.turn), seconds=seconds, seed=k, executor=pool)
+            wall = time.perf_counter() - start
+            others = [m for m in result.moves if m.verdict != "best"]
+            halves = [(m.gap_high - m.gap_low) / 2 for m in others]
+            settled = [h <= TARGET or m.verdict == "close" for h, m in zip(halves, others, strict=True)]
+            rows.append(
+                {
+                    "moves": len(result.moves),
+                    "wall": wall,
+                    "rollouts": result.rollouts,
+                    "per_core": result.rollouts / wall / workers,
+                    "half": statistics.median(halves),
+                    "max_half": max(halves),
+                    "strict": all(settled),
+                    "settled": sum(settled) / len(settled),
+                    "stopped": result.stopped,
+                    "close": sum(m.verdict == "close" for m in others),
+                }
+            )
+            r = rows[-1]
+            print(f"{k:3d} moves {r['moves']:2d}  {r['wall']:.2f} s  {r['rollouts']:4d} rollouts"
+                  f"  {r['per_core']:5.0f}/s/core  half-width median {r['half']:5.2f} max {r['max_half']:6.2f}"
+                  f"  close {r['close']:2d}  {r['stopped']:<6}  target {'yes' if r['strict'] else 'no'}",
+                  flush=True)  # fmt: skip
+    after = baseline()
+    base = statistics.median([before, after])
+    median = {key: statistics.median(r[key] for r in rows) for key in ("moves", "wall", "rollouts", "per_core", "half")}
+    print(f"\n{count} positions, {seconds} s on {workers} workers; medians:")
+    print(f"  legal moves {median['moves']:.0f}, wall {median['wall']:.2f} s, rollouts {median['rollouts']:.0f},"
+          f" {median['per_core']:.0f} rollouts/s/core, gap half-width {median['half']:.2f} points")  # fmt: skip
+    print(
+        f"  every gap within ±{TARGET} or close: {sum(r['strict'] for r in rows) / len(rows):.0%} of positions;"
+        f" of the other moves, {statistics.mean(r['settled'] for r in rows):.0%} on average"
+    )
+    print(f"  the best stood apart in {sum(r['stopped'] == 'apart' for r in rows) / len(rows):.0%}")
+    print(
+        f"baseline: Expert 4-seat self-play {base:,.0f} decisions/s on one core (before {before:,.0f}, after"
+        f" {after:,.0f}); one analysis = {median['wall'] * base:,.0f} baseline decisions of wall time,"
+        f" a rollout = {base / median['per_core']:.0f} decisions of one core"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,92 @@
+"""What an analysis says about each move, as records, a table and a notebook drawing."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from html import escape
+from typing import TYPE_CHECKING, Any
+
+from ..engine.moves import Move
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+BEST, CLOSE, WORSE = "best", "close", "worse"
+COLUMNS = ["move", "label", "expected", "low", "high", "gap", "gap_low", "gap_high", "p_out", "rollouts", "verdict"]
+
+
+@dataclass(frozen=True)
+class MoveValue:
+    """One legal move: the seat's expected points for the hand if it plays it (lower is better), with a 95%
+    interval; the gap to the best move on the same deals, with its own; how often the seat went out first.
+
+    ``verdict`` is ``best``, ``close`` (the gap's interval reaches 0: too close to call) or ``worse``.
+    """
+
+    move: Move
+    label: str
+    expected: float
+    low: float
+    high: float
+    gap: float
+    gap_low: float
+    gap_high: float
+    p_out: float
+    rollouts: int
+    verdict: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready, the move in its text form (the CLI's ``--json`` line)."""
+        return asdict(self) | {"move": str(self.move)}
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """Every legal move of one seat's view, best first, and how the search ended."""
+
+    seat: int
+    moves: list[MoveValue]
+    rollouts: int
+    seconds: float
+    stopped: str  # "apart": the best stood apart; "budget": the time or rollouts were spent
+    seed: int
+    policy: str
+
+    @property
+    def best(self) -> MoveValue:
+        """The move with the fewest expected points among those never eliminated."""
+        return next(m for m in self.moves if m.verdict == BEST)
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per legal move, best first."""
+        import pandas as pd
+
+        return pd.DataFrame([m.to_dict() for m in self.moves], columns=COLUMNS)
+
+    def _repr_html_(self) -> str:
+        scale = max(1.0, *(m.high for m in self.moves if m.high < float("inf")))
+        rows = []
+        for m in self.moves:
+            width, colour = max(0.0, m.expected) / scale * 100, _COLOUR[m.verdict]
+            low, high = (max(0.0, m.low) / scale * 100, min(scale, m.high) / scale * 100)
+            bar = (
+                f'<div style="position:relative;width:180px;height:12px;background:#eee">'
+                f'<div style="width:{width:.1f}%;height:100%;background:{colour}"></div>'
+                f'<div style="position:absolute;top:5px;left:{low:.1f}%;width:{max(0.5, high - low):.1f}%;'
+                f'height:2px;background:#111"></div></div>'
+            )
+            gap = "" if m.verdict == BEST else f"+{m.gap:.1f} [{m.gap_low:+.1f}, {m.gap_high:+.1f}]"
+            rows.append(
+                f"<tr><td>{escape(m.label)}</td><td><code>{escape(str(m.move))}</code></td>"
+                f"<td>{m.expected:.1f} [{m.low:.1f}, {m.high:.1f}]</td><td>{bar}</td><td>{gap}</td>"
+                f"<td>{m.p_out:.0%}</td><td>{m.rollouts}</td><td>{m.verdict}</td></tr>"
+            )
+        head = "".join(f"<th>{h}</th>" for h in ("move", "", "expected points", "", "gap", "out first", "rollouts", ""))
+        stop = "the best stood apart" if self.stopped == "apart" else "the budget was spent"
+        return (
+            f'<table class="cut-analysis"><caption>Seat {self.seat}: {self.rollouts} rollouts by {escape(self.policy)}'
+            f" seats in {self.seconds:.1f} s; {stop}</caption><tr>{head}</tr>{''.join(rows)}</table>"
+        )
+
+
+_COLOUR = {BEST: "#2a7", CLOSE: "#9bd", WORSE: "#d88"}

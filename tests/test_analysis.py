@@ -1,0 +1,298 @@
+"""The analysis (guide: *Analysis*): exact on an endgame small enough to enumerate, honest about hidden cards (C2),
+repeatable for a seed whatever the workers, and stopping by its stated rule."""
+
+from __future__ import annotations
+
+import io
+import itertools
+import json
+import random
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import redirect_stderr, redirect_stdout
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cut_tutor.analysis import Analysis, Deals, analyse
+from cut_tutor.analysis.run import values_of
+from cut_tutor.analysis.search import Result, play_out, players, rounds
+from cut_tutor.analysis.stats import clearly_worse, mean_interval
+from cut_tutor.cli import main
+from cut_tutor.coach import Knowledge, advise
+from cut_tutor.coach.advice import LONG_HAND
+from cut_tutor.engine import Move, RandomPlayer, Rules, State, view
+from cut_tutor.engine.cards import RANK_MASK, UP, card_name
+from cut_tutor.engine.view import sight
+
+#: A 2-seat endgame: seat 1's two hand cards are the only hidden cards that can matter (the rest are undealt).
+ENDGAME = {"rules": {"players": 2}, "turn": 0, "turns": 40, "pile": "9@1",
+           "seats": [{"hand": "9 9 8"}, {"hand": "Q 5"}]}  # fmt: skip
+
+
+def exact_values(position: dict[str, Any]) -> dict[str, float]:
+    """Each move's expected points for seat 0, over every pair of cards seat 1 may hold, weighted by its chance."""
+    pool = list(Knowledge.from_view(view(State.from_position(position), 0)).counted)
+    total = sum(pool)
+    ranks = [rank for rank, n in enumerate(pool) if n]
+    values = {}
+    for move in State.from_position(position).legal_moves():
+        value = 0.0
+        for a, b in itertools.combinations_with_replacement(ranks, 2):
+            weight = (pool[a] * (pool[a] - 1) if a == b else 2 * pool[a] * pool[b]) / (total * (total - 1))
+            deal = position | {"seats": [position["seats"][0], {"hand": f"{card_name(a)} {card_name(b)}"}]}
+            state = State.from_position(deal)
+            state.apply(move)
+            seats = players("Expert:Balanced", [1, 2])
+            while not state.over:
+                state.apply(seats[state.turn].choose(Knowledge.from_sight(sight(state, state.turn))))
+            assert state.turns <= LONG_HAND, "past LONG_HAND the seats add noise and no enumeration is exact"
+            value += weight * state.scores()[0]
+        values[str(move)] = value
+    return values
+
+
+def mid_game(seed: int, rules: Rules | None = None) -> State:
+    """A position some random moves into a seeded deal."""
+    rng = random.Random(seed)
+    state = State.deal(rules or Rules(), seed=seed)
+    for _ in range(30):
+        move = RandomPlayer().choose(state, rng)
+        following = state.copy()
+        following.apply(move)
+        if following.over:
+            break
+        state = following
+    return state
+
+
+def figures(result: Analysis) -> list[dict[str, Any]]:
+    return [m.to_dict() for m in result.moves]
+
+
+class TestExactness:
+    def test_intervals_cover_the_enumerated_value_and_the_best_move_matches(self) -> None:
+        exact = exact_values(ENDGAME)
+        best = min(exact, key=exact.__getitem__)
+        assert sorted(exact.values())[1] - exact[best] > 3  # a position where the best is worth finding
+        seat_view = view(State.from_position(ENDGAME), 0)
+        covered, intervals, found = 0, 0, 0
+        for seed in range(40):
+            result = analyse(seat_view, seconds=None, seed=seed, max_rollouts=400)
+            for m in result.moves:
+                intervals += 1
+                covered += m.low <= exact[str(m.move)] <= m.high
+            found += str(result.best.move) == best
+        assert covered / intervals >= 0.9
+        assert found == 40
+
+
+class TestHonesty:
+    def test_planted_deals_that_look_the_same_get_the_same_analysis(self) -> None:
+        state = mid_game(4)
+        me = state.turn
+        other = (me + 1) % state.players
+        planted = State.from_position(state.to_position())
+        # swap one of the next seat's hand cards with one of its face-down Risk cards of another rank
+        k = next(k for k, stack in enumerate(planted.stacks[other]) if stack and not stack[0] & UP)
+        hidden = planted.stacks[other][k][0] & RANK_MASK
+        rank = next(r for r, n in enumerate(planted.hands[other]) if n > planted.known[other][r] and r != hidden)
+        planted.hands[other][rank] -= 1
+        planted.hands[other][hidden] += 1
+        planted.stacks[other][k][0] = rank
+        assert planted.to_position() != state.to_position()
+        assert view(planted, me) == view(state, me)
+        one = analyse(view(state, me), seconds=None, seed=3, max_rollouts=80)
+        two = analyse(view(planted, me), seconds=None, seed=3, max_rollouts=80)
+        assert figures(one) == figures(two)
+
+    @pytest.mark.parametrize(
+        "rules",
+        [Rules(), Rules.from_preset("Canada"), Rules.from_preset("Clear 4"), Rules(piles_face_down=True),
+         Rules(risk_play=True, pile_card_flip=True, players=3), Rules(four_plus_clears=True, bust_penalty=25)],
+        ids=["USA", "Canada", "Clear 4", "piles face down", "risk play and flip", "4+ clears"],
+    )  # fmt: skip
+    def test_every_sampled_deal_looks_the_same_to_the_seat(self, rules: Rules) -> None:
+        for seed in range(6):
+            state = mid_game(seed, rules)
+            seat_view = view(state, state.turn)
+            deals = Deals(seat_view)
+            for k in range(5):
+                sampled = deals.sample(random.Random(k))
+                assert view(sampled, state.turn) == seat_view
+                assert sampled.legal_moves() == state.legal_moves()
+
+    def test_hidden_cards_come_evenly_from_the_unseen_pool(self) -> None:
+        state = mid_game(2)
+        me, other = state.turn, (state.turn + 1) % state.players
+        deals = Deals(view(state, me))
+        pool = Knowledge.from_view(view(state, me)).counted
+        rank = max(range(len(pool)), key=pool.__getitem__)
+        hidden = state.hand_count[other] - sum(state.known[other])
+        rng = random.Random(0)
+        draws = 2000
+        seen = sum(deals.sample(rng).hands[other][rank] - state.known[other][rank] for _ in range(draws))
+        expected = draws * hidden * pool[rank] / sum(pool)
+        assert abs(seen - expected) < 5 * expected**0.5
+
+
+class TestDeterminism:
+    def test_a_seed_repeats_and_another_seed_differs(self) -> None:
+        seat_view = view(mid_game(7), mid_game(7).turn)
+        first = analyse(seat_view, seconds=None, seed=1, max_rollouts=60)
+        assert figures(first) == figures(analyse(seat_view, seconds=None, seed=1, max_rollouts=60))
+        assert figures(first) != figures(analyse(seat_view, seconds=None, seed=2, max_rollouts=60))
+
+    def test_one_or_two_worker_processes_give_the_same_figures(self) -> None:
+        state = mid_game(9)
+        seat_view = view(state, state.turn)
+        alone = analyse(seat_view, seconds=None, seed=5, max_rollouts=90)
+        with ProcessPoolExecutor(2) as pool:
+            shared = analyse(seat_view, seconds=None, seed=5, max_rollouts=90, executor=pool)
+        assert figures(alone) == figures(shared)
+
+    def test_a_dask_cluster_gives_the_same_figures(self) -> None:
+        distributed = pytest.importorskip("distributed")
+        state = mid_game(9)
+        seat_view = view(state, state.turn)
+        alone = analyse(seat_view, seconds=None, seed=5, max_rollouts=90)
+        with distributed.Client(processes=False, n_workers=2, threads_per_worker=1, dashboard_address=None) as client:
+            shared = analyse(seat_view, seconds=None, seed=5, max_rollouts=90, executor=client)
+        assert figures(alone) == figures(shared)
+
+    def test_play_out_does_not_depend_on_the_batch(self) -> None:
+        state = mid_game(3)
+        payload, moves = dict(view(state, state.turn)), [str(m) for m in state.legal_moves()[:2]]
+        whole = play_out(payload, "Expert:Balanced", 0, range(4), moves)
+        parts = [play_out(payload, "Expert:Balanced", 0, [i], moves) for i in range(4)]
+        assert whole == [[part[j][0] for part in parts] for j in range(len(moves))]
+
+
+def synthetic(means: Sequence[float], spread: float = 20.0) -> Any:
+    """A measure whose candidate k scores ``means[k]`` plus noise shared by every candidate on a sample (as common
+    random numbers give), plus a little of its own."""
+
+    def measure(samples: Sequence[int], active: Sequence[int]) -> list[list[Result]]:
+        out = []
+        for k in active:
+            row = []
+            for i in samples:
+                shared = random.Random(i).gauss(0, spread)
+                own = random.Random(i * 1000 + k).gauss(0, 1.0)
+                row.append((round(means[k] + shared + own), False))
+            out.append(row)
+        return out
+
+    return measure
+
+
+class TestStopping:
+    def test_three_joint_standard_errors(self) -> None:
+        base = [1.0, -1.0] * 8  # mean 0, standard error (16 / 15) ** 0.5 / 4
+        se = (16 / 15) ** 0.5 / 4
+        assert clearly_worse([b + 3.001 * se for b in base])
+        assert not clearly_worse([b + 2.999 * se for b in base])
+        assert not clearly_worse([0.0] * 20)  # identical results: no gap, never dropped
+        assert clearly_worse([0.5] * 20)  # always worse by the same: dropped
+
+    def test_a_clearly_worse_move_is_dropped_after_the_minimum_and_the_best_stands_apart(self) -> None:
+        found = rounds(synthetic([10, 30]), 2, seconds=None, max_rollouts=1000)
+        assert [len(r) for r in found.results] == [16, 16]
+        assert found.stopped == "apart" and found.active == [0]
+
+    def test_equal_moves_run_to_the_budget_and_worse_ones_stop_early(self) -> None:
+        found = rounds(synthetic([10, 10, 10.4, 40]), 4, seconds=None, max_rollouts=400)
+        counts = [len(r) for r in found.results]
+        assert found.stopped == "budget" and counts[0] == counts[1] and found.rollouts <= 400
+        assert counts[3] == 16 and 16 < counts[2] < counts[0]
+        assert 0 in found.active and 1 in found.active and 3 not in found.active
+
+    def test_no_budget_or_too_small_a_budget_is_an_error(self) -> None:
+        with pytest.raises(ValueError, match="budget"):
+            rounds(synthetic([1, 2]), 2, seconds=None, max_rollouts=None)
+        with pytest.raises(ValueError, match="cannot pay"):
+            rounds(synthetic([1, 2, 3]), 3, seconds=None, max_rollouts=5)
+
+    def test_a_time_budget_stops_the_rounds(self) -> None:
+        state = mid_game(6)
+        result = analyse(view(state, state.turn), seconds=0.3)
+        assert result.stopped in ("apart", "budget") and result.rollouts >= 16 * len(state.legal_moves())
+
+
+class TestVerdicts:
+    def test_best_close_and_worse_follow_the_gap_intervals(self) -> None:
+        state = mid_game(11)
+        result = analyse(view(state, state.turn), seconds=None, seed=2, max_rollouts=150)
+        assert sorted(str(m.move) for m in result.moves) == sorted(str(m) for m in state.legal_moves())
+        assert [m.verdict for m in result.moves].count("best") == 1 and result.moves[0].verdict == "best"
+        best = result.best
+        for m in result.moves[1:]:
+            assert m.verdict == ("close" if m.gap_low <= 0 else "worse")
+            assert m.expected >= best.expected or m.rollouts < best.rollouts
+
+    def test_moves_that_score_alike_are_too_close_to_call(self) -> None:
+        moves = [Move.parse(text) for text in ("1×9", "1×8", "1×K")]
+        found = rounds(synthetic([10, 10, 40]), 3, seconds=None, max_rollouts=300)
+        values = values_of(found, moves, {m: str(m) for m in moves})
+        assert [(str(m.move), m.verdict) for m in values][2] == ("1×K", "worse")
+        assert {values[0].verdict, values[1].verdict} == {"best", "close"}
+        assert values[1].gap_low <= 0 <= values[1].gap_high and values[2].gap_low > 0
+
+    def test_a_forced_move_is_the_best(self) -> None:
+        position = {"rules": {"players": 2}, "turn": 0, "pile": "3@1",
+                    "seats": [{"hand": "K Q"}, {"hand": "8 7"}]}  # fmt: skip
+        result = analyse(view(State.from_position(position), 0), seconds=None, max_rollouts=40)
+        assert [(str(m.move), m.verdict, m.rollouts) for m in result.moves] == [("take", "best", 16)]
+
+    def test_clear_4_is_analysed(self) -> None:
+        state = mid_game(1, Rules.from_preset("Clear 4"))
+        result = analyse(view(state, state.turn), seconds=None, max_rollouts=60)
+        assert {m.move for m in result.moves} == set(state.legal_moves())
+        frame = result.to_frame()
+        assert list(frame["move"]) == [str(m.move) for m in result.moves]
+        assert "<table" in result._repr_html_() and result.best.label in result._repr_html_()
+
+    def test_intervals(self) -> None:
+        assert mean_interval([3.0, 3.0, 3.0]) == (3.0, 3.0, 3.0)
+        mean, low, high = mean_interval([0.0, 10.0] * 8)
+        assert mean == 5.0 and low < 5.0 < high and round(high - 5.0, 2) == round(2.131 * 5.164 / 4, 2)
+
+
+class TestCli:
+    def run(self, *args: str) -> tuple[int, str, str]:
+        out, err = io.StringIO(), io.StringIO()
+        with redirect_stdout(out), redirect_stderr(err):
+            code = main(["analyse", *args])
+        return code, out.getvalue(), err.getvalue()
+
+    def test_json_lines_name_every_legal_move(self, tmp_path: Path) -> None:
+        path = tmp_path / "position.json"
+        path.write_text(json.dumps(ENDGAME), encoding="utf-8")
+        code, out, err = self.run(str(path), "--rollouts", "60", "--seed", "4", "--json")
+        assert code == 0 and "100%" in err
+        rows = [json.loads(line) for line in out.splitlines()]
+        keys = {"move", "label", "expected", "low", "high", "gap", "gap_low", "gap_high", "p_out", "rollouts",
+                "verdict"}  # fmt: skip
+        assert all(set(row) == keys for row in rows)
+        state = State.from_position(ENDGAME)
+        labels = advise(view(state, 0)).labels
+        assert {(row["move"], row["label"]) for row in rows} == {(str(m), labels[m]) for m in state.legal_moves()}
+        expected = analyse(view(state, 0), seconds=None, seed=4, max_rollouts=60)
+        assert rows == figures(expected)
+
+    def test_csv_and_bad_input(self, tmp_path: Path) -> None:
+        path = tmp_path / "position.json"
+        path.write_text(json.dumps(ENDGAME), encoding="utf-8")
+        code, out, _ = self.run(str(path), "--rollouts", "40", "--csv", "--quiet")
+        assert code == 0 and out.splitlines()[0].startswith("move,label,expected,low,high,gap")
+        over = ENDGAME | {"winner": 1}
+        path.write_text(json.dumps(over), encoding="utf-8")
+        code, _, err = self.run(str(path), "--rollouts", "40", "--quiet")
+        assert code == 2 and "no move to analyse" in err
+
+
+def test_a_move_text_round_trips_through_the_report() -> None:
+    state = State.from_position(ENDGAME)
+    result = analyse(view(state, 0), seconds=None, max_rollouts=40)
+    assert all(Move.parse(m.to_dict()["move"]) == m.move for m in result.moves)
