@@ -313,6 +313,11 @@ def play_bar(
 # -- the table's words ----------------------------------------------------------------------------------------
 
 
+def _stack_badges(stacks: Sequence[Sequence[Any]]) -> list[str]:
+    """Each stack's badge, read out: ``pile 2, 2 cards``."""
+    return [f"{pile_number(k)}, {count(len(stack), 'card')}" for k, stack in enumerate(stacks)]
+
+
 def table_words(view: Mapping[str, Any], *, pile_counts: bool = True) -> dict[str, Any]:
     """The words the page prints for a view: the faces of the cards it shows, each seat's card count and stack
     badges, the pile readout and the legend, so the page holds no second copy of them.
@@ -331,9 +336,7 @@ def table_words(view: Mapping[str, Any], *, pile_counts: bool = True) -> dict[st
     return {
         "faces": {card: word for card, word in FACES[game].items() if card in shown},  # only cards on view (C2)
         "left": [count(seat["cards_left"], "card") for seat in view["seats"]],
-        # each stack's badge, read out: "pile 2, 2 cards"
-        "stacks": [[f"{pile_number(k)}, {count(len(stack), 'card')}" for k, stack in enumerate(seat["stacks"])]
-                   for seat in view["seats"]],  # fmt: skip
+        "stacks": [_stack_badges(seat["stacks"]) for seat in view["seats"]],
         "pile": " · ".join(readout),
         "legend": [list(entry) for entry in LEGENDS[game]],
     }
