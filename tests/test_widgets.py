@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 import re
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -268,6 +269,41 @@ class TestHiddenCards:
             app.compare_coaches()
         assert one.table.synced_json() == two.table.synced_json()
         assert synced(one.root) == synced(two.root)
+
+
+class TestRolloutsInThePanel:
+    """The Monte-Carlo analysis in the coach panel: in the background, kept per position, cancellable, honest."""
+
+    def test_analysis_runs_in_the_background_and_is_kept(self, tmp_path: Path) -> None:
+        app = app_at(tmp_path, HIDDEN)
+        app.open_analysis(True)
+        app.start_rollouts(seconds=None, rollouts=48, wait=True)
+        done = app.coach.rollouts()
+        assert done is not None and sorted(str(m.move) for m in done.moves) == sorted(map(str, app.state.legal_moves()))
+        assert "cut-analysis" not in {thread.name for thread in threading.enumerate()}
+        assert done.moves[0].label in app.coach.rollout_html.value
+        app.start_rollouts(seconds=None, rollouts=48)  # the same position: kept, no second run
+        assert app.coach.rollouts() is done and app.coach._rollout_thread is not None
+        app.open_analysis(False)
+        assert app.coach.rollout_box.layout.display == "none"
+
+    def test_cancel_keeps_nothing(self, tmp_path: Path) -> None:
+        app = app_at(tmp_path, HIDDEN)
+        app.open_analysis(True)
+        app.coach._rollout_stop.set()  # pressed before the first round ends
+        app.coach._rollout_stop.clear = lambda: None  # type: ignore[method-assign]  # keep it pressed
+        app.start_rollouts(seconds=None, rollouts=10_000, wait=True)
+        assert app.coach.rollouts() is None and "stopped" in app.coach.rollout_html.value
+
+    def test_the_analysis_reads_only_your_view(self, tmp_path: Path) -> None:
+        one, two = app_at(tmp_path / "a", HIDDEN), app_at(tmp_path / "b", swapped(HIDDEN))
+        for app in (one, two):
+            app.open_analysis(True)
+            app.start_rollouts(seconds=None, rollouts=48, wait=True)
+        first, second = one.coach.rollouts(), two.coach.rollouts()
+        assert first is not None and second is not None
+        assert first.to_frame().equals(second.to_frame())  # the same figures, move by move
+        assert one.table.synced_json() == two.table.synced_json()
 
 
 class TestUndo:

@@ -247,6 +247,14 @@ class GameApp:
         """Expand or collapse the Coaching panel; collapsed hides the Coach button and highlight."""
         self.coach.set_coach_panel(open_)
 
+    def start_rollouts(self, seconds: float | None = 2.0, rollouts: int | None = None, wait: bool = False) -> None:
+        """The Monte-Carlo analysis of your position, in the background (``wait`` blocks until it is done)."""
+        self.coach.start_rollouts(seconds, rollouts, wait)
+
+    def cancel_rollouts(self) -> None:
+        """Stop the running Monte-Carlo analysis."""
+        self.coach.cancel_rollouts()
+
     def compare_coaches(self) -> pd.DataFrame:
         """All three coaches on your position, and whether they agree."""
         return self.coach.compare_coaches()

@@ -1,21 +1,30 @@
 """The Coaching panel: the coach picker, the chosen coach's advice and hints, the analysis table and the compare.
 
 The advice is computed from your view only (C2) and kept until the position, the coach or your Level changes.
+The Monte-Carlo analysis of your position runs on demand in the background, with a progress bar and a Cancel
+button, and is kept per position, so the table never waits for it.
 """
 
 from __future__ import annotations
 
+import json
+import threading
 from html import escape
 
 import ipywidgets as w
 import pandas as pd
 
+from cut_tutor.analysis import Analysis, analyse
 from cut_tutor.coach import COACHES, LEVELS, Advice, advise, compare
 from cut_tutor.engine import State, view
 
 from ..engine.words import recommends
 from .shared import YOU, Host
 from .table import IntentError, move_label
+
+
+class _Cancelled(Exception):
+    """The learner pressed Cancel: the analysis stops after its current round."""
 
 
 class CoachPanel:
@@ -39,10 +48,22 @@ class CoachPanel:
         self.compare_button = controls.button("Compare all three", self.compare_coaches)
         self.analysis_html = w.HTML()
         self.analysis_html.add_class("cut-movetable")
+        # the Monte-Carlo analysis: started on demand, in the background, kept per position
+        self.rollout_button = controls.button("Monte-Carlo analysis", self.start_rollouts)
+        self.rollout_cancel = controls.button("Cancel", self.cancel_rollouts)
+        self.rollout_progress = w.FloatProgress(value=0.0, min=0.0, max=1.0, description="Rollouts")
+        self.rollout_html = w.HTML()
+        self.rollout_box = w.VBox(
+            [w.HBox([self.rollout_button, self.rollout_progress, self.rollout_cancel]), self.rollout_html]
+        )
+        self._rollouts: dict[str, Analysis] = {}
+        self._rollout_thread: threading.Thread | None = None
+        self._rollout_stop = threading.Event()
+        self._stopped: str | None = None  # the position whose analysis was cancelled
         self.coach_body = w.VBox(
             [
                 w.HBox([self.panel_coach]), self.panel_about, self.advice_html, self.coach_play_button,
-                w.HBox([self.analysis, self.compare_button]), self.analysis_html,
+                w.HBox([self.analysis, self.compare_button]), self.analysis_html, self.rollout_box,
             ]
         )  # fmt: skip
         self.panel = w.Accordion(children=[self.coach_body], titles=("Coaching",), selected_index=0)
@@ -88,6 +109,63 @@ class CoachPanel:
             self._advice = (state, key, advise(view(state, YOU), coach=setup.coach, level=key[2], names=names))
         return self._advice[2]
 
+    def start_rollouts(self, seconds: float | None = 2.0, rollouts: int | None = None, wait: bool = False) -> None:
+        """Analyse your position by Monte-Carlo (every legal move played out on deals re-dealt from your view,
+        C2) in the background; its result is kept for this position. ``wait`` blocks until it is done (the twin)."""
+        state = self._your_turn()
+        if state is None:
+            raise IntentError("the analysis is of your own position: wait for your turn")
+        seen = view(state, YOU)
+        key = _position_key(seen)
+        running = self._rollout_thread is not None and self._rollout_thread.is_alive()
+        if key not in self._rollouts and not running:
+            self._rollout_stop.clear()
+            self._rollout_thread = threading.Thread(
+                target=self._run_rollouts, args=(seen, key, seconds, rollouts), name="cut-analysis", daemon=True
+            )
+            self._rollout_thread.start()
+        self.draw_rollouts()
+        if wait and self._rollout_thread is not None:
+            self._rollout_thread.join()
+            self.draw_rollouts()
+
+    def cancel_rollouts(self) -> None:
+        """Stop a running analysis after its current round; nothing is kept for the position."""
+        self._rollout_stop.set()
+
+    def rollouts(self) -> Analysis | None:
+        """The analysis of your current position, once it has finished."""
+        state = self._your_turn()
+        return None if state is None else self._rollouts.get(_position_key(view(state, YOU)))
+
+    def _run_rollouts(self, seen: dict[str, object], key: str, seconds: float | None, rollouts: int | None) -> None:
+        def progress(share: float) -> None:
+            if self._rollout_stop.is_set():
+                raise _Cancelled
+            self.rollout_progress.value = share
+
+        try:
+            self._rollouts[key] = analyse(seen, seconds=seconds, max_rollouts=rollouts, progress=progress)
+        except _Cancelled:
+            self._stopped = key
+        self.draw_rollouts()
+
+    def draw_rollouts(self) -> None:
+        """The analysis controls and, for your current position, its result."""
+        state = self._your_turn()
+        running = self._rollout_thread is not None and self._rollout_thread.is_alive()
+        self.rollout_box.layout.display = "" if self.analysis_open and state is not None else "none"
+        self.rollout_progress.layout.display = self.rollout_cancel.layout.display = "" if running else "none"
+        self.rollout_button.disabled = running
+        key = None if state is None else _position_key(view(state, YOU))
+        done = self._rollouts.get(key) if key is not None else None
+        if done is not None:
+            self.rollout_html.value = done._repr_html_()
+        elif running:
+            self.rollout_html.value = "<i>Playing every move out on deals that look like yours…</i>"
+        else:
+            self.rollout_html.value = "<i>Analysis stopped.</i>" if key is not None and key == self._stopped else ""
+
     def hint_count(self) -> int:
         """How many hints show now: by your Level (C7), none with Coaching off, all with the analysis open."""
         if self.analysis_open:
@@ -125,6 +203,7 @@ class CoachPanel:
             self.coach_play_button.layout.display = "none"
             self.analysis_html.value = ""
             self.compare_button.disabled = True
+            self.draw_rollouts()
             return
         self.compare_button.disabled = False
         names = self.host.need_game().names
@@ -157,3 +236,9 @@ class CoachPanel:
             self.analysis_html.value = html
         else:
             self.analysis_html.value = ""
+        self.draw_rollouts()
+
+
+def _position_key(seen: dict[str, object]) -> str:
+    """A position as your view has it: the analysis is kept per key, and depends on nothing else (C2)."""
+    return json.dumps(seen, sort_keys=True)
