@@ -289,7 +289,8 @@ for name, description in COACHES.items():
     md("""
     ## A pair of Kings on the pile
 
-    Twelve cards in hand, including a Joker. Three coaches, three different plays.
+    Twelve cards in hand, including a Joker. Three coaches, two plays: Daryl takes the solid pair of 7s, while
+    Madonna and Marty both shed the J and keep the 7s for the line that follows.
     """),
     code("""
     kings = position("JK J 8 7 7 6 5 3 2 2 2 A", pile="K@1 K@1",
@@ -297,6 +298,12 @@ for name, description in COACHES.items():
     kings
     """),
     code("compare(view(kings, 0))"),
+    code("""
+    # the claim above, checked: Daryl alone plays the 7s
+    picks = {coach: str(advise(view(kings, 0), coach).move) for coach in COACHES}
+    assert picks == {"Daryl": "2×7", "Madonna": "1×J", "Marty": "1×J"}, picks
+    picks
+    """),
     md("""
     Each coach scores every legal move by the same parts; only the weights differ. Daryl values the solid group
     play, Marty the spare clear that seizes the board, Madonna the line that plays her hand out:
@@ -328,12 +335,15 @@ for name, description in COACHES.items():
     md("""
     ## Side by side
 
-    One table of every move and each coach's total: the recommended move of each is the top of its column.
+    One table of every move and each coach's total, sorted by Madonna's: her pick and Marty's head the table, while
+    Daryl's highest total is the 7s one row down. Each coach recommends the move with the highest total in their
+    own column.
     """),
     code("""
-    totals = {coach: advise(view(kings, 0), coach).to_frame().set_index("move")["total"]
-              for coach in ("Daryl", "Madonna", "Marty")}
-    pd.DataFrame(totals).sort_values("Madonna", ascending=False)
+    totals = pd.DataFrame({coach: advise(view(kings, 0), coach).to_frame().set_index("move")["total"]
+                           for coach in ("Daryl", "Madonna", "Marty")}).sort_values("Madonna", ascending=False)
+    assert {coach: totals[coach].idxmax() for coach in totals} == picks  # each column's top is that coach's pick
+    totals
     """),
 ]
 
