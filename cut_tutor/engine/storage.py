@@ -98,44 +98,6 @@ def save_data(game: Game) -> dict[str, Any]:
     }
 
 
-def save_game(game: Game, path: str | os.PathLike[str]) -> Path:
-    """Write the save atomically; an unreadable file already there is kept beside it, not overwritten."""
-    path = Path(path)
-    try:
-        read_save(path)
-    except SaveError:
-        keep_aside(path)
-    except FileNotFoundError:
-        pass  # nothing there yet, or another writer's file is on its way
-    return write_atomic(path, json.dumps(save_data(game), indent=1))
-
-
-def keep_aside(path: str | os.PathLike[str]) -> Path | None:
-    """Move a save that cannot be resumed to ``<stem>.corrupt-<UTC stamp>.json`` beside it and return where it went;
-    ``None`` when there was nothing to keep (another writer moved it, or replaced it with a good save)."""
-    path = Path(path)
-    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
-    keep = path.with_name(f"{path.stem}.corrupt-{stamp}{path.suffix}")
-    number = 1
-    while keep.exists():  # never replace an earlier kept file
-        number += 1
-        keep = path.with_name(f"{path.stem}.corrupt-{stamp}-{number}{path.suffix}")
-    try:
-        path.rename(keep)
-    except FileNotFoundError:
-        return None
-    try:  # a writer may have replaced the bad file with a good save just before the rename: that one goes back
-        read_save(keep)
-    except SaveError:
-        return keep
-    except FileNotFoundError:
-        return None
-    with suppress(OSError):  # a newer save is already in place (and this writer replaces it in any case)
-        os.link(keep, path)
-    keep.unlink()
-    return None
-
-
 #: Limits a save must keep: nesting of its JSON, its size, and the length of any text or list in it.
 MAX_DEPTH, MAX_BYTES, MAX_TEXT, MAX_ITEMS = 8, 4_000_000, 64, 100_000
 
@@ -262,6 +224,45 @@ def load_game(path: str | os.PathLike[str], rules: Rules | None = None) -> Game:
         kind = "rules" if isinstance(exc, RulesError | PositionError) else "file"
         raise SaveError(f"{path}: the save {kind} is corrupt ({detail}); it has been kept as it is") from None
     return game
+
+
+def save_game(game: Game, path: str | os.PathLike[str]) -> Path:
+    """Write the save atomically; an unreadable file already there is kept beside it, not overwritten."""
+    path = Path(path)
+    try:
+        read_save(path)
+    except SaveError:
+        keep_aside(path)
+    except FileNotFoundError:
+        pass  # nothing there yet, or another writer's file is on its way
+    return write_atomic(path, json.dumps(save_data(game), indent=1))
+
+
+def keep_aside(path: str | os.PathLike[str], check: Callable[[Path], object] = read_save) -> Path | None:
+    """Move a save that cannot be resumed to ``<stem>.corrupt-<UTC stamp>.json`` beside it and return where it went;
+    ``None`` when there was nothing to keep: another writer moved it, or replaced it with a save that passes
+    ``check`` (:func:`read_save`, or :func:`load_game` for one that must resume)."""
+    path = Path(path)
+    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+    keep = path.with_name(f"{path.stem}.corrupt-{stamp}{path.suffix}")
+    number = 1
+    while keep.exists():  # never replace an earlier kept file
+        number += 1
+        keep = path.with_name(f"{path.stem}.corrupt-{stamp}-{number}{path.suffix}")
+    try:
+        path.rename(keep)
+    except FileNotFoundError:
+        return None
+    try:  # a writer may have replaced the bad file with a good save just before the rename: that one goes back
+        check(keep)
+    except SaveError:
+        return keep
+    except FileNotFoundError:
+        return None
+    with suppress(OSError):  # a newer save is already in place (and this writer replaces it in any case)
+        os.link(keep, path)
+    keep.unlink()
+    return None
 
 
 # -- history ------------------------------------------------------------------------------------------

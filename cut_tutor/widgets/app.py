@@ -43,7 +43,6 @@ class GameApp:
     def __init__(self, home: str | os.PathLike[str] | None = None, guide: str = GUIDE_BASE) -> None:
         self.guide = guide
         self.home = Path(home) if home is not None else default_home()
-        self.home.mkdir(parents=True, exist_ok=True)
         self.save_path = self.home / "save.json"
         self.setup_path = self.home / "setup.json"
         self.history = History(self.home / "history.sqlite")
@@ -59,7 +58,10 @@ class GameApp:
         self.coach = CoachPanel(self)
         self.score_panel = ScorePanel(self)
         self.play_box = w.VBox([self.loop.controls, self.coach.panel])
-        self.root = w.VBox([self.table, self.loop.resume_box, self.form.box, self.play_box, self.score_panel.panel])
+        self.root = w.VBox(
+            [self.loop.notice, self.table, self.loop.resume_note, self.loop.resume_box, self.form.box, self.play_box,
+             self.score_panel.panel]
+        )  # fmt: skip
         self.root.add_class("cut-app")
         # the controls a notebook reaches from the app itself, whichever room draws them
         form, loop, coach, scores = self.form, self.loop, self.coach, self.score_panel
