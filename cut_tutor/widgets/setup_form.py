@@ -76,6 +76,7 @@ class SetupForm:
             " over a number of rounds; every card left in your hands counts one point against you.</i>"
         )
         self.seed = w.Text(value="", placeholder="random", description="Seed")
+        controls.guard(self.seed)
         self.deal_button = controls.button("Deal & play", self._deal_from_form, button_style="primary")
         self.reset_button = controls.button("Reset game setup", host.reset_setup)
         guide = host.guide
