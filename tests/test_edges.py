@@ -219,3 +219,23 @@ def _allowed(forgery: tuple[Any, Any, bool], legal: set[str]) -> bool:
         except ValueError:
             return False
     return False
+
+
+def test_voila_shows_learners_an_error_but_no_traceback() -> None:
+    """With the package's settings a failing cell still says it failed, without source lines or paths."""
+    import json
+
+    import nbformat
+    from voila.execute import VoilaExecutor
+
+    from cut_tutor import dashboard
+
+    config = json.loads((dashboard.notebook().parent / "voila.json").read_text())["VoilaConfiguration"]
+    executor = VoilaExecutor(nbformat.v4.new_notebook(), show_tracebacks=config["show_tracebacks"])
+    cell = nbformat.v4.new_code_cell("1/0", execution_count=1)
+    trace = ['File "/home/teacher/secret/app.py", line 3', "ZeroDivisionError: division by zero"]
+    cell.outputs = [nbformat.v4.new_output("error", ename="ZeroDivisionError", evalue="x", traceback=trace)]
+    assert executor.should_strip_error()
+    executor.strip_notebook_errors({"cells": [cell]})
+    (shown,) = cell.outputs[0]["traceback"]
+    assert "There was an error when executing cell [1]" in shown and "/home/" not in json.dumps(cell.outputs)
