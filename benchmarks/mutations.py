@@ -118,7 +118,15 @@ MUTATIONS: tuple[Mutation, ...] = (
         "hand=tuple(state.hands[(seat + 1) % state.players]),",
         HONESTY,
     ),
-    Mutation("pick-ups-secret", "honesty", CORE, "            known[card] += 1\n", "", HONESTY),
+    # every seat sees a pick-up (R11): the rules tests hold the known marks, the view tests what they show
+    Mutation(
+        "pick-ups-secret",
+        "honesty",
+        CORE,
+        "            known[card] += 1\n",
+        "",
+        ("tests/test_rules.py::TestR11Take", *HONESTY),
+    ),
     # -- undo (C9)
     Mutation(
         "undo-any-play",

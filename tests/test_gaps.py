@@ -67,3 +67,25 @@ def test_no_undo_after_automate_turned_a_blind_card_for_you(tmp_path: Path) -> N
                 app.undo()
             app.set_automate(True)
     assert blind_turns > 0, "Automate never turned a blind card for you: the case was not tested"
+
+
+def test_no_undo_of_your_play_once_automate_has_played_after_it(tmp_path: Path) -> None:
+    """C9: undo takes back your last play only while nothing has been played since, by the coach either."""
+    from tests.test_widgets import app_at
+
+    position = {
+        "rules": Rules(players=2).to_dict(),
+        "dealer": 1,
+        "turn": 0,
+        "pile": "9@1",
+        "seats": [{"hand": "10 5 5 3 3", "stacks": ["", "", "", ""]}, {"hand": "K Q", "stacks": ["", "", "", ""]}],
+    }
+    app = app_at(tmp_path, position, pacing="Step")
+    app.play("clear 10")  # a clear: your turn again (R9), and your play to undo
+    assert app.can_undo()
+    app.set_automate(True)
+    app.next()  # the coach plays your seat
+    app.set_automate(False)
+    assert not app.can_undo()
+    with pytest.raises(IntentError, match="no play of yours to undo"):
+        app.undo()
