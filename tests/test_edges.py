@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from cut_tutor.engine import IllegalMoveError, Move, Rules, State, read_save
-from cut_tutor.engine.codes import state_from_deal
+from cut_tutor.engine.codes import record_of, replay, state_from_deal
 from cut_tutor.engine.deals import PositionError
 
 #: Two seats, seat 0 to play; each test below breaks one thing about it.
@@ -88,7 +88,7 @@ class TestAnotherGamesCards:
         assert state.to_position() == before
 
 
-class TestDealCodes:
+class TestCodesAndRecords:
     def test_malformed_codes_are_value_errors(self) -> None:
         rng = random.Random(5)
         alphabet = string.digits + "-C4x+ é\x00"
@@ -96,6 +96,17 @@ class TestDealCodes:
             code = "".join(rng.choice(alphabet) for _ in range(rng.randrange(30)))
             with contextlib.suppress(ValueError):  # anything else escapes and fails the test
                 state_from_deal(code)
+
+    def test_malformed_records_are_value_errors(self) -> None:
+        good = record_of(State.deal(Rules(), seed=2))
+        rng = random.Random(6)
+        values: list[Any] = [None, 1, "x", [], {}, True, 2.5, "4-3-20-0-1", ["2×9"], [None], {"a": 1}, 10**30]
+        for _ in range(2000):
+            broken: Any = dict(good)
+            for key in rng.sample([*good, "extra"], rng.randrange(1, 3)):
+                broken[key] = rng.choice(values)
+            with contextlib.suppress(ValueError):
+                replay(broken)
 
 
 pytest.importorskip("anywidget")

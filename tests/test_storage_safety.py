@@ -135,6 +135,11 @@ class TestLockedHistory:
         assert history.pending == []
 
 
+#: A finished hand's entry in a save, well formed.
+RESULT = {"number": 1, "dealer": 0, "winner": 1, "scores": [3, 0, 5, 2], "busts": [0, 0, 1, 0],
+          "automated": [False] * 4, "deal": "4-3-20-0-1", "moves": ["2×9"]}  # fmt: skip
+
+
 class TestDamagedFiles:
     def test_a_damaged_history_is_kept_and_a_new_one_started(self, tmp_path: Path) -> None:
         path = tmp_path / "history.sqlite"
@@ -161,6 +166,8 @@ class TestDamagedFiles:
             (lambda d: d["names"].__setitem__(0, "x" * 500), r"names\[0\] is too long"),
             (lambda d: d.__setitem__("results", {"a": 1}), r"results should be list"),
             (lambda d: d["hand"].__setitem__("moves", "2×9"), r"hand\.moves should be list"),
+            (lambda d: d["results"].append({**RESULT, "scores": "abcd"}), r"results\[0\]\.scores should be list"),
+            (lambda d: d["results"].append({**RESULT, "busts": [0, 0]}), r"results\[0\]\.busts: 2 .* for 4 players"),
             (lambda d: d.__setitem__("extra", [[[[[[[[[[1]]]]]]]]]]), r"nested deeper than 8"),
         ],
     )

@@ -161,14 +161,27 @@ def _typed(value: Any, kind: type, where: str, players: int | None = None) -> An
     return value
 
 
+def _per_seat(value: Any, kind: type, where: str, players: int) -> None:
+    """A list with one ``kind`` per seat."""
+    for seat, item in enumerate(_typed(value, list, where, players)):
+        _typed(item, kind, f"{where}[{seat}]")
+
+
 def _check_shape(data: dict[str, Any], players: int) -> None:
     """Every field of a save has the type and length a resumed game needs (the replay checks the rest)."""
     _typed(data["seed"], int, "seed")
-    for key, kind in (("names", str), ("automated", bool)):
-        for index, item in enumerate(_typed(data[key], list, key, players)):
-            _typed(item, kind, f"{key}[{index}]")
+    _per_seat(data["names"], str, "names", players)
+    _per_seat(data["automated"], bool, "automated", players)
     for index, result in enumerate(_typed(data["results"], list, "results")):
-        _typed(result, dict, f"results[{index}]")
+        where = f"results[{index}]"
+        _typed(result, dict, where)
+        for key in ("number", "dealer"):
+            _typed(result[key], int, f"{where}.{key}")
+        for key, kind in (("scores", int), ("busts", int), ("automated", bool)):
+            _per_seat(result[key], kind, f"{where}.{key}", players)
+        _typed(result["deal"], str, f"{where}.deal")
+        for move, text in enumerate(_typed(result.get("moves", []), list, f"{where}.moves")):
+            _typed(text, str, f"{where}.moves[{move}]")
     hand = _typed(data["hand"], dict, "hand")
     _typed(hand["deal"], str, "hand.deal")
     for key in ("number", "dealer"):

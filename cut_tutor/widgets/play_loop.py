@@ -165,6 +165,7 @@ class PlayLoop:
         host.ai = [seat_ai(host.setup, seat, game) for seat in range(host.setup.rules.players)]
         self._undo = []
         self.resume_label = None
+        self.resume_note.value = ""  # a kept file was named before this deal; the deal never touches it
         host.log = []
         host.note(acts(game.names[game.dealer], "deal"))
         if not self.save_problem:  # the setup file only keeps names and colours for Continue
