@@ -286,7 +286,7 @@ class TestCli:
         path.write_text(json.dumps(ENDGAME), encoding="utf-8")
         code, out, _ = self.run(str(path), "--rollouts", "40", "--csv", "--quiet")
         assert code == 0 and out.splitlines()[0].startswith("move,label,expected,low,high,gap")
-        over = ENDGAME | {"winner": 1}
+        over = ENDGAME | {"winner": 1, "seats": [{"hand": "9 9 8"}, {"hand": ""}]}  # seat 1 went out: nothing to play
         path.write_text(json.dumps(over), encoding="utf-8")
         code, _, err = self.run(str(path), "--rollouts", "40", "--quiet")
         assert code == 2 and "no move to analyse" in err

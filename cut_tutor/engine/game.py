@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import copy
 import random
 from dataclasses import dataclass, field
 from typing import Any
@@ -94,6 +95,14 @@ class Game:
         self._hand_automated = [False] * rules.players
         self.hand_number = 1
         self.state = self.deal_hand()
+
+    def copy(self) -> Game:
+        """An independent copy, the hand in play copied too: a change that cannot be saved is taken back with it."""
+        new = copy.copy(self)
+        new.names, new.automated, new.results = list(self.names), list(self.automated), list(self.results)
+        new._hand_automated = list(self._hand_automated)
+        new.state = self.state.copy()
+        return new
 
     def hand_seed(self, number: int) -> int:
         """The shuffle seed of hand ``number``, derived from the game seed."""

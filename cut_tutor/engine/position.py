@@ -195,7 +195,34 @@ def read_position(data: Any, make: Callable[[Rules, int], C]) -> C:
     if "winner" in data:
         state.winner = _int(data, "winner", "position", 0, n - 1)
     state.stalemate = bool(data.get("stalemate", False))
+    _check_play(state)
     return state
+
+
+def _check_play(state: Core) -> None:
+    """What no game reaches: a run of four on the pile, stacks deeper than dealt or turned face-down again, a seat
+    out of cards that did not win, a winner still holding cards, a gamble without Risk Play (R5, R10, R14, R17)."""
+    game, rules = game_of(state.rules), state.rules
+    # a last play that goes out ends the hand before its run clears (R14): only that top run may reach four
+    for end in range(1, len(state.pile) + (0 if state.over else 1)):
+        if game.run(state.pile[:end]) >= 4:
+            raise PositionError("position.pile: four or more of a rank lie together; they would have cleared (R10)")
+    depth = len(game.layout(rules, [1] * (3 * STACKS))[0])  # the deal's stack depth (two in CUT, three in Clear 4)
+    for seat in range(state.players):
+        where = f"position.seats[{seat}]"
+        for k, stack in enumerate(state.stacks[seat]):
+            if len(stack) > depth:
+                raise PositionError(f"{where}.stacks[{k}]: {len(stack)} cards; a {game.NAME} stack holds {depth}")
+            faces = [bool(card & UP) for card in stack]
+            if faces != sorted(faces):
+                raise PositionError(f"{where}.stacks[{k}]: a face-down card lies on a face-up one")
+        empty = not state.hand_count[seat] and not any(state.stacks[seat])
+        if empty and state.winner is None and not state.stalemate:
+            raise PositionError(f"{where}: holds no cards, but the hand has no winner (R14)")
+        if state.winner == seat and not empty:
+            raise PositionError(f"position.winner: seat {seat} still holds cards (R14)")
+    if state.phase == "gamble" and not rules.risk_play:
+        raise PositionError("position.phase: 'gamble' needs Risk Play on (R17)")
 
 
 def _stack(text: Any, where: str) -> list[int]:

@@ -18,11 +18,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .cards import names
+from .cards import JOKER, WILD, card_name, names
 from .core import Core
 from .deals import deal_code
 from .games import Game, game_of
-from .moves import Move
+from .moves import CLEAR, PUSH, Move
 from .outcome import Outcome
 from .position import position_of, read_position
 from .render import state_html
@@ -94,7 +94,7 @@ class State(Core):
             return None
         if self.over:
             return "the hand is over"
-        return self.game.why_illegal(self, move)
+        return _foreign(self.rules, move) or self.game.why_illegal(self, move)
 
     def play(self, move: Move | str) -> Outcome:
         """Apply a legal move and say what it did; an illegal one raises :class:`IllegalMoveError`, changing nothing."""
@@ -170,3 +170,16 @@ class State(Core):
 
     def _repr_html_(self) -> str:
         return state_html(self)
+
+
+def _foreign(rules: Rules, move: Move) -> str:
+    """Why a move names what this game does not have (CUT's ``JK`` in Clear 4, Clear 4's ``J*`` or PUSH in CUT), or
+    ``""``; each game's own reasons assume its own cards."""
+    if move.kind == PUSH and not rules.clear4:
+        return "CUT has no PUSH card: 'push' is a Clear 4 move (R22)"
+    deck = set(rules.deck())
+    joker = JOKER if move.kind == CLEAR else WILD  # the text names CUT's JK in a clear play, else Clear 4's J*
+    for card in (move.rank, joker if move.jokers else 0):
+        if card and card not in deck:
+            return f"{card_name(card)} is not a card of {rules.game}"
+    return ""

@@ -43,7 +43,6 @@ class GameApp:
     def __init__(self, home: str | os.PathLike[str] | None = None, guide: str = GUIDE_BASE) -> None:
         self.guide = guide
         self.home = Path(home) if home is not None else default_home()
-        self.home.mkdir(parents=True, exist_ok=True)
         self.save_path = self.home / "save.json"
         self.setup_path = self.home / "setup.json"
         self.history = History(self.home / "history.sqlite")
@@ -62,7 +61,9 @@ class GameApp:
         self.play_box = w.VBox([self.loop.controls])
         self.side = w.VBox([self.coach.panel])
         self.side.add_class("cut-side")
-        main = w.VBox([self.table, self.loop.resume_box, self.form.box, self.play_box])
+        main = w.VBox(
+            [self.loop.notice, self.table, self.loop.resume_note, self.loop.resume_box, self.form.box, self.play_box]
+        )
         main.add_class("cut-main")
         desk = w.HBox([main, self.side])
         desk.add_class("cut-desk")

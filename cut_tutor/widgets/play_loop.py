@@ -2,21 +2,31 @@
 
 After every change the loop lets the AI seats move (Auto pacing), records a finished game in the history,
 saves a game in progress and redraws the app. It narrates each move in the Play Bar.
+
+A change lands together with its save or not at all: when the save cannot be written (a full disk) the game
+goes back to where it was and the refusal says why, so the table, the save and the game always agree. A save
+that cannot be resumed is moved aside and named on the setup screen before anything can overwrite it.
 """
 
 from __future__ import annotations
 
+import copy
+import errno
+import functools
 import json
+import os
 import random
+from collections.abc import Callable
 from html import escape
-from typing import Any
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 import ipywidgets as w
 
 from cut_tutor.coach import Advice
-from cut_tutor.engine import Game, Move, SaveError, State, load_game, read_save, save_game, view
+from cut_tutor.engine import Game, Move, SaveError, State, load_game, save_game, view
 from cut_tutor.engine.cards import UP
 from cut_tutor.engine.moves import FLIP, GAMBLE, TURNUP
+from cut_tutor.engine.storage import keep_aside, write_atomic
 
 from ..engine.outcome import BUST, OUT
 from ..engine.words import acts, face, play_bar
@@ -29,6 +39,31 @@ _REVEALING = (FLIP, GAMBLE, TURNUP)
 #: The guide section each legend entry opens.
 LEGEND_TOPICS = {"💥": "bust", "🃏": "known", "🤖": "Automate Player", "D": "dealer", "S": "stacks"}
 
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+class _SaveFailed(Exception):
+    """The save after a change could not be written; the change is taken back (see :func:`_all_or_nothing`)."""
+
+
+def _all_or_nothing(change: Callable[Concatenate[PlayLoop, P], R]) -> Callable[Concatenate[PlayLoop, P], R]:
+    """A change to the game that lands with its save, or is taken back whole and refused with the reason."""
+
+    def guarded(loop: PlayLoop, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        host = loop.host
+        game = host.game.copy() if host.game is not None else None
+        before = game, copy.deepcopy(host.ai), list(loop._undo), list(host.log), loop._recorded
+        try:
+            return change(loop, *args, **kwargs)
+        except _SaveFailed as exc:
+            host.game, host.ai, loop._undo, host.log, loop._recorded = before
+            host.refresh()
+            raise IntentError(str(exc)) from None
+
+    functools.update_wrapper(guarded, change)
+    return guarded
+
 
 class PlayLoop:
     """Dealing, playing and saving; :attr:`resume_box` offers a saved game, :attr:`controls` are the play controls."""
@@ -40,6 +75,9 @@ class PlayLoop:
         self._recorded: Game | None = None
         controls = host.controls
         self.resume_note = w.HTML()
+        #: Trouble with the tutor home or the history, shown above the table and the setup screen.
+        self.notice = w.HTML()
+        self.save_problem = self._probe_home()
         self.continue_button = controls.button("Continue", self.continue_game, button_style="success")
         self.start_new_button = controls.button("Start new", self.start_new)
         self.resume_box = w.VBox(
@@ -56,33 +94,49 @@ class PlayLoop:
     # -- dealing and saved games --------------------------------------------------------------------------
 
     def check_resume(self) -> None:
-        """Offer *Continue* when a readable saved game is waiting and no game is in play here."""
+        """Offer *Continue* when a saved game that resumes is waiting and no game is in play here; one that does
+        not is moved aside at once, and the setup screen names where it was kept."""
         host = self.host
         self.resume_label = None
-        self.resume_note.value = ""
         if host.game is not None or not host.save_path.exists():
             return
-        try:
-            data = read_save(host.save_path)
-            players = len(data["names"])
-            round_no = int(data["hand"]["number"])
-        except (SaveError, KeyError, TypeError, ValueError) as exc:
-            self.resume_note.value = f"<i>A saved game could not be read: {escape(str(exc))}</i>"
-            return
-        self.resume_label = f"Continue — {players} players, round {round_no}"
+        game = self._load_saved()
+        if game is not None:
+            self.resume_note.value = ""
+            self.resume_label = f"Continue — {game.rules.players} players, round {game.hand_number}"
 
+    def _load_saved(self) -> Game | None:
+        """The saved game, or ``None`` with the save kept aside and the reason on the setup screen."""
+        path = self.host.save_path
+        try:
+            return load_game(path)
+        except (SaveError, OSError) as exc:
+            kept = keep_aside(path, load_game) if isinstance(exc, SaveError) else None
+            where = f" It is kept as {kept.name} in {kept.parent}." if kept else ""
+            self.resume_note.value = (
+                f"<b>A saved game could not be read:</b> {escape(str(exc))}.{escape(where)}"
+                " Deal a new game to play on; the kept file is never overwritten."
+            )
+            return None
+
+    @_all_or_nothing
     def continue_game(self) -> None:
         """Resume the saved game with the rules and seats it was saved with."""
         host = self.host
         if self.resume_label is None:
             raise IntentError("there is no saved game to continue")
-        game = host.game = load_game(host.save_path)
+        game = self._load_saved()
+        if game is None:
+            self.resume_label = None
+            host.refresh()
+            raise IntentError("the saved game could not be read: see the note on the setup screen")
+        host.game = game
         if host.setup_path.exists():
             try:
                 setup = Setup.from_dict(json.loads(host.setup_path.read_text(encoding="utf-8")))
                 if setup.rules == game.rules:
                     host.setup = setup
-            except (ValueError, KeyError, TypeError):
+            except (ValueError, KeyError, TypeError, OSError):
                 pass  # a stale setup file only loses names and colours, never the game
         if host.setup.rules != game.rules:
             host.setup = Setup.default(game.rules.players)
@@ -101,6 +155,7 @@ class PlayLoop:
         self.resume_label = None
         self.host.refresh()
 
+    @_all_or_nothing
     def deal(self, seed: int | None = None) -> None:
         """Start a new game from the setup (a seed makes it reproducible); replaces any saved game."""
         host = self.host
@@ -110,11 +165,17 @@ class PlayLoop:
         host.ai = [seat_ai(host.setup, seat, game) for seat in range(host.setup.rules.players)]
         self._undo = []
         self.resume_label = None
+        self.resume_note.value = ""  # a kept file was named before this deal; the deal never touches it
         host.log = []
         host.note(acts(game.names[game.dealer], "deal"))
-        host.setup_path.write_text(json.dumps(host.setup.to_dict()), encoding="utf-8")
+        if not self.save_problem:  # the setup file only keeps names and colours for Continue
+            try:
+                write_atomic(host.setup_path, json.dumps(host.setup.to_dict()))
+            except OSError as exc:
+                raise _SaveFailed(self._cannot_save(exc, "the game was not dealt")) from None
         self._advance()
 
+    @_all_or_nothing
     def next_hand(self) -> None:
         """Deal the next hand once this one is over (R6)."""
         game = self.host.need_game()
@@ -141,6 +202,7 @@ class PlayLoop:
 
     # -- playing ------------------------------------------------------------------------------------------
 
+    @_all_or_nothing
     def play(self, text: str | Move) -> None:
         """Play a move for your seat; anything illegal raises and leaves the game untouched."""
         game = self.host.need_game()
@@ -191,6 +253,7 @@ class PlayLoop:
             return False
         return self._undo[-1][1] == len(game.state.moves)
 
+    @_all_or_nothing
     def undo(self) -> None:
         """Take back your last play (C9)."""
         if not self.can_undo():
@@ -201,6 +264,7 @@ class PlayLoop:
         self._save()
         self.host.refresh()
 
+    @_all_or_nothing
     def next(self) -> None:
         """Step pacing: play the next AI seat's move; after a hand, deal the next one."""
         game = self.host.need_game()
@@ -223,6 +287,7 @@ class PlayLoop:
         else:
             self.host.refresh()
 
+    @_all_or_nothing
     def set_automate(self, on: bool) -> None:
         """Automate Player: the coach plays your seat with your own Style and Level until you take over."""
         game = self.host.need_game()
@@ -263,21 +328,54 @@ class PlayLoop:
         if game.over:
             if self._recorded is not game:
                 self._recorded = game
-                host.history.add(game)
-                host.save_path.unlink(missing_ok=True)
+                host.history.add(game)  # a history that cannot be written keeps it for later (its problem says)
+                try:
+                    host.save_path.unlink(missing_ok=True)
+                except OSError as exc:
+                    self.save_problem = self._cannot_save(exc, "the finished game's save is still on disk")
         else:
             self._save()
         host.refresh()
 
     def _save(self) -> None:
+        """Save the game in progress; a save that cannot be written takes the change back (:func:`_all_or_nothing`)."""
         game = self.host.game
-        if game is not None and not game.over:
+        if game is None or game.over or self.save_problem:
+            return
+        try:
             save_game(game, self.host.save_path)
+        except OSError as exc:
+            raise _SaveFailed(self._cannot_save(exc, "that was not played")) from None
+
+    def _cannot_save(self, exc: OSError, what: str) -> str:
+        full = exc.errno in (errno.ENOSPC, errno.EDQUOT)
+        reason = "the disk is full" if full else exc.strerror or str(exc)
+        return f"the game could not be saved in {self.host.home} ({reason}), so {what}: free some space and try again"
+
+    def _probe_home(self) -> str:
+        """Why saving is off for this session, or ``""``: the tutor home must be a folder this user can write."""
+        home = self.host.home
+        try:
+            home.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            return f"Saving is off: the tutor home {home} cannot be made ({exc.strerror or exc})."
+        if not os.access(home, os.W_OK | os.X_OK):
+            return f"Saving is off: the tutor home {home} cannot be written."
+        return ""
+
+    def _draw_notice(self) -> None:
+        """What is wrong with the save or the history, in plain words, with what to do."""
+        problems = [self.save_problem, self.host.history.problem]
+        if self.save_problem:
+            problems.append("Games play on but are not kept: set CUT_TUTOR_HOME to a folder you can write.")
+        text = " ".join(escape(p) for p in problems if p)
+        self.notice.value = f'<div class="cut-notice" role="alert">⚠️ {text}</div>' if text else ""
 
     # -- drawing ------------------------------------------------------------------------------------------
 
     def draw_resume(self) -> None:
-        """The saved-game offer, shown while no game is in play."""
+        """The saved-game offer, shown while no game is in play, and any trouble with the home or the history."""
+        self._draw_notice()
         self.resume_box.layout.display = "" if self.resume_label and self.host.game is None else "none"
         self.continue_button.description = self.resume_label or "Continue"
 

@@ -19,7 +19,7 @@ from cut_tutor.engine.rules import CLEAR4_MAX_PLAYERS, PRESETS, SETTINGS, Settin
 
 from ..guide_links import RULES_FIELDS
 from .shared import PACING, YOU, Host, SeatSetup, Setup, help_html, seat_ai
-from .table import COLOURS
+from .table import COLOURS, IntentError
 
 #: The rule settings the form offers, in its order.
 FORM_RULES = (
@@ -76,6 +76,7 @@ class SetupForm:
             " over a number of rounds; every card left in your hands counts one point against you.</i>"
         )
         self.seed = w.Text(value="", placeholder="random", description="Seed")
+        controls.guard(self.seed)
         self.deal_button = controls.button("Deal & play", self._deal_from_form, button_style="primary")
         self.reset_button = controls.button("Reset game setup", host.reset_setup)
         guide = host.guide
@@ -102,10 +103,18 @@ class SetupForm:
     def setup(self) -> Setup:
         return self.host.setup
 
+    def _not_in_play(self, what: str) -> None:
+        """The rules and the number of seats are fixed while a game is in play (the form is hidden then, but a forged
+        update from the page can still reach a control): the control is redrawn as it was and the change refused."""
+        if self.host.game is not None:
+            self.refresh_setup()
+            raise IntentError(f"{what} cannot change while a game is in play: press New game first")
+
     # -- twins --------------------------------------------------------------------------------------------
 
     def set_players(self, players: int) -> None:
         """Seat 2 to 8 players (2 to 6 in Clear 4); new seats take the default names and the first free colours."""
+        self._not_in_play("the number of players")
         self._set_rules(dataclasses.replace(self.setup.rules, players=int(players)))
         self.refresh_setup(rebuild=True)
 
@@ -157,6 +166,7 @@ class SetupForm:
 
     def set_rule(self, name: str, value: Any) -> None:
         """Change one rule variant; an impossible value is refused with the engine's reason."""
+        self._not_in_play("the rules")
         if name == "players":
             self.set_players(int(value))
             return
@@ -172,6 +182,7 @@ class SetupForm:
         Clear 4 (R22) seats at most 6 and plays rounds; switching back to USA or Canada restores the CUT settings
         chosen before it, with the seats chosen since.
         """
+        self._not_in_play("the rules")
         if name == "Custom":
             raise ValueError("Custom is not a preset: it shows that the settings match neither USA nor Canada")
         rules = self.setup.rules
@@ -216,6 +227,7 @@ class SetupForm:
         specs = {name: _rule_widget(SETTINGS[name]) for name in FORM_RULES}
         for name, widget in specs.items():
             widget.style = {"description_width": "initial"}
+            self.host.controls.guard(widget)
             none = SETTINGS[name].none is not None
             widget.observe(lambda c, name=name, none=none: self.host.controls.run(
                 self.set_rule, name, None if none and c["new"] == 0 else c["new"]), "value")  # fmt: skip
@@ -235,6 +247,8 @@ class SetupForm:
                            layout=w.Layout(width="175px"))  # fmt: skip
         style = w.Dropdown(options=list(STYLES), value=s.style, description="Style", style=initial,
                            layout=w.Layout(width="160px"))  # fmt: skip
+        for control in (name, colour, level, style):
+            self.host.controls.guard(control)
         name.observe(lambda c: run(self.set_name, seat, c["new"]), "value")
         colour.observe(lambda c: run(self.set_colour, seat, c["new"]), "value")
         level.observe(lambda c: run(self.set_level, seat, c["new"]), "value")

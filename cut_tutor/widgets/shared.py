@@ -23,7 +23,7 @@ from cut_tutor.engine import Game, History, Rules
 from cut_tutor.engine.game import DEFAULT_NAMES
 
 from ..guide_links import RULES_FIELDS, guide_url
-from .table import COLOURS, TableWidget
+from .table import COLOURS, TableWidget, unexpected
 
 #: The human's seat: you take the first seat, the others are AI opponents.
 YOU = 0
@@ -124,11 +124,16 @@ class Host(Protocol):
 
 
 class Controls:
-    """Runs a twin from a control: a refusal shows in the table's error line, and a redraw never echoes back."""
+    """Runs a twin from a control: a refusal shows in the table's error line, and a redraw never echoes back.
+
+    Every control it wires is :meth:`guarded <guard>`: an update from the page that the control cannot take (a
+    forged index, a value of the wrong type) is refused in the same error line, never lost in a log.
+    """
 
     def __init__(self, table: TableWidget) -> None:
         self.table = table
         self.syncing = False
+        self.guard(table)
 
     def run(self, action: Callable[..., Any], *args: Any) -> None:
         """Run a twin from a control; a refusal shows in the table's error line."""
@@ -138,8 +143,30 @@ class Controls:
             action(*args)
         except ValueError as exc:
             self.table.error = str(exc)
+        except Exception as exc:  # a fault of the tutor itself: said plainly, the trace kept in the server log
+            self.table.error = unexpected(exc)
         else:
             self.table.error = ""
+
+    def guard(self, widget: w.Widget) -> None:
+        """Route the page's updates to ``widget`` through a check that turns a refused one into a visible error."""
+
+        def handle(msg: dict[str, Any]) -> None:
+            data = msg.get("content", {}).get("data", {})
+            if not isinstance(data, dict) or data.get("method") != "update":
+                widget._handle_msg(msg)
+                return
+            try:
+                state = data.get("state")
+                if not isinstance(state, dict):
+                    raise ValueError("an update must carry a state object")
+                widget.set_state(state)
+            except Exception as exc:  # traitlets refuses with TraitError, a forged key with KeyError …
+                label = getattr(widget, "description", "") or type(widget).__name__
+                self.table.error = f"{label}: that change was refused ({str(exc)[:200]})"
+
+        if widget.comm is not None:
+            widget.comm.on_msg(handle)
 
     @contextmanager
     def quiet(self) -> Iterator[None]:
@@ -153,11 +180,13 @@ class Controls:
     def button(self, description: str, action: Callable[[], Any], **kwargs: Any) -> w.Button:
         button = w.Button(description=description, layout=w.Layout(width="max-content"), **kwargs)
         button.on_click(lambda _b: self.run(action))
+        self.guard(button)
         return button
 
     def watch(self, widget: w.Widget, action: Callable[[Any], Any]) -> None:
         """A control whose new value goes to a twin."""
         widget.observe(lambda c: self.run(action, c["new"]), "value")
+        self.guard(widget)
 
 
 def help_links(topics: list[str], guide: str) -> list[tuple[str, str]]:

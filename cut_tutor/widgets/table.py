@@ -15,7 +15,9 @@ True
 from __future__ import annotations
 
 import json
+import logging
 import pathlib
+import uuid
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -56,6 +58,16 @@ _MAX_TEXT = 64
 
 class IntentError(ValueError):
     """A message from the page that is malformed or asks for something not allowed now."""
+
+
+LOG = logging.getLogger("cut_tutor")
+
+
+def unexpected(exc: Exception) -> str:
+    """What a learner is told when the tutor itself fails: plain words and a reference; the trace goes to the log."""
+    reference = uuid.uuid4().hex[:8]
+    LOG.error("unexpected error, reference %s", reference, exc_info=exc)
+    return f"Something went wrong in the tutor ({type(exc).__name__}). Reference {reference}: please report it."
 
 
 def move_label(move: Move, seen: Mapping[str, Any], names: Sequence[str] | None = None) -> str:
@@ -219,6 +231,9 @@ class TableWidget(anywidget.AnyWidget):
             self._on_intent(kind, value)
         except ValueError as exc:  # IntentError, IllegalMoveError, MoveSyntaxError: all leave the game as it was
             self.error = str(exc)
+            return False
+        except Exception as exc:  # a fault of the tutor itself: said plainly, the trace kept in the server log
+            self.error = unexpected(exc)
             return False
         if kind not in ("ready", "key", "theme"):
             self.error = ""

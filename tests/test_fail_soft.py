@@ -1,0 +1,138 @@
+"""The app when its files fail: a save that does not resume, a locked, damaged or unwritable history or home,
+and a full disk. It opens, plays, says plainly what is wrong, and never lets the table, the save and the game
+disagree."""
+
+from __future__ import annotations
+
+import errno
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("anywidget")
+
+import ipywidgets as w
+
+from cut_tutor.engine import storage
+from cut_tutor.widgets import GameApp, play_loop
+from cut_tutor.widgets.table import IntentError
+
+
+def on_screen(app: GameApp, widget: w.Widget) -> bool:
+    """Is ``widget`` somewhere in the app's layout?"""
+    todo = [app.root]
+    while todo:
+        node = todo.pop()
+        if node is widget:
+            return True
+        todo.extend(getattr(node, "children", ()))
+    return False
+
+
+def _two_player_game(home: Path, rounds: int = 1) -> GameApp:
+    app = GameApp(home)
+    app.set_players(2)
+    app.set_rule("end_condition", "rounds")
+    app.set_rule("rounds", rounds)
+    return app
+
+
+class TestSavesThatDoNotResume:
+    def test_a_save_that_reads_but_does_not_load_is_kept_and_named_before_a_deal(self, tmp_path: Path) -> None:
+        app = GameApp(tmp_path)
+        app.deal(seed=3)
+        data = json.loads(app.save_path.read_text())
+        data["hand"]["moves"] = ["flip 1", *data["hand"]["moves"]]  # reads as a save, does not replay
+        app.save_path.write_text(json.dumps(data))
+        broken = app.save_path.read_bytes()
+        again = GameApp(tmp_path)
+        kept = list(tmp_path.glob("save.corrupt-*.json"))
+        assert again.resume_label is None and len(kept) == 1 and kept[0].read_bytes() == broken
+        assert kept[0].name in again.resume_note.value and "could not be read" in again.resume_note.value
+        assert on_screen(again, again.resume_note) and again.setup_box.layout.display == ""
+        again.deal(seed=4)
+        assert kept[0].read_bytes() == broken and json.loads(again.save_path.read_text())["seed"] == 4
+
+    def test_continue_on_a_save_spoiled_since_the_offer_is_refused_and_kept(self, tmp_path: Path) -> None:
+        GameApp(tmp_path).deal(seed=3)
+        app = GameApp(tmp_path)
+        assert app.resume_label is not None
+        app.save_path.write_text('{"format": "cut_tutor.save", "version": 1}')
+        with pytest.raises(IntentError, match="could not be read"):
+            app.continue_game()
+        assert app.game is None and len(list(tmp_path.glob("save.corrupt-*.json"))) == 1
+
+
+class TestHistoryTrouble:
+    @pytest.fixture(autouse=True)
+    def _quick(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch.setattr(storage, "LOCK_TIMEOUT", 0.05)
+        monkeypatch.setattr(storage, "RETRY_PAUSES", (0.01,))
+
+    def test_a_locked_history_when_a_game_ends_keeps_the_game_and_says_so(self, tmp_path: Path) -> None:
+        app = _two_player_game(tmp_path)
+        holder = sqlite3.connect(app.history.path, isolation_level=None)
+        holder.execute("BEGIN EXCLUSIVE")
+        app.deal(seed=4)
+        assert app.table.receive({"type": "automate", "on": True})  # plays the game to its end
+        assert app.game is not None and app.game.over and len(app.history.pending) == 1
+        assert "locked" in app.loop.notice.value and "cannot be used" in app.loop.notice.value
+        holder.execute("ROLLBACK")
+        holder.close()
+        app.deal(seed=5)
+        app.set_automate(True)
+        assert [g["seed"] for g in app.history.games()] == [5, 4] and app.loop.notice.value == ""
+
+    def test_a_damaged_history_still_opens_and_plays(self, tmp_path: Path) -> None:
+        (tmp_path / "history.sqlite").write_bytes(b"\x00garbage" * 64)
+        app = _two_player_game(tmp_path)
+        assert "damaged" in app.loop.notice.value and on_screen(app, app.loop.notice)
+        app.deal(seed=6)
+        app.set_automate(True)
+        assert app.game is not None and app.game.over and len(app.history.games()) == 1
+
+    def test_an_unusable_home_still_opens_and_plays_and_says_saving_is_off(self, tmp_path: Path) -> None:
+        home = tmp_path / "home"
+        home.write_text("a file where the tutor's folder should be")
+        app = _two_player_game(home)
+        assert "Saving is off" in app.loop.notice.value and "CUT_TUTOR_HOME" in app.loop.notice.value
+        app.deal(seed=7)
+        app.set_automate(True)
+        assert app.game is not None and app.game.over and home.read_text().startswith("a file")
+
+
+class TestFullDisk:
+    def test_a_move_that_cannot_be_saved_is_refused_and_nothing_changes(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        app = GameApp(tmp_path)
+        app.deal(seed=8)
+        assert app.game is not None and app.state is not None
+        saved, position, table = app.save_path.read_bytes(), app.state.to_position(), json.dumps(app.table.table)
+
+        def full(*_args: Any) -> None:
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+        monkeypatch.setattr(play_loop, "save_game", full)
+        move = str(app.state.legal_moves()[0])
+        assert not app.table.receive({"type": "move", "move": move})
+        assert "disk is full" in app.table.error and "was not played" in app.table.error
+        assert app.state.to_position() == position and app.save_path.read_bytes() == saved
+        assert json.dumps(app.table.table) == table
+        monkeypatch.undo()
+        assert app.table.receive({"type": "move", "move": move})
+        assert json.loads(app.save_path.read_bytes())["hand"]["moves"] != json.loads(saved)["hand"]["moves"]
+
+    def test_a_deal_that_cannot_be_saved_is_refused(self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        app = GameApp(tmp_path)
+
+        def full(*_args: Any) -> None:
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+        monkeypatch.setattr(play_loop, "write_atomic", full)
+        with pytest.raises(IntentError, match="disk is full"):
+            app.deal(seed=9)
+        assert app.game is None and not app.save_path.exists()

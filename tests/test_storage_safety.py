@@ -1,0 +1,200 @@
+"""Saves and history under pressure: concurrent writers, a locked or damaged history, hostile save files, CSV."""
+
+from __future__ import annotations
+
+import csv
+import json
+import multiprocessing
+import random
+import sqlite3
+import threading
+from datetime import UTC
+from pathlib import Path
+
+import pytest
+
+from cut_tutor.engine import Game, History, Rules, SaveError, load_game, read_save, save_game, storage
+from cut_tutor.engine.storage import read_stamp
+from tests.test_codes_storage import finish_game, game_in_progress
+
+
+def _save_many(path: str, seed: int, count: int) -> None:
+    """One writer: ``count`` saves of its own game to the shared path (used by threads and processes)."""
+    game = game_in_progress(seed=seed, steps=10)
+    for _ in range(count):
+        save_game(game, path)
+
+
+class TestAtomicWrites:
+    def test_threads_saving_and_reading_at_once_never_tear(self, tmp_path: Path) -> None:
+        path = tmp_path / "save.json"
+        save_game(game_in_progress(), path)
+        errors: list[BaseException] = []
+        stop = threading.Event()
+
+        def write(seed: int) -> None:
+            try:
+                _save_many(str(path), seed, 25)
+            except BaseException as exc:  # every escape is a failure of the test
+                errors.append(exc)
+
+        def read() -> None:
+            while not stop.is_set():
+                try:
+                    load_game(path)
+                except BaseException as exc:
+                    errors.append(exc)
+
+        writers = [threading.Thread(target=write, args=(seed,)) for seed in range(6)]
+        readers = [threading.Thread(target=read) for _ in range(2)]
+        for thread in writers + readers:
+            thread.start()
+        for thread in writers:
+            thread.join()
+        stop.set()
+        for thread in readers:
+            thread.join()
+        assert errors == []
+        assert [p.name for p in tmp_path.iterdir()] == ["save.json"]  # nothing moved aside, no temp file left
+
+    def test_processes_saving_at_once_never_tear(self, tmp_path: Path) -> None:
+        path = tmp_path / "save.json"
+        context = multiprocessing.get_context("spawn")
+        workers = [context.Process(target=_save_many, args=(str(path), seed, 15)) for seed in range(3)]
+        for worker in workers:
+            worker.start()
+        for worker in workers:
+            worker.join(timeout=60)
+        assert [w.exitcode for w in workers] == [0, 0, 0]
+        assert [p.name for p in tmp_path.iterdir()] == ["save.json"]
+        assert load_game(path).seed in range(3)
+
+    def test_a_failed_write_leaves_the_old_save_and_no_temp_file(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        path = save_game(game_in_progress(steps=5), tmp_path / "save.json")
+        before = path.read_bytes()
+
+        def full(_fd: int) -> None:
+            raise OSError(28, "No space left on device")
+
+        monkeypatch.setattr(storage.os, "fsync", full)
+        with pytest.raises(OSError, match="No space left"):
+            save_game(game_in_progress(steps=30), path)
+        assert path.read_bytes() == before and [p.name for p in tmp_path.iterdir()] == ["save.json"]
+
+
+class TestStamps:
+    def test_saves_and_history_stamp_utc_with_an_offset(self, tmp_path: Path) -> None:
+        path = save_game(game_in_progress(), tmp_path / "g.json")
+        assert read_stamp(read_save(path)["saved_at"]).utcoffset() == UTC.utcoffset(None)
+        history = History(tmp_path / "h.sqlite")
+        history.add(finish_game(Game(Rules(end_condition="rounds", rounds=1), 2), random.Random(2)))
+        assert history.games()[0]["finished"].endswith("+00:00")
+
+    def test_old_naive_stamps_still_read(self) -> None:
+        stamp = read_stamp("2024-05-01 10:00:00")
+        assert stamp.tzinfo is not None and (stamp.year, stamp.month, stamp.day) == (2024, 5, 1)
+
+
+def _finished(seed: int) -> Game:
+    return finish_game(Game(Rules(end_condition="rounds", rounds=1), seed), random.Random(seed))
+
+
+class TestLockedHistory:
+    @pytest.fixture(autouse=True)
+    def _quick(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch.setattr(storage, "LOCK_TIMEOUT", 0.05)
+        monkeypatch.setattr(storage, "RETRY_PAUSES", (0.01, 0.02))
+
+    def test_a_locked_history_queues_the_game_and_writes_it_later(self, tmp_path: Path) -> None:
+        history = History(tmp_path / "h.sqlite")
+        holder = sqlite3.connect(history.path, isolation_level=None)
+        holder.execute("BEGIN EXCLUSIVE")
+        first = _finished(1)
+        assert history.add(first) is None
+        assert history.pending == [first] and "locked" in history.problem
+        assert history.games() == []  # reads wait too, and say why
+        holder.execute("ROLLBACK")
+        holder.close()
+        second_id = history.add(_finished(2))
+        assert second_id is not None and history.pending == [] and history.problem == ""
+        assert [g["seed"] for g in history.games()] == [2, 1]  # the queued game first, none dropped
+
+    def test_a_lock_released_during_the_backoff_is_waited_for(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        monkeypatch.setattr(storage, "RETRY_PAUSES", (0.1, 0.3, 0.6))
+        history = History(tmp_path / "h.sqlite")
+        holder = sqlite3.connect(history.path, isolation_level=None, check_same_thread=False)
+        holder.execute("BEGIN EXCLUSIVE")
+        release = threading.Timer(0.15, lambda: (holder.execute("ROLLBACK"), holder.close()))
+        release.start()
+        assert history.add(_finished(3)) is not None
+        release.join()
+        assert history.pending == []
+
+
+#: A finished hand's entry in a save, well formed.
+RESULT = {"number": 1, "dealer": 0, "winner": 1, "scores": [3, 0, 5, 2], "busts": [0, 0, 1, 0],
+          "automated": [False] * 4, "deal": "4-3-20-0-1", "moves": ["2×9"]}  # fmt: skip
+
+
+class TestDamagedFiles:
+    def test_a_damaged_history_is_kept_and_a_new_one_started(self, tmp_path: Path) -> None:
+        path = tmp_path / "history.sqlite"
+        path.write_bytes(b"not a database at all" * 100)
+        history = History(path)
+        kept = [p for p in tmp_path.iterdir() if p.name.startswith("history.corrupt-")]
+        assert len(kept) == 1 and kept[0].read_bytes() == b"not a database at all" * 100
+        assert kept[0].name in history.problem
+        assert history.add(_finished(4)) is not None
+
+    def test_an_unusable_history_folder_is_explained(self, tmp_path: Path) -> None:
+        (tmp_path / "home").write_text("a file where a folder should be")
+        history = History(tmp_path / "home" / "history.sqlite")
+        assert "cannot be used" in history.problem and history.games() == []
+        assert history.add(_finished(5)) is None and len(history.pending) == 1
+
+    @pytest.mark.parametrize(
+        ("edit", "message"),
+        [
+            (lambda d: d.__setitem__("names", "abcd"), r"names should be list, not str"),
+            (lambda d: d.__setitem__("seed", "7"), r"seed should be int, not str"),
+            (lambda d: d.__setitem__("seed", True), r"seed should be int, not bool"),
+            (lambda d: d.__setitem__("automated", [1, 0, 0, 0]), r"automated\[0\] should be bool"),
+            (lambda d: d["names"].__setitem__(0, "x" * 500), r"names\[0\] is too long"),
+            (lambda d: d.__setitem__("results", {"a": 1}), r"results should be list"),
+            (lambda d: d["hand"].__setitem__("moves", "2×9"), r"hand\.moves should be list"),
+            (lambda d: d["results"].append({**RESULT, "scores": "abcd"}), r"results\[0\]\.scores should be list"),
+            (lambda d: d["results"].append({**RESULT, "busts": [0, 0]}), r"results\[0\]\.busts: 2 .* for 4 players"),
+            (lambda d: d.__setitem__("extra", [[[[[[[[[[1]]]]]]]]]]), r"nested deeper than 8"),
+        ],
+    )
+    def test_a_save_of_the_wrong_shape_is_refused_by_name(self, tmp_path: Path, edit: object, message: str) -> None:
+        path = save_game(game_in_progress(), tmp_path / "g.json")
+        data = json.loads(path.read_text())
+        edit(data)  # type: ignore[operator]
+        path.write_text(json.dumps(data))
+        with pytest.raises(SaveError, match=message):
+            load_game(path)
+
+    def test_very_deep_json_is_refused_without_recursion(self, tmp_path: Path) -> None:
+        path = tmp_path / "g.json"
+        path.write_text('{"format": "cut_tutor.save", "version": 1, "x": ' + "[" * 100_000 + "]" * 100_000 + "}")
+        with pytest.raises(SaveError, match="nested deeper"):
+            read_save(path)
+        save_game(game_in_progress(), path)
+        assert len(list(tmp_path.glob("g.corrupt-*.json"))) == 1
+
+
+class TestCsv:
+    def test_cells_that_could_run_as_formulas_are_neutralised(self, tmp_path: Path) -> None:
+        names = ['=HYPERLINK("http://x","y")', "+1", "-2", "@SUM(A1)"]
+        game = finish_game(Game(Rules(end_condition="rounds", rounds=1), 6, names=names), random.Random(6))
+        history = History(tmp_path / "h.sqlite")
+        history.add(game)
+        with history.export_csv(tmp_path / "out.csv").open(newline="", encoding="utf-8") as handle:
+            cells = {row["name"] for row in csv.DictReader(handle)}
+        assert cells == {"'" + name for name in names}
+        assert storage.csv_cell("Ann - Ben") == "Ann - Ben"
