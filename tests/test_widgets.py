@@ -1019,3 +1019,30 @@ class TestRiskCombos:
         assert app.table.table["dim"] is True and app.setup.dim
         used = {c for a in app.table.table["actions"] for c in a["cards"]}
         assert "h:9" in used and "s:1" not in used  # the 4 on stack 2 plays nowhere: the page dims it
+
+
+class TestLearners:
+    """Each browser names its learner; a learner's save, setup and history are their own (one server, a class)."""
+
+    def test_two_learners_on_one_home_keep_their_games_apart(self, tmp_path: Path) -> None:
+        ann, ben = GameApp(tmp_path), GameApp(tmp_path)
+        assert ann.table.receive({"type": "ready", "learner": "ann-1"})
+        assert ben.table.receive({"type": "ready", "learner": "ben-2"})
+        ann.deal(seed=5)
+        assert ann.save_path.exists() and ann.save_path.parent == tmp_path / "learners" / "ann-1"
+        assert not ben.save_path.exists() and ben.resume_label is None, "ann's game is not offered to ben"
+        ben.deal(seed=6)
+        again = GameApp(tmp_path)
+        again.table.receive({"type": "ready", "learner": "ann-1"})
+        assert again.resume_label is not None and again.save_path == ann.save_path
+        again.continue_game()
+        assert again.game is not None and again.game.seed == 5
+
+    def test_a_bad_learner_name_is_refused_and_nothing_changes(self, tmp_path: Path) -> None:
+        app = GameApp(tmp_path)
+        for bad in ("../ann", "", "a" * 65, "ann/ben", 7):
+            assert not app.table.receive({"type": "ready", "learner": bad})
+            assert app.table.error and app.home == tmp_path and app.learner is None
+        app.deal(seed=1)
+        assert not app.table.receive({"type": "ready", "learner": "late"}), "a learner is named before a game"
+        assert app.home == tmp_path and app.game is not None

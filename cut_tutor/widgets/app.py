@@ -15,6 +15,7 @@ True
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +34,8 @@ from .setup_form import SetupForm
 from .shared import Controls, Setup, default_home, help_html, help_links
 from .table import LAYOUTS, IntentError, TableWidget
 
+#: A learner's id as the browser keeps it.
+LEARNER = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 #: Where the guide is served, below the Jupyter base URL; the page resolves it (links marked ``data-base-relative``).
 GUIDE_BASE = GUIDE_ROUTE
 
@@ -42,10 +45,10 @@ class GameApp:
 
     def __init__(self, home: str | os.PathLike[str] | None = None, guide: str = GUIDE_BASE) -> None:
         self.guide = guide
-        self.home = Path(home) if home is not None else default_home()
-        self.save_path = self.home / "save.json"
-        self.setup_path = self.home / "setup.json"
-        self.history = History(self.home / "history.sqlite")
+        #: The tutor home; each learner the browser names keeps their games in ``learners/<id>`` below it.
+        self.base_home = Path(home) if home is not None else default_home()
+        self.learner: str | None = None
+        self._use_home(self.base_home)
         self.setup = Setup.default()
         self.game: Game | None = None
         self.ai: list[AIPlayer] = []
@@ -82,6 +85,27 @@ class GameApp:
         self.stored_button = scores.stored_button
         self.check_resume()
         self.refresh_setup(rebuild=True)
+
+    def _use_home(self, home: Path) -> None:
+        self.home = home
+        self.save_path = home / "save.json"
+        self.setup_path = home / "setup.json"
+        self.history = History(home / "history.sqlite")
+
+    def set_learner(self, learner: str) -> None:
+        """Whose games these are: each browser names its learner (an id it keeps), and that learner's save,
+        setup and history live in a folder of their own, so learners on one server never meet each other's games."""
+        if not LEARNER.fullmatch(learner):
+            raise IntentError("a learner is named by 1 to 64 letters, digits, '-' or '_'")
+        if learner == self.learner:
+            return
+        if self.game is not None:
+            raise IntentError("a game is in play here: the learner is named before a game deals")
+        self.learner = learner
+        self._use_home(self.base_home / "learners" / learner)
+        self.loop.rehome()
+        self.refresh_setup(rebuild=True)
+        self.refresh()
 
     # -- state --------------------------------------------------------------------------------------------
 
@@ -336,6 +360,8 @@ class GameApp:
         elif kind == "theme":
             self.set_theme(str(value))
         elif kind == "ready":
+            if value is not None:
+                self.set_learner(value)
             if self.game is None:
                 self.check_resume()
                 self.refresh()

@@ -93,6 +93,12 @@ class PlayLoop:
 
     # -- dealing and saved games --------------------------------------------------------------------------
 
+    def rehome(self) -> None:
+        """The app moved to another learner's folder: check it can be written, and offer that learner's save."""
+        self.save_problem = self._probe_home()
+        self._draw_notice()
+        self.check_resume()
+
     def check_resume(self) -> None:
         """Offer *Continue* when a saved game that resumes is waiting and no game is in play here; one that does
         not is moved aside at once, and the setup screen names where it was kept."""

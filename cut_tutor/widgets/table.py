@@ -273,4 +273,9 @@ def parse_intent(content: Any) -> tuple[str, Any]:
         if not isinstance(value, bool):
             raise IntentError("'automate' needs a true/false field 'on'")
         return kind, value
+    if kind == "ready":  # the page is drawn; it names the learner whose browser it is, when it knows one
+        learner = content.get("learner")
+        if learner is not None and (not isinstance(learner, str) or not learner or len(learner) > _MAX_TEXT):
+            raise IntentError("'ready' takes a short text field 'learner'")
+        return kind, learner
     return kind, None

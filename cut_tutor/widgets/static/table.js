@@ -19,6 +19,21 @@
  *            legend?: Record<string, string>, words: Words}} Table
  */
 
+/** The learner this browser belongs to: an id made once and kept, so each learner's games stay their own. */
+const LEARNER_KEY = "cut_tutor.learner";
+function learner() {
+  try {
+    let id = localStorage.getItem(LEARNER_KEY);
+    if (!id) {
+      id = window.crypto && crypto.randomUUID ? crypto.randomUUID() : Date.now().toString(36) + Math.random().toString(36).slice(2);
+      localStorage.setItem(LEARNER_KEY, id);
+    }
+    return id;
+  } catch (_) {
+    return null; // no storage (a private window): the tutor home itself holds the games
+  }
+}
+
 /** View settings: one control, one thing (sizes in pixels); kept in the browser, not in the game. */
 const VIEW_KEY = "cut_tutor.view";
 const VIEW_CONTROLS = [
@@ -680,7 +695,8 @@ function render({ model, el }) {
   }).observe(root);
   model.on("change:theme", draw);
   draw();
-  send({ type: "ready" });
+  const id = learner();
+  send(id ? { type: "ready", learner: id } : { type: "ready" });
   if (!hostThemeTaken) {
     hostThemeTaken = true;
     if (hostIsDark() && model.get("theme") !== "dark") send({ type: "theme", theme: "dark" });

@@ -1,0 +1,32 @@
+"""One dashboard for two learners: two browsers on one Voilà server each keep their own game."""
+
+from __future__ import annotations
+
+import pytest
+from serving import ARGS, CHROMIUM, free_port, voila_server
+
+from cut_tutor import dashboard
+from cut_tutor.cli import voila_command
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
+
+
+def test_two_browsers_on_one_server_keep_their_games_apart() -> None:
+    from playwright.sync_api import expect, sync_playwright
+
+    if CHROMIUM is None:
+        pytest.skip("chromium is not on PATH")
+    port = free_port()
+    with voila_server(voila_command(dashboard.notebook(), port), port) as url, sync_playwright() as p:
+        expect.set_options(timeout=60_000)
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        ann, ben = (browser.new_context(viewport={"width": 1280, "height": 900}).new_page() for _ in range(2))
+        ann.goto(url + "/")
+        ann.get_by_role("button", name="Deal & play").click()
+        expect(ann.locator(".cut-status")).to_contain_text("turn")
+        ben.goto(url + "/")  # another browser: another learner, who has no game waiting
+        expect(ben.get_by_role("button", name="Deal & play")).to_be_visible()
+        expect(ben.get_by_text("A saved game is waiting.")).to_be_hidden()
+        ann.reload()  # the same browser comes back to its own game
+        expect(ann.get_by_role("button", name="Continue — 4 players, round 1")).to_be_visible()
+        browser.close()
