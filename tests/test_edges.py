@@ -59,6 +59,17 @@ class TestImpossiblePositions:
         with pytest.raises(PositionError, match=message):
             State.from_position(_edit(change))
 
+    def test_a_landed_blind_card_may_make_four_while_it_waits_for_additions(self) -> None:
+        """4+ Card Clears: a blind 9 onto three 9s waits for the 9s to add before the clear is judged (R10, R13)."""
+        position = {"rules": {"players": 2, "four_plus_clears": True, "piles_face_down": True}, "turn": 0,
+                    "phase": "add", "pile": "9@1 9@1 9@1 9@0",
+                    "seats": [{"hand": "9 K", "stacks": ["[3] [4]", "[5]", "", ""]},
+                              {"hand": "Q Q", "stacks": ["", "", "", ""]}]}  # fmt: skip
+        state = State.from_position(position)
+        assert "add 1×9" in [str(m) for m in state.legal_moves()]
+        with pytest.raises(PositionError, match="four or more"):
+            State.from_position(position | {"phase": "play"})
+
     def test_six_nines_on_a_usa_pile_never_reach_the_coach(self) -> None:
         """The issue's case: the engine offered 47×9 to a seat holding three."""
         position = _edit(lambda p: (p.__setitem__("pile", "9@1 " * 6), p["seats"][0].__setitem__("hand", "9 9 9")))

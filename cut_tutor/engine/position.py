@@ -203,9 +203,16 @@ def _check_play(state: Core) -> None:
     """What no game reaches: a run of four on the pile, stacks deeper than dealt or turned face-down again, a seat
     out of cards that did not win, a winner still holding cards, a gamble without Risk Play (R5, R10, R14, R17)."""
     game, rules = game_of(state.rules), state.rules
-    # a last play that goes out ends the hand before its run clears (R14): only that top run may reach four
-    for end in range(1, len(state.pile) + (0 if state.over else 1)):
-        if game.run(state.pile[:end]) >= 4:
+    # a last play that goes out ends the hand before its run clears (R14), and a landed blind card waits for its
+    # additions before a natural clear is judged (R13): only then may the top run reach four
+    pile = state.pile
+    top_may_run = state.over or state.phase == PHASE_ADD
+    for end in range(1, len(pile) + 1):
+        run = game.run(pile[:end])
+        last = end == len(pile)
+        # a run is judged where it ends: at the top, or where the next card does not carry it on
+        ends_here = last or game.run(pile[: end + 1]) <= run
+        if ends_here and run >= 4 and not (last and top_may_run):
             raise PositionError("position.pile: four or more of a rank lie together; they would have cleared (R10)")
     depth = len(game.layout(rules, [1] * (3 * STACKS))[0])  # the deal's stack depth (two in CUT, three in Clear 4)
     for seat in range(state.players):
