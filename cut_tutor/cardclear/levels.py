@@ -3,7 +3,7 @@
 >>> top_rank(12), sorted(live_hands(4))
 (10, ['suited run', 'three of a kind'])
 >>> [str(goal) for goal in LEVELS[13].goals]
-['2 5-card hands']
+['5-card hands ×16']
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ class Goal(NamedTuple):
         if self.kind == "score":
             return f"Score {self.target}"
         if self.kind == "hand":
-            return f"{self.target} {self.what}" + ("" if self.what == FIVE_CARD_HANDS or self.target == 1 else "s")
+            return f"{str(self.what).capitalize()} ×{self.target}"
         words = SUIT_WORDS if self.kind == "suit" else RANK_WORDS
         return f"Clear {self.target} {words[int(self.what)]}"
 
@@ -89,35 +89,36 @@ def _rank(name: str, n: int) -> Goal:
 
 
 _FIVE = FIVE_CARD_HANDS
-#: The level table (K15): number → moves, goals, 2-star line, 3-star line.
+#: The level table (K15): number → moves, goals, 2-star line, 3-star line. Targets sit near what random legal
+#: swaps reach in the move limit; the star lines at the Hint's median and upper final scores (see the guide).
 LEVELS: dict[int, Level] = {
     level.number: level
     for level in (
-        Level(1, 15, (_score(300),), 700, 1000),
-        Level(2, 15, (_hand(TRIPS, 6),), 750, 1050),
-        Level(3, 18, (_score(400), _rank("6", 9)), 850, 1200),
-        Level(4, 18, (_hand(RUN, 3),), 850, 1200),
-        Level(5, 18, (_suit("hearts", 12),), 850, 1200),
-        Level(6, 20, (_score(600), _hand(RUN, 4)), 1000, 1400),
-        Level(7, 20, (_hand(FOUR, 1),), 1000, 1400),
-        Level(8, 20, (_score(600), _rank("8", 12)), 1000, 1400),
-        Level(9, 22, (_suit("spades", 15), _hand(TRIPS, 5)), 1100, 1500),
-        Level(10, 22, (_score(800), _hand(FOUR, 1), _suit("diamonds", 12)), 1200, 1600),
-        Level(11, 20, (_hand(STRAIGHT, 1),), 1000, 1400),
-        Level(12, 20, (_score(700), _hand(FLUSH, 1)), 1100, 1500),
-        Level(13, 22, (_hand(_FIVE, 2),), 1200, 1600),
-        Level(14, 22, (_score(900), _suit("clubs", 18)), 1300, 1700),
-        Level(15, 24, (_score(1000), _hand(_FIVE, 2), _rank("10", 9)), 1400, 1900),
-        Level(16, 22, (_hand(FULL_HOUSE, 1),), 1200, 1600),
-        Level(17, 22, (_score(1000), _hand(_FIVE, 2)), 1400, 1800),
-        Level(18, 24, (_suit("hearts", 18), _hand(RUN, 4)), 1400, 1900),
-        Level(19, 24, (_rank("Q", 9), _hand(_FIVE, 2)), 1400, 1900),
-        Level(20, 25, (_score(1200), _hand(FULL_HOUSE, 1), _hand(FOUR, 1)), 1600, 2100),
-        Level(21, 22, (_score(1000), _hand(_FIVE, 2)), 1400, 1900),
-        Level(22, 24, (_suit("spades", 20), _hand(RUN, 5)), 1500, 2000),
-        Level(23, 24, (_rank("K", 9), _hand(FLUSH, 1)), 1500, 2000),
-        Level(24, 25, (_score(1300), _hand(_FIVE, 3)), 1700, 2200),
-        Level(25, 25, (_score(1500), _hand(_FIVE, 3), _suit("hearts", 15)), 1800, 2400),
+        Level(1, 15, (_score(700),), 1010, 1160),
+        Level(2, 15, (_hand(TRIPS, 18),), 1130, 1260),
+        Level(3, 18, (_score(850), _rank("6", 12)), 1370, 1490),
+        Level(4, 18, (_hand(RUN, 6),), 1060, 1240),
+        Level(5, 18, (_suit("hearts", 18),), 1100, 1260),
+        Level(6, 20, (_score(950), _hand(RUN, 8)), 1330, 1490),
+        Level(7, 20, (_hand(FOUR, 1),), 1230, 1400),
+        Level(8, 20, (_score(1000), _rank("8", 9)), 1520, 1800),
+        Level(9, 22, (_suit("spades", 21), _hand(TRIPS, 18)), 1730, 2220),
+        Level(10, 22, (_score(1100), _hand(FOUR, 1), _suit("diamonds", 18)), 1640, 1880),
+        Level(11, 20, (_hand(STRAIGHT, 12),), 3700, 4560),
+        Level(12, 20, (_score(3000), _hand(FLUSH, 5)), 4060, 5400),
+        Level(13, 22, (_hand(_FIVE, 16),), 3740, 4080),
+        Level(14, 22, (_score(3500), _suit("clubs", 45)), 4740, 5920),
+        Level(15, 24, (_score(3800), _hand(_FIVE, 18), _rank("10", 18)), 5240, 5820),
+        Level(16, 22, (_hand(FULL_HOUSE, 8),), 3840, 4760),
+        Level(17, 22, (_score(5500), _hand(_FIVE, 32)), 6680, 6960),
+        Level(18, 24, (_suit("hearts", 70), _hand(RUN, 10)), 9530, 13360),
+        Level(19, 24, (_rank("Q", 22), _hand(_FIVE, 32)), 8460, 9340),
+        Level(20, 25, (_score(6000), _hand(FULL_HOUSE, 12), _hand(FOUR, 1)), 7300, 12400),
+        Level(21, 22, (_score(5500), _hand(_FIVE, 30)), 6440, 6820),
+        Level(22, 24, (_suit("spades", 70), _hand(RUN, 12)), 10080, 13760),
+        Level(23, 24, (_rank("K", 20), _hand(FLUSH, 9)), 7880, 8360),
+        Level(24, 25, (_score(6000), _hand(_FIVE, 32)), 7270, 7390),
+        Level(25, 25, (_score(6400), _hand(_FIVE, 36), _suit("hearts", 75)), 8620, 9130),
     )
 }
 #: Level bands that share a rank range, for reports (K2).
