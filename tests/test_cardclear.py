@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -322,3 +324,38 @@ def test_cli_show_hint_and_solve(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["cardclear", "solve", "12-0"]) == 0
     assert "stars" in capsys.readouterr().out
     assert main(["cardclear", "show", "99-0"]) == 2
+
+
+GOLDEN = Path(__file__).resolve().parent / "playthroughs" / "cardclear"
+GOLDEN_CODES = ("2-5", "12-0", "22-3")
+
+
+def playthrough(code: str) -> dict[str, Any]:
+    """A level played by the Hint, step by step: the view before each swap, the swap and what it scored."""
+    state = State.from_code(code)
+    steps = []
+    while not state.over:
+        seen = {k: v for k, v in view(state).items() if k not in ("legal", "result")}
+        legal = [str(swap) for swap in state.legal_swaps()]
+        turn = state.play(hint(state).best.swap)
+        steps.append({"view": seen, "legal": legal, "swap": str(turn.swap), "points": turn.points,
+                      "rounds": len(turn.rounds), "extra_moves": turn.extra_moves,
+                      "reshuffled": turn.reshuffled})  # fmt: skip
+    return {"format": "cut_tutor.cardclear.playthrough", "code": code, "steps": steps, "result": state.result()}
+
+
+@pytest.mark.parametrize("code", GOLDEN_CODES)
+def test_golden_playthrough_replays_exactly(code: str) -> None:
+    """K16: a change of behaviour shows as a diff of these files; after a deliberate one, regenerate them with
+    ``python tests/test_cardclear.py`` and review the diff."""
+    recorded = json.loads((GOLDEN / f"{code}.json").read_text(encoding="utf-8"))
+    live = playthrough(code)
+    for index, (old, new) in enumerate(zip(recorded["steps"], live["steps"], strict=False)):
+        assert old == new, f"{code} step {index}"
+    assert len(live["steps"]) == len(recorded["steps"]) and live["result"] == recorded["result"]
+
+
+if __name__ == "__main__":
+    GOLDEN.mkdir(exist_ok=True)
+    for name in GOLDEN_CODES:
+        (GOLDEN / f"{name}.json").write_text(json.dumps(playthrough(name), indent=1) + "\n", encoding="utf-8")
