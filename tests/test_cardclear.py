@@ -181,13 +181,15 @@ class TestRefills:
         state.play(state.legal_swaps()[0])
         assert state.discard and state.shuffles == 0
         state = State.new(1, 0)
-        while state.shuffles == 0 and not state.over:
+        while True:
             before = state.stock[:]
             turn = state.play(state.legal_swaps()[0])
-        drawn = [card for r in turn.rounds for card in r.drawn]
-        kept = [card for card in before if card not in drawn] if len(drawn) < len(before) else []
-        assert state.stock[: len(kept)] == before[len(drawn) :] if len(drawn) < len(before) else True
-        assert not state.discard and len(state.stock) >= 3
+            if state.shuffles:
+                break
+            assert len(state.stock) >= 3 and state.discard
+        rest = before[sum(len(r.drawn) for r in turn.rounds) :]
+        assert len(rest) < 3 and state.stock[: len(rest)] == rest
+        assert not state.discard and len(state.stock) == 48 - 36
 
 
 class TestNeverStuck:

@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .hands import BASE, SHORT
-from .state import SWAPS, State, Swap, Turn, hands_on, makes_hand
+from .state import MOVE_BONUS, SWAPS, State, Swap, Turn, hands_on, makes_hand
 
 #: A goal's worth when one swap meets it whole; a part of it is worth its share of what is needed (H4).
 GOAL_WORTH = 300
@@ -48,6 +48,8 @@ class Option:
     lookahead: float
     finish: float
     turn: Turn
+    #: How far each goal stands after the swap.
+    amounts: tuple[int, ...]
 
     @property
     def total(self) -> float:
@@ -96,9 +98,10 @@ def best_first_clear(state: State) -> int:
 def _option(state: State, swap: Swap) -> tuple[Option, State]:
     after = state.copy()
     turn = after.play(swap)
-    finish = FINISH_WORTH + 50 * after.moves_left if after.passed else 0.0
+    finish = FINISH_WORTH + MOVE_BONUS * after.moves_left if after.passed else 0.0
     option = Option(swap, tuple(h.kind for h in turn.hands), sum(BASE[h.kind] for h in turn.hands), turn.combo,
-                    turn.points, turn.extra_moves, goal_value(state, after), 0.0, finish, turn)  # fmt: skip
+                    turn.points, turn.extra_moves, goal_value(state, after), 0.0, finish, turn,
+                    tuple(after.amounts()))  # fmt: skip
     return option, after
 
 
@@ -109,16 +112,10 @@ def hint(state: State) -> Advice:
     options = []
     for index, (option, after) in enumerate(tried):
         if index < LOOKAHEAD_WIDTH and not after.over:
-            option = _with_lookahead(option, LOOKAHEAD_SHARE * best_first_clear(after))
+            option = replace(option, lookahead=LOOKAHEAD_SHARE * best_first_clear(after))
         options.append(option)
     options.sort(key=lambda o: (-o.total, SWAPS.index(o.swap)))
     return Advice(tuple(options), explain(state, options[0]))
-
-
-def _with_lookahead(option: Option, lookahead: float) -> Option:
-    from dataclasses import replace
-
-    return replace(option, lookahead=lookahead)
 
 
 def explain(state: State, option: Option) -> str:
@@ -133,10 +130,8 @@ def explain(state: State, option: Option) -> str:
         said += f", +{option.extra_moves} move{'s' * (option.extra_moves > 1)}"
     if option.finish:
         return said + "; it meets every goal and clears the level."
-    after = state.copy()
-    after.play(option.swap)
     moved = [f"{goal!s} ({now}/{goal.target})"
-             for goal, was, now in zip(state.row.goals, state.amounts(), after.amounts(), strict=True)
+             for goal, was, now in zip(state.row.goals, state.amounts(), option.amounts, strict=True)
              if now > was and was < goal.target]  # fmt: skip
     if moved:
         said += "; toward " + ", ".join(moved)

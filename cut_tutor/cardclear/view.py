@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .cards import card_name
+from .cards import RANK_NAMES, card_name
 from .hands import BASE, SHORT
 from .levels import top_rank
 from .state import SIZE, State, hands_on
@@ -37,7 +37,7 @@ def view(state: State) -> dict[str, Any]:
     return {
         "code": state.code,
         "level": state.level,
-        "ranks": f"A-{card_name(top_rank(state.level))[:-1]}",
+        "ranks": f"A-{RANK_NAMES[top_rank(state.level)]}",
         "hands": [{"hand": kind, "short": SHORT[kind], "points": BASE[kind]} for kind in BASE if kind in state.live],
         "board": [[card_name(state.board[r * SIZE + c]) for c in range(SIZE)] for r in range(SIZE)],
         "next": [card_name(card) for card in state.next_cards],
