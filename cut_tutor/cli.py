@@ -1,4 +1,4 @@
-"""The ``cut-tutor`` command: ``simulate``, ``advise``, ``analyse`` and ``dashboard``."""
+"""The ``cut-tutor`` command: ``simulate``, ``advise``, ``analyse``, ``dashboard`` and ``cardclear``."""
 
 from __future__ import annotations
 
@@ -164,6 +164,44 @@ def voila_command(notebook: Path, port: int, *, browser: bool = False) -> list[s
     return command
 
 
+def cmd_cardclear(args: argparse.Namespace) -> int:
+    """Card Clear from a board code: ``show`` the board, ``hint`` every swap's value, ``solve`` with the Hint."""
+    import json
+
+    from .cardclear import State, board_text
+    from .cardclear.hint import hint, solve
+
+    state = State.from_code(args.code)
+    if args.action == "show":
+        print(f"Card Clear {state.code}: level {state.level}, {state.moves_left} moves, goals "
+              + ", ".join(str(goal) for goal in state.row.goals))  # fmt: skip
+        print(board_text(state))
+    elif args.action == "hint":
+        advice = hint(state)
+        if args.json:
+            for row in advice.rows():
+                print(json.dumps(row))
+            return 0
+        for row in advice.rows():
+            mark = "*" if row["best"] else " "
+            print(f"{mark} {row['swap']}  points {row['points']:>4} (base {row['base']}, ×{row['combo']:g})"
+                  f"  moves +{row['extra_moves']}  goal {row['goal']:>5}  look {row['lookahead']:>5}"
+                  f"  finish {row['finish']:>6}  total {row['total']:>7}")  # fmt: skip
+        print(advice.text)
+    else:
+        solve(state)
+        result = state.result()
+        print(" ".join(str(swap) for swap in state.swaps))
+        print(f"score {result['score']} + bonus {result['bonus']} = {result['final']}, "
+              f"{'passed' if result['passed'] else 'failed'}, stars {result['stars']}")  # fmt: skip
+        for goal in result["goals"]:
+            print(
+                f"  {goal['goal']}: {goal['have']}/{goal['need']}"
+                + (f", {goal['short']} short" if goal["short"] else "")
+            )
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="cut-tutor", description="Clear, Under or Take: tutor and lab")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
@@ -203,6 +241,12 @@ def build_parser() -> argparse.ArgumentParser:
     dash.add_argument("--no-browser", action="store_true")
     dash.add_argument("--home", help="where saves and history live (default: CUT_TUTOR_HOME or the user data folder)")
     dash.set_defaults(func=cmd_dashboard)
+
+    card = sub.add_parser("cardclear", help="Card Clear: show a board code, list the Hint's values, or solve it")
+    card.add_argument("action", choices=["show", "hint", "solve"])
+    card.add_argument("code", help="a board code: level and deal number, such as 12-0")
+    card.add_argument("--json", action="store_true", help="hint: one JSON object per legal swap")
+    card.set_defaults(func=cmd_cardclear)
     return parser
 
 

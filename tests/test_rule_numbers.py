@@ -1,7 +1,8 @@
 """The project stands alone: every rule number its code, tests and notebooks cite is defined in the guide.
 
 The guide defines a number where a heading or a bold run-in title carries it in parentheses — ``### Taking the
-pile (R11)``, ``**Decks (R1).**`` — on How to play (R1–R22), Optional rules, The coach (C1–C9) or Saving.
+pile (R11)``, ``**Decks (R1).**`` — on How to play (R1–R22), Optional rules, The coach (C1–C9), Saving, or
+Card Clear (K1–K16 for its rules, H1–H7 for its Hint).
 """
 
 from __future__ import annotations
@@ -16,9 +17,9 @@ DOCS = ROOT / "guide" / "docs"
 #: Where rule numbers are cited: the package, the tests, the notebooks and the README.
 CITING = [ROOT / "cut_tutor", ROOT / "tests", ROOT / "notebooks", ROOT / "README.md"]
 TEXT_SUFFIXES = {".py", ".md", ".ipynb", ".js", ".css", ".json", ".txt", ".toml", ".yml", ".yaml"}
-NUMBER = re.compile(r"\b[RC]\d{1,2}\b")
+NUMBER = re.compile(r"\b[RCKH]\d{1,2}\b")
 #: A parenthesised list of numbers, ``(R7)`` or ``(R1, R5)``, ending a title.
-TITLE_NUMBERS = re.compile(r"\(((?:[RC]\d{1,2}, )*[RC]\d{1,2})\)")
+TITLE_NUMBERS = re.compile(r"\(((?:[RCKH]\d{1,2}, )*[RCKH]\d{1,2})\)")
 TITLES = re.compile(r"^#{1,6} (.+)$|\*\*([^*]+)\*\*", re.MULTILINE)
 
 
@@ -63,6 +64,7 @@ def rule_order(number: str) -> tuple[str, int]:
 
 def test_the_guide_defines_every_rule_and_coach_number() -> None:
     expected = {f"R{i}" for i in range(1, 23)} | {f"C{i}" for i in range(1, 10)}
+    expected |= {f"K{i}" for i in range(1, 17)} | {f"H{i}" for i in range(1, 8)}
     defined = defined_numbers()
     assert set(defined) == expected, (
         f"missing {sorted(expected - set(defined))}, extra {sorted(set(defined) - expected)}"
