@@ -9,5 +9,5 @@ True
 from .engine import *  # noqa: F403
 from .engine import __all__ as _engine_all
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 __all__ = [*_engine_all, "__version__"]
