@@ -66,20 +66,26 @@ def _listening(port: int) -> bool:
         return sock.connect_ex(("127.0.0.1", port)) == 0
 
 
+def _launch(launcher: list[str], home: Path, cwd: Path, env: dict[str, str]) -> tuple[subprocess.Popen[str], int]:
+    """``cut-tutor dashboard`` on a free port, once Voilà listens: the process and its port."""
+    port = _free_port()
+    command = [*launcher, "dashboard", "--no-browser", f"--port={port}", f"--home={home}"]
+    process = subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    deadline = time.monotonic() + 120
+    while not _listening(port):
+        if process.poll() is not None or time.monotonic() > deadline:
+            process.kill()
+            raise AssertionError(f"Voilà did not start:\n{process.communicate()[0][-3000:]}")
+        time.sleep(0.2)
+    return process, port
+
+
 @pytest.mark.timeout(120)
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
 def test_stopping_the_launcher_stops_voila(tmp_path: Path, sig: signal.Signals) -> None:
-    port = _free_port()
-    command = [sys.executable, "-m", "cut_tutor.cli", "dashboard", "--no-browser", f"--port={port}",
-               f"--home={tmp_path / 'home'}"]  # fmt: skip
-    launcher = subprocess.Popen(command, cwd=tmp_path, env=os.environ | {"PYTHONUNBUFFERED": "1"},
-                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)  # fmt: skip
+    env = os.environ | {"PYTHONUNBUFFERED": "1"}
+    launcher, port = _launch([sys.executable, "-m", "cut_tutor.cli"], tmp_path / "home", tmp_path, env)
     try:
-        deadline = time.monotonic() + 90
-        while not _listening(port):
-            assert launcher.poll() is None, launcher.communicate()[0]
-            assert time.monotonic() < deadline, "Voilà did not start"
-            time.sleep(0.2)
         launcher.send_signal(sig)
         out, _ = launcher.communicate(timeout=30)
         assert f"http://127.0.0.1:{port}/" in out
@@ -148,16 +154,8 @@ def test_a_wheel_in_a_fresh_environment_serves_the_dashboard_and_its_guide(tmp_p
                            cwd=outside, env=env, capture_output=True, text=True, check=True).stdout  # fmt: skip
     assert not Path(where.strip()).is_relative_to(ROOT), "the installed package, not this checkout"
 
-    port = _free_port()
-    launcher = subprocess.Popen([str(bin_dir / "cut-tutor"), "dashboard", "--no-browser", f"--port={port}",
-                                 f"--home={tmp_path / 'home'}"], cwd=outside, env=env,
-                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)  # fmt: skip
+    launcher, port = _launch([str(bin_dir / "cut-tutor")], tmp_path / "home", outside, env)
     try:
-        deadline = time.monotonic() + 120
-        while not _listening(port):
-            assert launcher.poll() is None, launcher.communicate()[0]
-            assert time.monotonic() < deadline, "Voilà did not start"
-            time.sleep(0.3)
         import http.client
 
         def status(path: str) -> int:

@@ -149,3 +149,33 @@ def open_page(playwright: Any) -> tuple[Any, Any]:
     page = browser.new_page(viewport={"width": 1200, "height": 1600})
     page.set_default_timeout(60_000)
     return browser, page
+
+
+@contextmanager
+def jupyter_lab(command: list[str], base: str, log: Path, env: dict[str, str], cwd: Path = ROOT) -> Iterator[str]:
+    """Run ``command`` (a ``jupyter lab`` start line without its server options) on a free port of 127.0.0.1 under
+    the base URL ``base``, with no token; yield the server's address once its API answers; stop it after."""
+    port = free_port()
+    options = ["--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}", f"--ServerApp.base_url={base}",
+               "--IdentityProvider.token=", "--ServerApp.password=", "--no-browser",
+               "--allow-root"]  # fmt: skip  # this machine runs as root; Binder and a learner's laptop do not
+    with log.open("w") as out:
+        lab = subprocess.Popen([*command, *options], cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT)
+        server = f"http://127.0.0.1:{port}"
+        try:
+            deadline = time.monotonic() + 120
+            while True:
+                try:
+                    with urllib.request.urlopen(f"{server}{base}api/status", timeout=5):
+                        break
+                except OSError:
+                    assert lab.poll() is None, log.read_text()[-3000:]
+                    assert time.monotonic() < deadline, "JupyterLab did not start"
+                    time.sleep(0.5)
+            yield server
+        finally:
+            lab.terminate()
+            try:
+                lab.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                lab.kill()

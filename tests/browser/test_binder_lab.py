@@ -7,13 +7,10 @@ The environment is built from exactly ``binder/requirements.txt`` (the lock), ``
 
 from __future__ import annotations
 
-import subprocess
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
-from serving import CHROMIUM, ROOT, free_port, open_page
+from serving import CHROMIUM, ROOT, jupyter_lab, open_page
 
 BASE = "/user/learner/"
 DASHBOARD = "voila/render/cut_tutor/dashboard/dashboard.ipynb"
@@ -31,48 +28,23 @@ def test_the_dashboard_on_binder_deals_and_opens_the_guide(
         pytest.skip("chromium is not on PATH")
     bin_dir, env = binder_env
     env = env | {"CUT_TUTOR_HOME": str(tmp_path / "home")}  # a new learner: no saved game waiting
-    port = free_port()
     ARTIFACTS.mkdir(exist_ok=True)
-    log = (ARTIFACTS / "binder-lab.log").open("w")
-    lab = subprocess.Popen(
-        [str(bin_dir / "jupyter"), "lab", "--no-browser", "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}",
-         f"--ServerApp.base_url={BASE}", "--IdentityProvider.token=", "--ServerApp.password=",
-         "--allow-root"],  # this machine runs as root; Binder does not
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-    )  # fmt: skip
-    server = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 120
-        while True:
-            try:
-                with urllib.request.urlopen(f"{server}{BASE}api/status", timeout=5):
-                    break
-            except OSError:
-                assert lab.poll() is None, (ARTIFACTS / "binder-lab.log").read_text()[-3000:]
-                assert time.monotonic() < deadline, "JupyterLab did not start"
-                time.sleep(0.5)
-        with sync_playwright() as p:
-            browser, page = open_page(p)
-            page.goto(f"{server}{BASE}{DASHBOARD}")
-            deal = page.get_by_role("button", name="Deal & play")
-            expect(deal).to_be_visible(timeout=120_000)
-            link = page.get_by_role("link", name="Risk Play", exact=True)
-            href = link.get_attribute("href") or ""
-            assert href == f"{BASE}cut-tutor/guide/glossary.html#risk-play", href
-            deal.click()
-            expect(page.locator(".cut-status")).to_have_text("Your turn")
-            legend = page.locator("a.cut-legend-item", has_text="Dealer")
-            assert (legend.get_attribute("href") or "").startswith(f"{BASE}cut-tutor/guide/")
-            page.screenshot(path=str(ARTIFACTS / "binder-dashboard.png"), full_page=True)
-            for url in (href, legend.get_attribute("href") or ""):
-                response = page.request.get(server + url)
-                assert response.status == 200, (url, response.status)
-                assert "<title>" in response.text()
-            browser.close()
-    finally:
-        lab.terminate()
-        try:
-            lab.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            lab.kill()
-        log.close()
+    lab = jupyter_lab([str(bin_dir / "jupyter"), "lab"], BASE, ARTIFACTS / "binder-lab.log", env)
+    with lab as server, sync_playwright() as p:
+        browser, page = open_page(p)
+        page.goto(f"{server}{BASE}{DASHBOARD}")
+        deal = page.get_by_role("button", name="Deal & play")
+        expect(deal).to_be_visible(timeout=120_000)
+        link = page.get_by_role("link", name="Risk Play", exact=True)
+        href = link.get_attribute("href") or ""
+        assert href == f"{BASE}cut-tutor/guide/glossary.html#risk-play", href
+        deal.click()
+        expect(page.locator(".cut-status")).to_have_text("Your turn")
+        legend = page.locator("a.cut-legend-item", has_text="Dealer")
+        assert (legend.get_attribute("href") or "").startswith(f"{BASE}cut-tutor/guide/")
+        page.screenshot(path=str(ARTIFACTS / "binder-dashboard.png"), full_page=True)
+        for url in (href, legend.get_attribute("href") or ""):
+            response = page.request.get(server + url)
+            assert response.status == 200, (url, response.status)
+            assert "<title>" in response.text()
+        browser.close()

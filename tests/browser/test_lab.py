@@ -8,12 +8,10 @@ import os
 import shutil
 import subprocess
 import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
-from serving import CHROMIUM, ROOT, free_port, open_page
+from serving import CHROMIUM, ROOT, jupyter_lab, open_page
 
 from cut_tutor import dashboard
 
@@ -32,53 +30,28 @@ def test_the_app_in_a_jupyterlab_notebook_links_to_the_guide(tmp_path: Path) -> 
         [sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(ROOT / "guide" / "mkdocs.yml")], check=True
     )
     shutil.copy(dashboard.notebook(), tmp_path / "tutor.ipynb")
-    port = free_port()
     ARTIFACTS.mkdir(exist_ok=True)
-    log = (ARTIFACTS / "lab.log").open("w")
     env = {"CUT_TUTOR_HOME": str(tmp_path / "home"), "JUPYTER_CONFIG_DIR": str(tmp_path / "config")}
-    lab = subprocess.Popen(
-        [sys.executable, "-m", "jupyterlab", "--no-browser", "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}",
-         f"--ServerApp.base_url={BASE}", f"--ServerApp.root_dir={tmp_path}", "--IdentityProvider.token=",
-         "--ServerApp.password=", "--allow-root"],  # this machine runs as root
-        env=os.environ | env, stdout=log, stderr=subprocess.STDOUT,
-    )  # fmt: skip
-    server = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 90
-        while True:
+    command = [sys.executable, "-m", "jupyterlab", f"--ServerApp.root_dir={tmp_path}"]
+    with jupyter_lab(command, BASE, ARTIFACTS / "lab.log", os.environ | env) as server, sync_playwright() as p:
+        browser, page = open_page(p)
+        page.goto(f"{server}{BASE}lab/tree/tutor.ipynb")
+        cell = page.locator(".jp-Cell .jp-InputArea-editor").first
+        expect(cell).to_be_visible(timeout=90_000)
+        expect(page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']")).to_be_attached(timeout=90_000)
+        prompt = page.locator(".jp-Cell").first.locator(".jp-InputPrompt")
+        for _ in range(5):  # a run sent before the kernel's session is wired up is dropped: send it again
+            cell.click()
+            page.keyboard.press("Control+Enter")
             try:
-                with urllib.request.urlopen(f"{server}{BASE}api/status", timeout=5):
-                    break
-            except OSError:
-                assert lab.poll() is None, (ARTIFACTS / "lab.log").read_text()[-3000:]
-                assert time.monotonic() < deadline, "JupyterLab did not start"
-                time.sleep(0.5)
-        with sync_playwright() as p:
-            browser, page = open_page(p)
-            page.goto(f"{server}{BASE}lab/tree/tutor.ipynb")
-            cell = page.locator(".jp-Cell .jp-InputArea-editor").first
-            expect(cell).to_be_visible(timeout=90_000)
-            expect(page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']")).to_be_attached(timeout=90_000)
-            prompt = page.locator(".jp-Cell").first.locator(".jp-InputPrompt")
-            for _ in range(5):  # a run sent before the kernel's session is wired up is dropped: send it again
-                cell.click()
-                page.keyboard.press("Control+Enter")
-                try:
-                    expect(prompt).not_to_have_text("[ ]:", timeout=15_000)
-                    break
-                except AssertionError:
-                    continue
-            link = page.get_by_role("link", name="Risk Play", exact=True)
-            expect(link).to_have_attribute("href", f"{BASE}cut-tutor/guide/glossary.html#risk-play", timeout=90_000)
-            expect(page.get_by_role("button", name="Deal & play")).to_be_visible()
-            page.screenshot(path=str(ARTIFACTS / "lab-notebook.png"))
-            response = page.request.get(server + (link.get_attribute("href") or ""))
-            assert response.status == 200 and "<title>" in response.text()
-            browser.close()
-    finally:
-        lab.terminate()
-        try:
-            lab.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            lab.kill()
-        log.close()
+                expect(prompt).not_to_have_text("[ ]:", timeout=15_000)
+                break
+            except AssertionError:
+                continue
+        link = page.get_by_role("link", name="Risk Play", exact=True)
+        expect(link).to_have_attribute("href", f"{BASE}cut-tutor/guide/glossary.html#risk-play", timeout=90_000)
+        expect(page.get_by_role("button", name="Deal & play")).to_be_visible()
+        page.screenshot(path=str(ARTIFACTS / "lab-notebook.png"))
+        response = page.request.get(server + (link.get_attribute("href") or ""))
+        assert response.status == 200 and "<title>" in response.text()
+        browser.close()
