@@ -310,6 +310,33 @@ def play_bar(
     return text
 
 
+def turn_status(
+    seen: Mapping[str, Any],
+    names: Sequence[str],
+    hand_number: int,
+    winners: Sequence[str] | None = None,
+    automated: bool = False,
+) -> str:
+    """The Turn Status for the seat whose view ``seen`` is: whose turn, what your turn asks, or how the hand ended
+    (``winners``: the game is over and they won it)."""
+    game = game_of(seen)
+    if seen["winner"] is not None or seen["stalemate"]:
+        status = (
+            f"{names[seen['winner']]} went out — hand {hand_number} over"
+            if seen["winner"] is not None
+            else "Stalemate — hand over"
+        )
+        return status + (" · Game over: " + acts(list(winners), "win") if winners else "")
+    if seen["turn"] != seen["seat"]:
+        return f"{names[seen['turn']]} to play"
+    status = "Your turn" + (" (automated)" if automated else "")
+    if game == CLEAR4 and seen["phase"] == "push":
+        status += " — your blind PUSH: choose who gets the pile"
+    elif game == CLEAR4 and seen["phase"] == "add":
+        status += " — add matching cards, or Add none"
+    return status
+
+
 # -- the table's words ----------------------------------------------------------------------------------------
 
 

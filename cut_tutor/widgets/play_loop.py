@@ -11,10 +11,8 @@ that cannot be resumed is moved aside and named on the setup screen before anyth
 from __future__ import annotations
 
 import copy
-import errno
 import functools
 import json
-import os
 import random
 from collections.abc import Callable
 from html import escape
@@ -29,8 +27,9 @@ from cut_tutor.engine.moves import FLIP, GAMBLE, TURNUP
 from cut_tutor.engine.storage import keep_aside, write_atomic
 
 from ..engine.outcome import BUST, OUT
-from ..engine.words import acts, face, play_bar
+from ..engine.words import acts, face, play_bar, turn_status
 from ..guide_links import guide_url
+from .saving import cannot_save, notice_html, probe_home
 from .shared import PACING, YOU, Host, Setup, seat_ai
 from .table import COLOURS, IntentError, move_label, table_data
 
@@ -77,7 +76,7 @@ class PlayLoop:
         self.resume_note = w.HTML()
         #: Trouble with the tutor home or the history, shown above the table and the setup screen.
         self.notice = w.HTML()
-        self.save_problem = self._probe_home()
+        self.save_problem = probe_home(self.host.home)
         self.continue_button = controls.button("Continue", self.continue_game, button_style="success")
         self.start_new_button = controls.button("Start new", self.start_new)
         self.resume_box = w.VBox(
@@ -95,7 +94,7 @@ class PlayLoop:
 
     def rehome(self) -> None:
         """The app moved to another learner's folder: check it can be written, and offer that learner's save."""
-        self.save_problem = self._probe_home()
+        self.save_problem = probe_home(self.host.home)
         self._draw_notice()
         self.check_resume()
 
@@ -178,7 +177,7 @@ class PlayLoop:
             try:
                 write_atomic(host.setup_path, json.dumps(host.setup.to_dict()))
             except OSError as exc:
-                raise _SaveFailed(self._cannot_save(exc, "the game was not dealt")) from None
+                raise _SaveFailed(cannot_save(exc, self.host.home, "the game was not dealt")) from None
         self._advance()
 
     @_all_or_nothing
@@ -338,7 +337,7 @@ class PlayLoop:
                 try:
                     host.save_path.unlink(missing_ok=True)
                 except OSError as exc:
-                    self.save_problem = self._cannot_save(exc, "the finished game's save is still on disk")
+                    self.save_problem = cannot_save(exc, self.host.home, "the finished game's save is still on disk")
         else:
             self._save()
         host.refresh()
@@ -351,31 +350,11 @@ class PlayLoop:
         try:
             save_game(game, self.host.save_path)
         except OSError as exc:
-            raise _SaveFailed(self._cannot_save(exc, "that was not played")) from None
-
-    def _cannot_save(self, exc: OSError, what: str) -> str:
-        full = exc.errno in (errno.ENOSPC, errno.EDQUOT)
-        reason = "the disk is full" if full else exc.strerror or str(exc)
-        return f"the game could not be saved in {self.host.home} ({reason}), so {what}: free some space and try again"
-
-    def _probe_home(self) -> str:
-        """Why saving is off for this session, or ``""``: the tutor home must be a folder this user can write."""
-        home = self.host.home
-        try:
-            home.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            return f"Saving is off: the tutor home {home} cannot be made ({exc.strerror or exc})."
-        if not os.access(home, os.W_OK | os.X_OK):
-            return f"Saving is off: the tutor home {home} cannot be written."
-        return ""
+            raise _SaveFailed(cannot_save(exc, self.host.home, "that was not played")) from None
 
     def _draw_notice(self) -> None:
         """What is wrong with the save or the history, in plain words, with what to do."""
-        problems = [self.save_problem, self.host.history.problem]
-        if self.save_problem:
-            problems.append("Games play on but are not kept: set CUT_TUTOR_HOME to a folder you can write.")
-        text = " ".join(escape(p) for p in problems if p)
-        self.notice.value = f'<div class="cut-notice" role="alert">⚠️ {text}</div>' if text else ""
+        self.notice.value = notice_html(self.save_problem, [self.host.history.problem])
 
     # -- drawing ------------------------------------------------------------------------------------------
 
@@ -410,21 +389,8 @@ class PlayLoop:
     def _table(self, state: State, highlight: Advice | None, step: str) -> dict[str, Any]:
         host = self.host
         game = host.need_game()
-        if state.over:
-            if state.winner is not None:
-                status = f"{game.names[state.winner]} went out — hand {game.hand_number} over"
-            else:
-                status = "Stalemate — hand over"
-            if game.over:
-                status += " · Game over: " + acts([game.names[s] for s in game.winners], "win")
-        elif state.turn == YOU:
-            status = "Your turn" + (" (automated)" if game.automated[YOU] else "")
-            if state.rules.clear4 and state.phase == "push":
-                status += " — your blind PUSH: choose who gets the pile"
-            elif state.rules.clear4 and state.phase == "add":
-                status += " — add matching cards, or Add none"
-        else:
-            status = f"{game.names[state.turn]} to play"
+        winners = [game.names[s] for s in game.winners] if game.over else None
+        status = turn_status(view(state, YOU), game.names, game.hand_number, winners, game.automated[YOU])
         return table_data(
             view(state, YOU), names=game.names, colours=[COLOURS[s.colour] for s in host.setup.seats],
             automated=game.automated, highlight=highlight.move if highlight else None, can_undo=self.can_undo(),

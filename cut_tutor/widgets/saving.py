@@ -1,0 +1,39 @@
+"""What the app says when the tutor home or a save cannot be used: in plain words, with what to do.
+
+The play loop asks here before it saves and after a save fails; nothing here changes a game.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+from collections.abc import Iterable
+from html import escape
+from pathlib import Path
+
+
+def probe_home(home: Path) -> str:
+    """Why saving is off for this session, or ``""``: the tutor home must be a folder this user can write."""
+    try:
+        home.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        return f"Saving is off: the tutor home {home} cannot be made ({exc.strerror or exc})."
+    if not os.access(home, os.W_OK | os.X_OK):
+        return f"Saving is off: the tutor home {home} cannot be written."
+    return ""
+
+
+def cannot_save(exc: OSError, home: Path, what: str) -> str:
+    """A save that failed, and what became of the change (``what``)."""
+    full = exc.errno in (errno.ENOSPC, errno.EDQUOT)
+    reason = "the disk is full" if full else exc.strerror or str(exc)
+    return f"the game could not be saved in {home} ({reason}), so {what}: free some space and try again"
+
+
+def notice_html(save_problem: str, others: Iterable[str]) -> str:
+    """The notice above the table: every problem with the save or the history, or nothing."""
+    problems = [save_problem, *others]
+    if save_problem:
+        problems.append("Games play on but are not kept: set CUT_TUTOR_HOME to a folder you can write.")
+    text = " ".join(escape(p) for p in problems if p)
+    return f'<div class="cut-notice" role="alert">⚠️ {text}</div>' if text else ""
