@@ -296,6 +296,8 @@ class PlayLoop:
     def set_automate(self, on: bool) -> None:
         """Automate Player: the coach plays your seat with your own Style and Level until you take over."""
         game = self.host.need_game()
+        if game.automated[YOU] == bool(on):
+            return  # already so: Esc is sent whatever the page last drew, so a quick one is never lost
         game.automated[YOU] = bool(on)
         self.host.note("Automate Player on" if on else "You have the controls")
         self._advance()

@@ -666,7 +666,8 @@ function render({ model, el }) {
     if (e.key === "Escape") {
       selected = [];
       selectedHand = [];
-      if (t.mode === "play" && t.automated && t.automated[t.seat]) send({ type: "automate", on: false });
+      // sent whatever this page last drew: Automate pressed a moment ago may not have reached it yet
+      if (t.mode === "play" && t.view) send({ type: "automate", on: false });
       draw();
     } else if (t.mode === "replay" && ["ArrowLeft", "ArrowRight", "Home", "End"].includes(e.key)) {
       e.preventDefault();
