@@ -136,3 +136,37 @@ class TestFullDisk:
         with pytest.raises(IntentError, match="disk is full"):
             app.deal(seed=9)
         assert app.game is None and not app.save_path.exists()
+
+
+class TestOneGameManyTabs:
+    """Games carry an id: a game finished in two tabs is recorded once, and only its own save is dropped."""
+
+    def test_a_game_continued_in_two_tabs_is_recorded_once(self, tmp_path: Path) -> None:
+        first = _two_player_game(tmp_path)
+        first.deal(seed=4)
+        tabs = [GameApp(tmp_path), GameApp(tmp_path)]
+        for tab in tabs:
+            tab.continue_game()
+            assert tab.game is not None and first.game is not None and tab.game.uid == first.game.uid
+        for tab in tabs:
+            tab.set_automate(True)
+            assert tab.game is not None and tab.game.over
+        assert len(tabs[0].history.games()) == 1
+
+    def test_finishing_a_game_leaves_another_games_save(self, tmp_path: Path) -> None:
+        old, new = _two_player_game(tmp_path), _two_player_game(tmp_path)
+        old.deal(seed=4)
+        new.deal(seed=5)  # the same learner starts another game in another tab: the save is now that one
+        old.set_automate(True)
+        assert old.game is not None and old.game.over
+        assert new.game is not None and storage.read_save(new.save_path)["uid"] == new.game.uid
+
+    def test_a_history_from_before_game_ids_is_brought_up_to_date(self, tmp_path: Path) -> None:
+        path = tmp_path / "history.sqlite"
+        with sqlite3.connect(path) as db:
+            columns = "finished TEXT, rules TEXT, seed INTEGER, names TEXT, totals TEXT, winners TEXT"
+            db.execute(f"CREATE TABLE games (id INTEGER PRIMARY KEY AUTOINCREMENT, {columns})")
+        app = _two_player_game(tmp_path)
+        app.deal(seed=4)
+        app.set_automate(True)
+        assert len(app.history.games()) == 1 and not app.history.problem

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import random
+import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -86,6 +87,9 @@ class Game:
     def __init__(self, rules: Rules, seed: int, names: list[str] | None = None) -> None:
         self.rules = rules
         self.seed = seed
+        #: Which game this is, whatever tab or kernel plays it: the history records a game once, and only this
+        #: game's own save is dropped when it ends. Not part of the deal: the seed alone reproduces the cards.
+        self.uid = uuid.uuid4().hex
         self.names = list(names) if names else list(DEFAULT_NAMES[: rules.players])
         if len(self.names) != rules.players:
             raise ValueError(f"names: {len(self.names)} names for {rules.players} players")

@@ -86,6 +86,7 @@ def save_data(game: Game) -> dict[str, Any]:
         "saved_at": now_stamp(),
         "rules": game.rules.to_dict(),
         "seed": game.seed,
+        "uid": game.uid,
         "names": game.names,
         "automated": game.automated,
         "results": [r.to_dict() for r in game.results],
@@ -210,6 +211,10 @@ def load_game(path: str | os.PathLike[str], rules: Rules | None = None) -> Game:
             raise SaveError(f"{path}: saved under different rules ({', '.join(changed)}); not reopened")
         _check_shape(data, saved.players)
         game = Game(saved, int(data["seed"]), list(data["names"]))
+        if "uid" in data:  # saves from before games carried an id become a game of their own
+            game.uid = _typed(data["uid"], str, "uid")
+            if not game.uid.isalnum() or len(game.uid) > 64:
+                raise SaveError(f"{path}: uid {game.uid[:64]!r} is not a game id; the file has been kept")
         game.automated = [bool(a) for a in data["automated"]]
         game.results = [HandResult.from_dict(r) for r in data["results"]]
         hand = data["hand"]
@@ -288,7 +293,8 @@ CREATE TABLE IF NOT EXISTS games (
     seed INTEGER NOT NULL,
     names TEXT NOT NULL,
     totals TEXT NOT NULL,
-    winners TEXT NOT NULL
+    winners TEXT NOT NULL,
+    uid TEXT
 );
 CREATE TABLE IF NOT EXISTS hands (
     game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
@@ -328,17 +334,25 @@ class History:
         self.problem = ""
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._retry(lambda db: db.executescript(_SCHEMA))
+            self._retry(self._migrate)
         except sqlite3.DatabaseError as exc:
             if isinstance(exc, sqlite3.OperationalError):
                 self.problem = self._explain(exc)
                 return
             kept = self.path.with_name(f"{self.path.stem}.corrupt-{datetime.now(UTC):%Y%m%d-%H%M%S}{self.path.suffix}")
             self.path.rename(kept)
-            self._retry(lambda db: db.executescript(_SCHEMA))
+            self._retry(self._migrate)
             self.problem = f"The score history was damaged ({exc}): it is kept as {kept.name}; a new one was started."
         except OSError as exc:
             self.problem = self._explain(exc)
+
+    @staticmethod
+    def _migrate(db: sqlite3.Connection) -> None:
+        """The current schema, and a game id column in a history from before games carried one."""
+        db.executescript(_SCHEMA)
+        if "uid" not in {row[1] for row in db.execute("PRAGMA table_info(games)")}:
+            db.execute("ALTER TABLE games ADD COLUMN uid TEXT")
+        db.execute("CREATE UNIQUE INDEX IF NOT EXISTS games_uid ON games(uid)")
 
     def _explain(self, exc: Exception) -> str:
         return (
@@ -387,8 +401,11 @@ class History:
 
     @staticmethod
     def _insert(db: sqlite3.Connection, game: Game) -> int:
+        known = db.execute("SELECT id FROM games WHERE uid = ?", (game.uid,)).fetchone()
+        if known is not None:  # the same game finished in another tab too: recorded once
+            return int(known[0])
         cursor = db.execute(
-            "INSERT INTO games (finished, rules, seed, names, totals, winners) VALUES (?, ?, ?, ?, ?, ?)",
+            "INSERT INTO games (finished, rules, seed, names, totals, winners, uid) VALUES (?, ?, ?, ?, ?, ?, ?)",
             (
                 now_stamp(),
                 game.rules.to_json(),
@@ -396,6 +413,7 @@ class History:
                 json.dumps(game.names),
                 json.dumps(game.totals),
                 json.dumps(game.winners),
+                game.uid,
             ),
         )
         game_id = int(cursor.lastrowid or 0)

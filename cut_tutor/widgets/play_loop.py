@@ -16,6 +16,7 @@ import json
 import random
 from collections.abc import Callable
 from html import escape
+from pathlib import Path
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
 import ipywidgets as w
@@ -24,7 +25,7 @@ from cut_tutor.coach import Advice
 from cut_tutor.engine import Game, Move, SaveError, State, load_game, save_game, view
 from cut_tutor.engine.cards import UP
 from cut_tutor.engine.moves import FLIP, GAMBLE, TURNUP
-from cut_tutor.engine.storage import keep_aside, write_atomic
+from cut_tutor.engine.storage import keep_aside, read_save, write_atomic
 
 from ..engine.outcome import BUST, OUT
 from ..engine.words import acts, face, play_bar, turn_status
@@ -337,7 +338,8 @@ class PlayLoop:
                 self._recorded = game
                 host.history.add(game)  # a history that cannot be written keeps it for later (its problem says)
                 try:
-                    host.save_path.unlink(missing_ok=True)
+                    if _holds(host.save_path, game):  # another tab's game, saved since, stays
+                        host.save_path.unlink()
                 except OSError as exc:
                     self.save_problem = cannot_save(exc, self.host.home, "the finished game's save is still on disk")
         else:
@@ -404,3 +406,11 @@ class PlayLoop:
 def _hidden(state: State, seat: int) -> int:
     """How many of a seat's stack cards are face-down: fewer after a move means it turned a hidden card."""
     return sum(not card & UP for stack in state.stacks[seat] for card in stack)
+
+
+def _holds(path: Path, game: Game) -> bool:
+    """Is the save at ``path`` this game's own?"""
+    try:
+        return read_save(path).get("uid") == game.uid
+    except (SaveError, OSError):
+        return False
