@@ -151,6 +151,19 @@ def open_page(playwright: Any) -> tuple[Any, Any]:
     return browser, page
 
 
+def wait_until_answers(url: str, process: subprocess.Popen[Any], log: Path, timeout: float = 120) -> None:
+    """Wait until ``url`` answers; fail with the end of ``log`` if ``process`` exits or time runs out."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            with urllib.request.urlopen(url, timeout=5):
+                return
+        except OSError:
+            assert process.poll() is None, log.read_text()[-3000:]
+            assert time.monotonic() < deadline, f"{url} did not answer"
+            time.sleep(0.5)
+
+
 @contextmanager
 def jupyter_lab(command: list[str], base: str, log: Path, env: dict[str, str], cwd: Path = ROOT) -> Iterator[str]:
     """Run ``command`` (a ``jupyter lab`` start line without its server options) on a free port of 127.0.0.1 under
@@ -163,15 +176,7 @@ def jupyter_lab(command: list[str], base: str, log: Path, env: dict[str, str], c
         lab = subprocess.Popen([*command, *options], cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT)
         server = f"http://127.0.0.1:{port}"
         try:
-            deadline = time.monotonic() + 120
-            while True:
-                try:
-                    with urllib.request.urlopen(f"{server}{base}api/status", timeout=5):
-                        break
-                except OSError:
-                    assert lab.poll() is None, log.read_text()[-3000:]
-                    assert time.monotonic() < deadline, "JupyterLab did not start"
-                    time.sleep(0.5)
+            wait_until_answers(f"{server}{base}api/status", lab, log)
             yield server
         finally:
             lab.terminate()

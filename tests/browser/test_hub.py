@@ -9,12 +9,10 @@ import os
 import shutil
 import subprocess
 import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
-from serving import CHROMIUM, ROOT, free_port, open_page
+from serving import CHROMIUM, ROOT, free_port, open_page, wait_until_answers
 
 PROXY = ROOT / "build" / "node" / "node_modules" / ".bin" / "configurable-http-proxy"
 ARTIFACTS = ROOT / "test-artifacts"
@@ -62,15 +60,7 @@ def test_two_learners_on_one_hub_keep_their_games_apart(tmp_path: Path) -> None:
     hub = subprocess.Popen(hub_cmd, cwd=tmp_path, env=env, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 120
-        while True:
-            try:
-                with urllib.request.urlopen(f"{url}/hub/api", timeout=5):
-                    break
-            except OSError:
-                assert hub.poll() is None, (ARTIFACTS / "hub.log").read_text()[-3000:]
-                assert time.monotonic() < deadline, "JupyterHub did not start"
-                time.sleep(0.5)
+        wait_until_answers(f"{url}/hub/api", hub, ARTIFACTS / "hub.log")
         with sync_playwright() as p:
             browser, _page = open_page(p)
             play_as(browser, url, "ann", seed=11)
