@@ -573,12 +573,18 @@ class TestR10NaturalClear:
 class TestR11Take:
     """R11: forced take with no legal play; deliberate take by showing a higher card; known cards; empty pile."""
 
-    def test_forced_take_only_when_nothing_plays(self) -> None:
+    def test_with_no_legal_play_take_bare_or_show_a_higher_card(self) -> None:
         state = pos([S("K Q"), S("4 8")], pile="5@1")
-        assert legal(state) == ["take"]
-        assert_illegal(state, "take K", "no legal play", "'take'")
+        assert legal(state) == ["take", "take Q", "take K"]
+        assert_illegal(state, "take J", "you hold 0 J")
         state.play("take")
         assert seats(state)[0] == S("K Q 5", known="5", busts=1)
+        assert table(state) == T(1)
+
+    def test_a_card_shown_with_no_legal_play_joins_the_pile(self) -> None:
+        state = pos([S("K Q"), S("4 8")], pile="5@1")
+        state.play("take K")
+        assert seats(state)[0] == S("K Q 5", known="K 5", busts=1)
         assert table(state) == T(1)
 
     def test_next_seat_starts_an_empty_pile(self) -> None:
@@ -636,9 +642,15 @@ class TestR11Take:
 
     def test_empty_hand_with_nothing_playable_takes(self) -> None:
         state = pos([S("", ["[2] K", "[3] Q"]), "K"], pile="5@1")
-        assert legal(state) == ["take"]
+        assert legal(state) == ["take", "take K s1", "take Q s2"]
         state.play("take")
         assert seats(state)[0] == S("5", ["[2] K", "[3] Q"], known="5", busts=1)
+
+    def test_showing_a_stack_card_with_no_legal_play_uncovers_the_card_beneath(self) -> None:
+        state = pos([S("", ["[2] K", "[3] Q"]), "K"], pile="5@1")
+        state.play("take Q s2")
+        assert seats(state)[0] == S("Q 5", ["[2] K", "[3]"], known="Q 5", busts=1)
+        assert table(state) == T(1)
 
     def test_no_take_when_only_blind_plays_remain(self) -> None:
         assert legal(pos([S("", ["[2]", "[3]"]), "K"], pile="5@1")) == ["flip 1", "flip 2"]

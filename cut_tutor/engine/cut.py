@@ -142,8 +142,8 @@ def generate(state: Core) -> list[Move]:
             moves.extend([_TURNUP[k] for k in blind])
     if not state.pile:
         return moves
-    if not moves:
-        return [_TAKE]
+    if not moves:  # a bust: take bare, or show a higher card, say to uncover the stack card beneath it (R11)
+        moves.append(_TAKE)
     moves.extend(_deliberate_takes(state, seat, free))
     return moves
 
@@ -294,8 +294,6 @@ def _why_take(state: Core, seat: int, move: Move) -> str:
         return "a clear card is never higher: it cannot be shown to take the pile (R11)"
     if move.rank <= state.top:
         return f"the card shown to take must be above the top ({card_name(state.top)}) (R11)"
-    if not any(m.kind != TAKE for m in generate(state)):
-        return "you have no legal play: take the pile with 'take' (R11)"
     return _why_cards(state, seat, move) or "you can only show a card you may play from (R7, R11)"
 
 
