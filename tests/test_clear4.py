@@ -392,6 +392,14 @@ class TestR22GoingOut:
         state.play("2×5")
         assert state.winner == 0 and state.over and state.scores() == [0, 3]
 
+    def test_a_going_out_fourth_card_counts_as_a_clear(self) -> None:
+        state = pos(["6", "3"], pile="8@1 6@1 6@1 6@1")
+        state.play("1×6")
+        assert state.winner == 0 and state.clears[0] == 1
+        blind = pos([S("", ["[6]"]), "3"], pile="8@1 6@1 6@1 6@1")
+        blind.play("flip 1")
+        assert blind.winner == 0 and blind.clears[0] == 1
+
     def test_a_push_as_the_last_card_still_sends_the_pile(self) -> None:
         state = pos(["P", "3", "4"], pile="8@1 7@2")
         state.play("push → 2")

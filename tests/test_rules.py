@@ -814,8 +814,20 @@ class TestR14GoingOut:
         assert state.winner == 0
         assert legal(state) == []
 
-    def test_going_out_on_a_natural_clear(self) -> None:
-        state = finish(pos([S("9"), "K"], pile="9@1 9@1 9@1"), "1×9")
+    def test_going_out_on_a_natural_clear_counts_the_clear(self) -> None:
+        state = finish(pos([S("9"), "K"], pile="5@1 9@1 9@1 9@1"), "1×9")
+        assert state.winner == 0
+        assert seats(state)[0]["clears"] == 1
+        assert table(state) == T(0, cleared="9 9 9 9 5", winner=0)
+        assert state.scores() == [0, 10]
+
+    def test_going_out_with_a_clear_play_counts_the_clear(self) -> None:
+        state = finish(pos([S("JK"), "K"], pile="5@1 9@1"), "clear JK")
+        assert seats(state)[0]["clears"] == 1
+
+    def test_a_blind_last_card_that_completes_four_counts_the_clear(self) -> None:
+        state = finish(pos([S("", ["[9]"]), "K"], pile="9@1 9@1 9@1"), "flip 1")
+        assert seats(state)[0] == S("", clears=1, blind_plays=1)
         assert state.winner == 0
 
     def test_blind_last_card_that_lands(self) -> None:

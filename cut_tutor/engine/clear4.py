@@ -373,11 +373,11 @@ def _lay(state: Core, seat: int, move: Move) -> tuple[int, ...]:
 
 def _after_lay(state: Core, seat: int, laid: tuple[int, ...]) -> Outcome:
     """After cards land: going out, a fourth card clears (go again), a turned-up match may join, or pass."""
-    if state.gone_out(seat):
-        return Outcome(OUT, seat, None, laid)
-    if run(state.pile) >= FOUR:
+    if run(state.pile) >= FOUR:  # before going out: a going-out fourth card still counts as a clear (R14)
         swept = state.clear_pile(seat)
         return Outcome(OUT if state.over else NATURAL, seat, state.next_seat, laid, swept=swept)
+    if state.gone_out(seat):
+        return Outcome(OUT, seat, None, laid)
     value = top_value(state.pile)
     stacks = state.stacks[seat]
     match = [k for k in state.turned_up if stacks[k][-1] & RANK_MASK in (value, WILD)] if laid else []
@@ -409,11 +409,11 @@ def _blind(state: Core, seat: int, k: int) -> Outcome:
         taken = state.pick_up(seat)
         state.next_turn()
         return Outcome(BUST, seat, state.next_seat, turned=turned, taken=taken)
-    if state.gone_out(seat):
-        return Outcome(OUT, seat, None, turned=turned)
-    if run(state.pile) >= FOUR:
+    if run(state.pile) >= FOUR:  # before going out, as after a play (R14)
         swept = state.clear_pile(seat)
         return Outcome(OUT if state.over else NATURAL, seat, state.next_seat, turned=turned, swept=swept)
+    if state.gone_out(seat):
+        return Outcome(OUT, seat, None, turned=turned)
     if next(additions(state), None) is not None:
         state.phase = PHASE_ADD
     else:

@@ -434,16 +434,17 @@ def _lay(state: Core, seat: int, move: Move) -> tuple[int, ...]:
 
 
 def _after_play(state: Core, seat: int, laid: tuple[int, ...], turned: tuple[int, ...] = ()) -> Outcome | None:
-    """After cards land: going out (R14), a natural clear (R10), a gamble offer (R17), or pass.
+    """After cards land: a natural clear (R10), going out (R14), a gamble offer (R17), or pass.
 
     ``None`` when the cards simply landed: the caller says so (:func:`_landed`, or an interned outcome).
     """
-    if not state.hand_count[seat] and state.gone_out(seat):  # the count first: it spares a call on most moves
-        return Outcome(OUT, seat, None, laid, turned)
     pile = state.pile
-    if len(pile) >= 4 and pile[-1] == pile[-2] == pile[-3] == pile[-4]:  # four of a rank on top (R10)
+    # four of a rank on top (R10), judged before going out: a going-out clear still counts as one (R14)
+    if len(pile) >= 4 and pile[-1] == pile[-2] == pile[-3] == pile[-4]:
         swept = state.clear_pile(seat)
         return Outcome(OUT if state.over else NATURAL, seat, state.next_seat, laid, turned, swept)
+    if not state.hand_count[seat] and state.gone_out(seat):  # the count first: it spares a call on most moves
+        return Outcome(OUT, seat, None, laid, turned)
     if state.rules.risk_play and _gamble_offer(state):
         state.phase = PHASE_GAMBLE
     else:
@@ -467,8 +468,6 @@ def _blind(state: Core, seat: int, k: int) -> Outcome:
         return Outcome(OUT if state.over else CLEARED, seat, state.next_seat, turned=turned, swept=swept)
     state.lay(seat, turned)
     if len(state.pile) == 1 or card <= state.pile[-2]:
-        if state.gone_out(seat):
-            return Outcome(OUT, seat, None, turned=turned)
         if next(_additions(state, seat), None) is not None:
             state.phase = PHASE_ADD
             return Outcome(LANDED, seat, seat, turned=turned)
