@@ -49,7 +49,7 @@ class Numbers:
     spares: tuple[int, ...]  # cards the line plays alone when no group fits, in the order it tries them
     shed: tuple[float, ...]  # per code: what one card shed is worth, its points and its rank counted
     strand: tuple[float, ...]  # per code: what a card still held after the line costs
-    board: float  # the line empties the hand while Board cards remain
+    board: float  # the line leaves only face-down stack cards
 
 
 def best_group(numbers: Numbers, hand: list[int], top: int) -> tuple[int, float]:
@@ -88,7 +88,18 @@ def line(
         return 0.0
     value = 0.0
     weight = 0.8
+    spent = cand.move.stacks
+    # Face-up stack tops the move leaves: once the hand is empty they play like hand cards (R7).
+    board = [top for k, stack in enumerate(seat.stacks) if k not in spent and stack and (top := stack[-1]) is not None]
+    hidden = seat.stack_cards - len(spent) - len(board)  # stack cards still face down after the move
     for turn in range(level.depth):
+        if not any(hand):
+            if not board:  # nothing left face up: the seat goes out, or at least plays its face-down cards next
+                value += weight * (15.0 if hidden == 0 else numbers.board)
+                break
+            for card in board:
+                hand[card] += 1
+            board = []
         rank, shed = best_group(numbers, hand, 0 if (empty_first and turn == 0) else numbers.middling)
         if rank:
             count = min(hand[rank], 4)
@@ -103,10 +114,6 @@ def line(
             hand[spare] -= 1
             value += weight * PER_CARD
             cand.steps.append((spare, 0 if seat.is_clear[spare] else 1))  # a count of 0: spent to clear
-        if not any(hand):
-            # an empty hand goes out, or at least brings the Board into play
-            value += weight * (15.0 if seat.stack_cards == 0 else numbers.board)
-            break
         weight *= 0.8
     stranded: float = sum(map(mul, hand, numbers.strand))
     # The line only pays if the hand goes on: less likely with a seat about to go out.
