@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import itertools
 import random
+from collections import Counter
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -70,7 +73,8 @@ class TestWorkedExamples:
     def test_playing_the_line(self) -> None:
         a = advice(pos("J 7 7 5 5", "Q@1"))
         assert a.text == (
-            "Play your J — it sheds less right now, but it sets up your next turns: your 2 7s, then your 2 5s."
+            "Play your J — it sheds less right now, but it saves your J from being stranded, and it sets up your next"
+            " turns: your 2 7s, then your 2 5s."
         )
         assert a.plan == "your 2 7s, then your 2 5s"
         by_turn = max(a.candidates, key=lambda c: c.turn_value)
@@ -105,6 +109,56 @@ class TestExplanations:
         split = next(c for c in a.candidates if str(c.move) == "2×8")
         assert split.steps == [(8, 1)]  # the Board 8 the split leaves plays next: the line saw it
 
+    def test_a_blind_card_against_the_odds_says_so(self) -> None:
+        """A flip with a bust chance over 50% is never "the odds favour the flip": it gives the chance."""
+        state = pos("", "2@1", stacks=["[4]", "[5]", "", ""], pile_card_flip=True)
+        a = advice(state, "Marty")
+        assert str(a.move) == "flip 1"
+        assert "odds favour" not in a.text
+        assert a.text.endswith("the odds are against it (bust chance 75%), but the pile costs only 2 pts to take"
+                               " and the other moves cost more.")  # fmt: skip
+
+    def test_a_small_pile_is_not_called_costly(self) -> None:
+        a = advice(pos("", "2@1", stacks=["[4]", "[5]", "", ""], pile_card_flip=True), level="Average")
+        assert str(a.move) == "turn up 1"
+        assert "costly" not in a.text and "bust chance 75%" in a.text
+        big = advice(pos("", "K@1 Q@1 J@1 9@1", stacks=["[4]", "[5]", "", ""], pile_card_flip=True), "Daryl")
+        assert str(big.move) == "turn up 1"
+
+    def test_no_low_cards_or_clears_are_claimed_that_the_hand_lacks(self) -> None:
+        a = advice(pos("9 8 6", "9@1"))
+        assert str(a.move) == "1×9"
+        assert "low cards" not in a.text and "clears" not in a.text
+        assert "most valuable" not in a.text
+        low = advice(pos("9 7 3", "9@1"), level="Average")
+        assert low.text == "Play your 9 — sheds a card while keeping your low cards."
+
+    def test_the_deciding_component_is_named(self) -> None:
+        """No advice rests on "the most valuable play": it names the part that set the move apart."""
+        a = advice(pos("9 8 6", "9@1"))
+        assert a.text == "Play your 9 — the cards it keeps play best over your next turns."
+
+    def test_a_take_never_sheds_less(self) -> None:
+        for state in advised_positions(80, seed=7):
+            a = advise(view(state, state.turn), "Madonna", "Expert")
+            if a.move.kind == "take":
+                assert "sheds less" not in a.text
+
+    def test_average_holds_its_only_clear_when_a_number_plays(self) -> None:
+        """Hold clears as a way out: no clear on an empty or a cheap pile when a number play is open."""
+        for pile in ("", "7@1"):
+            a = advice(pos("10 9 6 6 5", pile), level="Average")
+            assert str(a.move) == "2×6", pile
+            assert "a pile of 0 cards" not in a.text
+        swept = advice(pos("10 K K", "7@1 5@1 4@1 3@1"), level="Average")
+        assert str(swept.move) == "clear 10"  # nothing else plays: the clear is the way out
+
+    def test_the_line_says_why_it_sheds_less(self) -> None:
+        """Overriding "shed the most", the line names the high card the bigger play would strand."""
+        a = advice(pos("10 9 6 6 5"), level="Expert")
+        assert str(a.move) == "1×9"
+        assert "it sheds less right now, but it saves your 9 from being stranded" in a.text
+
 
 class TestStyles:
     """C3: each coach is one principle, and it changes the move, not only the words."""
@@ -125,6 +179,36 @@ class TestStyles:
         daryl, marty = advice(state, "Daryl"), advice(state, "Marty")
         assert daryl.move.kind != "clear"
         assert marty.move.kind == "clear"
+
+    def test_daryl_flips_onto_a_pile_only_when_nothing_else_plays(self) -> None:
+        """C3: Daryl turns the card up, stops or plays from his cards rather than flip onto a pile, and says so."""
+        costly = pos("", "Q@1 Q@1 J@1 9@1 9@1 K@1", stacks=["[4]", "[5]", "", ""], pile_card_flip=True)
+        a = advice(costly, "Daryl")
+        assert str(a.move) == "turn up 1"
+        assert "Daryl flips only into an empty pile" in a.text
+        assert str(advice(costly, "Madonna").move) == "flip 1"
+        gamble = pos("", "9@1", stacks=["[4]", "[5]", "", ""], phase="gamble", exposed=[1], risk_play=True)
+        assert str(advice(gamble, "Daryl").move) == "done"
+        forced = advice(pos("", "J@1 9@1", stacks=["[4]", "[5]", "", ""]), "Daryl")
+        assert str(forced.move) == "flip 1" and "all you can play" in forced.text
+        last = advice(pos("", "9@1", stacks=["[4]", "", "", ""], pile_card_flip=True), "Daryl")
+        assert str(last.move) == "flip 1" and "your last card goes out unless it busts" in last.text
+        empty = advice(pos("", "", stacks=["[4]", "[5]", "", ""], pile_card_flip=True), "Daryl")
+        assert empty.move.kind == "flip" and "always lands" in empty.text
+
+    def test_marty_flips_on_a_high_pile_and_says_why(self) -> None:
+        state = pos("", "K@1 K@1", stacks=["[4]", "[5]", "", ""], pile_card_flip=True)
+        marty, daryl = advice(state, "Marty"), advice(state, "Daryl")
+        assert str(marty.move) == "flip 1" and "Marty flips on a high pile" in marty.text
+        assert str(daryl.move) == "turn up 1"
+
+    def test_madonna_weighs_the_bust_chance_against_the_pile(self) -> None:
+        cheap = advice(pos("", "9@1", stacks=["[4]", "[5]", "", ""], pile_card_flip=True), "Madonna")
+        assert cheap.text == (
+            "Flip pile 1 — the pile costs 9 pts to take and the odds favour the flip (bust chance 22%)."
+        )
+        risky = advice(pos("", "A@1", stacks=["[4]", "[5]", "", ""], pile_card_flip=True), "Madonna")
+        assert str(risky.move) == "turn up 1" and "bust chance 82%" in risky.text
 
     def test_compare_shows_where_the_coaches_disagree(self) -> None:
         state = pos("8 8 4", "Q@0", stacks=["[5]", "[6]", "", ""], phase="gamble", exposed=[1], risk_play=True)
@@ -295,3 +379,74 @@ def test_levels_carry_their_hints() -> None:
     hints = [level.hints for level in LEVELS.values()]
     assert list(LEVELS) == ["Average", "Experienced", "Expert"]
     assert hints[0] > hints[1] == 1 and hints[2] == 0
+
+
+# -- every reason against its numbers -------------------------------------------------------------------------
+
+
+def contradictions(a: Any, seen: dict[str, Any]) -> list[str]:
+    """What in an advice's words the numbers behind it contradict (C1, C5): empty when the words hold."""
+    best = next(c for c in a.candidates if c.move == a.move)
+    by_turn = max(a.candidates, key=lambda c: c.turn_value)
+    seat = Knowledge.from_view(seen)
+    text, pile = a.text, seen["pile"]
+    found = []
+    if "odds favour" in text and best.bust > 0.5:
+        found.append(f"the odds favour a {best.bust:.0%} bust")
+    if "bust chance" in text and f"bust chance {best.bust:.0%}" not in text:
+        found.append(f"a bust chance other than {best.bust:.0%}")
+    if "costly on this pile" in text and len(pile) < 3:
+        found.append(f"costly on a pile of {len(pile)}")
+    hand = list(seat.hand)
+    hand[a.move.rank] -= a.move.n
+    if "keeping your low cards" in text and not any(hand[r] for r in (1, 2, 3) if not seat.is_clear[r]):
+        found.append("keeps low cards it does not hold")
+    if "clears" in text.partition("keeping your")[2] and not any(h for r, h in enumerate(hand) if seat.is_clear[r]):
+        found.append("keeps clears it does not hold")
+    if "most valuable play" in text:
+        found.append("no reason given")
+    if "sheds less" in text and (a.move.kind == "take" or best.components["shed"] >= by_turn.components["shed"]):
+        found.append("'sheds less' of a play that does not")
+    if "a pile of 0 cards" in text:
+        found.append("sweeps an empty pile")
+    if a.plan and a.move.kind in ("play", "add") and all(rank == a.move.rank for rank, _ in best.steps):
+        found.append("a plan of only the rank just played")
+    return found
+
+
+def advised_positions(count: int, seed: int) -> Iterator[State]:
+    """Positions of seeded hands under varied rules, played by Expert seats with some random moves."""
+    rng = random.Random(seed)
+    rule_sets = [Rules(), Rules(risk_play=True, pile_card_flip=True), Rules.from_preset("Canada"),
+                 Rules(piles_face_down=True), Rules(players=3, clear_rank=None)]  # fmt: skip
+    found = 0
+    for hand in itertools.count():
+        rules = rule_sets[hand % len(rule_sets)]
+        state = State.deal(rules, seed=seed + hand)
+        ai = AIPlayer("Expert", "Balanced", seed=hand)
+        while not state.over and state.turns < 400:
+            if rng.random() < 0.3:
+                yield state
+                found += 1
+                if found == count:
+                    return
+            seen = view(state, state.turn)
+            state.play(RandomPlayer().choose(state, rng) if rng.random() < 0.3 else ai.choose_view(seen))
+
+
+def test_no_reason_contradicts_its_numbers() -> None:
+    """Over many advices, by every coach at every Level, the words agree with the numbers behind them."""
+    problems: Counter[str] = Counter()
+    examples: dict[str, str] = {}
+    advices = 0
+    for state in advised_positions(150, seed=2026):
+        seen = view(state, state.turn)
+        for coach in ("Daryl", "Madonna", "Marty"):
+            for level in LEVELS:
+                a = advise(seen, coach, level)
+                advices += 1
+                for problem in contradictions(a, seen):
+                    problems[problem] += 1
+                    examples.setdefault(problem, f"{coach} {level} {state.to_position()}: {a.text}")
+    assert advices == 150 * 9
+    assert not problems, f"{dict(problems)}; for example: {list(examples.values())[:3]}"

@@ -4,8 +4,9 @@
 >>> state = State.from_position({"rules": {"players": 2}, "turn": 0, "pile": "Q@1",
 ...     "seats": [{"hand": "J 7 7 5 5"}, {"hand": "K K Q Q 9"}]})
 >>> advice = advise(view(state, 0), coach="Madonna", level="Expert")
->>> advice.text
-'Play your J — it sheds less right now, but it sets up your next turns: your 2 7s, then your 2 5s.'
+>>> print(advice.text)  # doctest: +NORMALIZE_WHITESPACE
+Play your J — it sheds less right now, but it saves your J from being stranded, and it sets up your next
+turns: your 2 7s, then your 2 5s.
 """
 
 from __future__ import annotations
@@ -15,10 +16,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..engine.cards import JACK, WILD
-from ..engine.moves import ADD, CLEAR, DONE, FLIP, GAMBLE, PUSH, TAKE, TURNUP, Move
+from ..engine.cards import JACK, JOKER, WILD
+from ..engine.moves import ADD, CLEAR, DONE, FLIP, GAMBLE, PLAY, PUSH, TAKE, TURNUP, Move
 from ..engine.rules import CLEAR4
-from ..engine.words import acts, card_word, count, game_of, move_labels, move_phrase, number, plural, pts, who
+from ..engine.words import acts, card_word, count, game_of, move_labels, move_phrase, number, percent, plural, pts, who
 from ..engine.words import plan as plan_phrase
 from .knowledge import Knowledge
 from .scoring import COMPONENTS, Candidate
@@ -74,19 +75,92 @@ def choose(candidates: list[Candidate], level: Level) -> tuple[Candidate, Candid
 
 
 def explain(
-    best: Candidate, by_turn: Candidate, view: dict[str, Any], names: Sequence[str] | None = None
+    best: Candidate,
+    by_turn: Candidate,
+    view: dict[str, Any],
+    names: Sequence[str] | None = None,
+    *,
+    candidates: Sequence[Candidate] = (),
+    coach: str | None = None,
 ) -> tuple[str, str | None]:
-    """A sentence naming the deciding components and the cards; the plan when the line decided (C5)."""
-    head = move_phrase(best.move, game_of(view), names)
-    plan = plan_phrase(best.steps, game_of(view)) if best.steps else None
-    if best is not by_turn and plan:
-        if best.components["shed"] < by_turn.components["shed"]:
-            return f"{head} — it sheds less right now, but it sets up your next turns: {plan}.", plan
-        return f"{head} — {_reason(best, view, names)}, and it sets up your next turns: {plan}.", plan
-    return f"{head} — {_reason(best, view, names)}.", plan
+    """A sentence naming the deciding reason and the cards; the plan when the line decided (C5).
+
+    ``candidates`` (every scored move) let the reason name what set the move apart from the next best, and
+    ``coach`` the principle (C3) when it, not the numbers, decided.
+    """
+    game = game_of(view)
+    head = move_phrase(best.move, game, names)
+    seat = Knowledge.from_view(view)
+    others = [c for c in candidates if c is not best]
+    # A plan of nothing but the rank just played names no plan: it only splits a group.
+    own = best.move.rank if best.move.kind in (PLAY, ADD) else -1
+    steps = best.steps if any(rank != own for rank, _ in best.steps) else []
+    plan = plan_phrase(steps, game) if steps else None
+    principle = _principle(best, others, seat, coach)
+    reason = principle or _reason(best, view, seat, others, names)
+    if best is not by_turn and plan and not principle:
+        why = _why_line(best, by_turn, game)
+        if best.move.kind == TAKE:
+            lead = "it takes the pile now"
+        elif best.components["shed"] < by_turn.components["shed"]:
+            lead = "it sheds less right now"
+        else:
+            return f"{head} — {reason}, and it sets up your next turns: {plan}.", plan
+        but = f"but {why}, and it" if why else "but it"
+        return f"{head} — {lead}, {but} sets up your next turns: {plan}.", plan
+    return f"{head} — {reason}.", plan
 
 
-def _reason(cand: Candidate, view: dict[str, Any], names: Sequence[str] | None) -> str:
+def _principle(best: Candidate, others: Sequence[Candidate], seat: Knowledge, coach: str | None) -> str | None:
+    """The coach's principle when it decided (C3): a blind play it would not make, or one it made for it."""
+    if coach is None:
+        return None
+    if any(c.principle < 0 and c.total - c.principle > best.total for c in others):
+        return f"{coach} flips only into an empty pile, unless nothing else plays or the card would go out"
+    runner = max((c.total for c in others), default=None)
+    if best.principle > 0 and runner is not None and best.total - best.principle < runner:
+        return f"{coach} flips on a high pile, where most blind cards land (bust chance {percent(best.bust)})"
+    return None
+
+
+def _why_line(best: Candidate, by_turn: Candidate, game: str) -> str | None:
+    """Why the line beats shedding the most now (C5): a high card the other play strands, or a low floor kept."""
+    stranded = [card for card in by_turn.stranded if card not in best.stranded]
+    if stranded:
+        return f"it saves your {card_word(stranded[-1], game)} from being stranded"
+    rank = by_turn.move.rank
+    if by_turn.move.kind == PLAY and 0 < rank <= 3 and best.move.rank != rank:
+        return f"it keeps your {plural(card_word(rank, game))} as a low floor"
+    return None
+
+
+#: What each component says when it set the move apart from the next best.
+_DECIDING = {
+    "go out": "it brings you closest to going out",
+    "shed": "it sheds more than any other play",
+    "assets": "it keeps your better cards for later",
+    "control": "it leaves the next seat the hardest pile",
+    "risk": "it carries the least risk",
+    "line": "the cards it keeps play best over your next turns",
+}
+
+
+def _deciding(cand: Candidate, others: Sequence[Candidate]) -> str:
+    """The component by which ``cand`` leads the next best move the most, in words."""
+    if not others:
+        return "it is your only move"
+    runner = max(others, key=lambda c: c.total)
+    part = max(COMPONENTS, key=lambda name: cand.components[name] - runner.components[name])
+    return _DECIDING[part]
+
+
+def _reason(
+    cand: Candidate,
+    view: dict[str, Any],
+    seat: Knowledge,
+    others: Sequence[Candidate],
+    names: Sequence[str] | None,
+) -> str:
     move, parts = cand.move, cand.components
     pile = view["pile"]
     seats = view["seats"]
@@ -99,6 +173,8 @@ def _reason(cand: Candidate, view: dict[str, Any], names: Sequence[str] | None) 
         return _push_reason(move, view, names)
     if move.kind == CLEAR and game == CLEAR4:
         return f"sweeps a pile of {count(len(pile), 'card')} and you go again" if pile else "sheds it and you go again"
+    if move.kind in (FLIP, GAMBLE):
+        return _blind_reason(cand, view, seat)
     if parts["go out"] >= 50:
         return "it clears, and your go-again finishes your cards"
     if move.kind == CLEAR:
@@ -113,15 +189,16 @@ def _reason(cand: Candidate, view: dict[str, Any], names: Sequence[str] | None) 
         value = view.get("pile_value") if move.rank == WILD else move.rank  # Clear 4's JOKERs take the value (R22)
         four = f"four {plural(card_word(value, game))}" if value else "four of a kind"
         return f"completes {four}: the pile clears and you go again"
-    if move.kind in (FLIP, GAMBLE):
-        if not pile:
-            return "the pile is empty, so a blind card always lands"
-        cost = pts(view["pile_points"])
-        return f"the pile costs {cost} to take and the odds favour the {move.kind} (risk {parts['risk']:+.1f})"
     if move.kind == TURNUP:
-        return "a blind card would be costly on this pile; seeing it first is cheaper"
+        odds = f"bust chance {percent(cand.bust)}"
+        if len(pile) >= 3:
+            cost = pts(view["pile_points"])
+            return f"a blind card would be costly on this pile ({cost}, {odds}); seeing it first is cheaper"
+        return f"seeing the card first costs only this turn, and a blind card could bust ({odds})"
     if move.kind == TAKE:
-        return "every other move costs more" if move.rank else "nothing you hold plays"
+        if not move.rank:
+            return "nothing you hold plays"
+        return "every other move costs more"
     if move.kind == DONE:
         return "another blind card is not worth the pile it could cost you"
     if move.kind == ADD and not move.size:
@@ -137,9 +214,36 @@ def _reason(cand: Candidate, view: dict[str, Any], names: Sequence[str] | None) 
         return f"sheds {number(n)} high {'card' if n == 1 else 'cards'} while the pile allows it"
     if n > 1:
         return f"sheds {number(n)} cards at once"
-    if parts["assets"] >= 0:
-        return "sheds a card while keeping your low cards and clears"
-    return "it is the most valuable play you have"
+    kept = _kept(seat, move)
+    if kept and parts["assets"] >= 0:
+        return f"sheds a card while keeping your {kept}"
+    return _deciding(cand, others)
+
+
+def _kept(seat: Knowledge, move: Move) -> str:
+    """The low cards (A–3) and clear cards a play leaves in hand, as words (empty when there are none)."""
+    hand = list(seat.hand)
+    hand[move.rank] -= move.n
+    hand[WILD if seat.rules.game == CLEAR4 else JOKER] -= move.jokers
+    low = any(hand[r] for r in range(1, 4) if not seat.is_clear[r])
+    clears = any(hand[r] for r in range(len(hand)) if seat.is_clear[r])
+    return " and ".join(name for name, held in (("low cards", low), ("clears", clears)) if held)
+
+
+def _blind_reason(cand: Candidate, view: dict[str, Any], seat: Knowledge) -> str:
+    """A blind card's reason: what the pile costs against the chance it busts, as the numbers have it."""
+    pile = view["pile"]
+    if not pile:
+        return "the pile is empty, so a blind card always lands"
+    odds = f"bust chance {percent(cand.bust)}"
+    cost = pts(view["pile_points"])
+    if all(m.kind == cand.move.kind for m in seat.legal):
+        return f"a blind card is all you can play ({odds})"
+    if seat.cards_left == 1:
+        return f"your last card goes out unless it busts ({odds})"
+    if cand.bust <= 0.5:
+        return f"the pile costs {cost} to take and the odds favour the {cand.move.kind} ({odds})"
+    return f"the odds are against it ({odds}), but the pile costs only {cost} to take and the other moves cost more"
 
 
 def _push_reason(move: Move, view: dict[str, Any], names: Sequence[str] | None) -> str:
@@ -163,8 +267,8 @@ def advise(
     lvl = level_of(level)
     candidates = evaluate(view, style, lvl)
     best, by_turn = choose(candidates, lvl)
-    text, plan = explain(best, by_turn, view, names)
     name = coach if coach in COACH_STYLE else style.name
+    text, plan = explain(best, by_turn, view, names, candidates=candidates, coach=name)
     clears = {c.move for c in candidates if c.clears}
     labels = move_labels([c.move for c in candidates], game=game_of(view), clears=clears, names=names)
     return Advice(name, lvl.name, best.move, text, plan, candidates, labels)

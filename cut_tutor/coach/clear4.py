@@ -22,7 +22,20 @@ from ..engine.moves import ADD, CLEAR, FLIP, PLAY, TAKE, Move
 from ..engine.moves import PUSH as PUSH_MOVE
 from ..engine.rules import Rules
 from .knowledge import Knowledge
-from .scoring import COMPONENTS, GO_AGAIN, NEAR_OUT, PER_CARD, Candidate, Numbers, again, go_again, line
+from .scoring import (
+    COMPONENTS,
+    GO_AGAIN,
+    NEAR_OUT,
+    PER_CARD,
+    Candidate,
+    Numbers,
+    again,
+    bar,
+    by_principle,
+    go_again,
+    line,
+    only_blind_choice,
+)
 from .styles import Level, Style
 
 #: The value the line assumes the pile comes back at (C5), on Clear 4's 1–10.
@@ -64,7 +77,9 @@ def score(seat: Knowledge, nums: Numbers, move: Move, style: Style, level: Level
             hand[card] += 1
         parts["line"] = line(seat, nums, hand, level, cand)
     elif kind == FLIP:
-        _score_blind(seat, style, level, parts)
+        _score_blind(seat, style, level, cand)
+        if style.empty_pile_flips and not only_blind_choice(seat, move):
+            bar(cand)
     return cand
 
 
@@ -147,8 +162,10 @@ def _odds(seat: Knowledge, level: Level) -> tuple[float, float, float, float]:
     return clear, push, fit, max(0.0, 1.0 - clear - push - fit)
 
 
-def _score_blind(seat: Knowledge, style: Style, level: Level, parts: dict[str, float]) -> None:
+def _score_blind(seat: Knowledge, style: Style, level: Level, cand: Candidate) -> None:
+    parts = cand.components
     p_clear, p_push, p_fit, p_bust = _odds(seat, level)
+    cand.bust = p_bust
     parts["shed"] = round((1.0 - p_bust) * PER_CARD + p_fit * 2.5, 2)
     parts["control"] = round(p_clear * (GO_AGAIN if level.depth == 0 else 0.0) + p_push * 0.6 * len(seat.pile), 2)
     if seat.cards_left == 1:
@@ -157,6 +174,6 @@ def _score_blind(seat: Knowledge, style: Style, level: Level, parts: dict[str, f
     cost = style.risk_aversion * p_bust * take + level.odds_margin * p_bust
     if seat.pile:
         cost += style.blind_into_pile * 0.5
-        if seat.top >= 8:
-            cost -= style.high_pile_flip
     parts["risk"] = round(-cost, 2)
+    if seat.pile and seat.top >= 8 and style.high_pile_flip:  # C3: Gambler flips on a high pile
+        by_principle(cand, "risk", style.high_pile_flip, style.high_pile_flips)

@@ -8,7 +8,21 @@ from ..engine.cards import JOKER, NCODES
 from ..engine.moves import ADD, CLEAR, DONE, FLIP, GAMBLE, PLAY, TAKE, TURNUP, Move
 from ..engine.rules import Rules
 from .knowledge import Knowledge
-from .scoring import COMPONENTS, GO_AGAIN, NEAR_OUT, PER_CARD, Candidate, Numbers, again, go_again, line
+from .scoring import (
+    COMPONENTS,
+    GO_AGAIN,
+    NEAR_OUT,
+    PER_CARD,
+    Candidate,
+    Numbers,
+    again,
+    bar,
+    best_group,
+    by_principle,
+    go_again,
+    line,
+    only_blind_choice,
+)
 from .styles import Level, Style
 
 #: The rank the line assumes the pile comes back at: neither a cleared table nor an impossible one (C5).
@@ -49,7 +63,11 @@ def score(seat: Knowledge, nums: Numbers, move: Move, style: Style, level: Level
         # Spending a clear while another stays in hand seizes the board without giving up the way out.
         spare = seat.clears_held - move.n - move.jokers >= 1
         seize = style.spare_clear * (1.0 + 0.1 * seat.pile_points) if spare else 0.0
-        parts["control"] = go_again(level, cand) + seize
+        # The extra turn is worth what it sheds beyond the number play open now: on an empty pile, nothing.
+        extra = go_again(level, cand)
+        if extra:
+            extra = max(0.0, extra - best_group(nums, list(seat.hand), seat.top)[1])
+        parts["control"] = extra + seize
         if left == 0:
             cand.goes_out = True
             parts["go out"] = 100.0
@@ -68,9 +86,12 @@ def score(seat: Knowledge, nums: Numbers, move: Move, style: Style, level: Level
             hand[card] += 1
         parts["line"] = line(seat, nums, hand, level, cand)
     elif kind in (FLIP, GAMBLE):
-        _score_blind(seat, style, level, parts)
+        _score_blind(seat, style, level, cand)
+        if style.empty_pile_flips and not only_blind_choice(seat, move):
+            bar(cand)
     elif kind == TURNUP:
         risk = _blind_odds(seat, level)
+        cand.bust = risk[2]
         parts["risk"] = round(-style.risk_aversion * risk[2] * _take_cost(seat) * 0.25, 2)
         parts["control"] = -TURN_COST
     elif kind == DONE:
@@ -164,8 +185,10 @@ def _take_cost(seat: Knowledge) -> float:
     return (len(seat.pile) + 1) * PER_CARD + 0.5 * (seat.pile_points + 6) + seat.rules.bust_penalty
 
 
-def _score_blind(seat: Knowledge, style: Style, level: Level, parts: dict[str, float]) -> None:
+def _score_blind(seat: Knowledge, style: Style, level: Level, cand: Candidate) -> None:
+    parts = cand.components
     p_clear, p_fit, p_bust = _blind_odds(seat, level)
+    cand.bust = p_bust
     last = seat.cards_left == 1
     parts["shed"] = round((p_clear + p_fit) * PER_CARD + p_fit * 2.5, 2)
     parts["control"] = round(p_clear * (GO_AGAIN if level.depth == 0 else 0.0), 2)
@@ -174,9 +197,9 @@ def _score_blind(seat: Knowledge, style: Style, level: Level, parts: dict[str, f
     cost = style.risk_aversion * p_bust * _take_cost(seat) + level.odds_margin * p_bust
     if seat.pile:
         cost += style.blind_into_pile
-        if seat.top >= 10:
-            cost -= style.high_pile_flip
     parts["risk"] = round(-cost, 2)
+    if seat.pile and seat.top >= 10 and style.high_pile_flip:  # C3: Gambler flips on a high pile
+        by_principle(cand, "risk", style.high_pile_flip, style.high_pile_flips)
 
 
 def _one_play_empties(seat: Knowledge, hand: list[int], left: int) -> bool:

@@ -20,6 +20,31 @@ PER_CARD = 3.0
 GO_AGAIN = 4.0
 #: A seat this close to going out changes the play (C6).
 NEAR_OUT = 2
+#: The cost of a move a style's principle rules out (C3): more than any numbers could make up.
+BARRED = 100.0
+
+
+def only_blind_choice(seat: Knowledge, move: Move) -> bool:
+    """C3: a blind play that a style which flips only into an empty pile still makes, or it does not apply.
+
+    True on an empty pile, for a last card (it goes out unless it busts), and when every legal move is blind.
+    """
+    if not seat.pile or seat.cards_left == 1:
+        return True
+    return all(m.kind == move.kind for m in seat.legal)
+
+
+def by_principle(cand: Candidate, component: str, value: float, named: bool = True) -> None:
+    """Add a style's weight to a component; when it is the style's principle (C3, ``named``), keep it apart so
+    the advice can say when it decided."""
+    if named:
+        cand.principle += value
+    cand.components[component] = round(cand.components[component] + value, 2)
+
+
+def bar(cand: Candidate) -> None:
+    """Rule a move out by the style's principle (C3), as a risk the style refuses."""
+    by_principle(cand, "risk", -BARRED)
 
 
 @dataclass
@@ -33,6 +58,9 @@ class Candidate:
     goes_out: bool = False
     clears: bool = False  # completes four of a value: a natural clear, which costs nothing
     again: float = 0.0  # after a clear: the best play of the extra turn, part of this turn's value
+    bust: float = 0.0  # a blind card (or the card a turn-up shows): the chance it would bust
+    stranded: tuple[int, ...] = ()  # the cards above the middling value the line leaves held
+    principle: float = 0.0  # the part of the total the style's principle added or took away (C3)
 
     @property
     def turn_value(self) -> float:
@@ -116,6 +144,7 @@ def line(
             cand.steps.append((spare, 0 if seat.is_clear[spare] else 1))  # a count of 0: spent to clear
         weight *= 0.8
     stranded: float = sum(map(mul, hand, numbers.strand))
+    cand.stranded = tuple(card for card in numbers.groups if card > numbers.middling and hand[card])
     # The line only pays if the hand goes on: less likely with a seat about to go out.
     continues = 0.25 if seat.min_left <= NEAR_OUT else 1.0
     return round(continues * (value - 0.25 * stranded), 2)

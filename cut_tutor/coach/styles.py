@@ -23,6 +23,10 @@ class Style:
     group: float  # weight on the number of cards shed: the solid group play
     spare_clear: float  # bonus for a clear play when holding more clears than one, to seize the board
     dump_clears_at: int  # dump clear cards once a seat is down to this many cards (C6); Rock holds its insurance
+    #: C3: a blind play onto a non-empty pile only when nothing else is legal or the card would go out (Rock)
+    empty_pile_flips: bool = False
+    #: C3: the high-pile bonus is the style's principle, said in its advice when it decides (Gambler)
+    high_pile_flips: bool = False
 
 
 @dataclass(frozen=True)
@@ -41,9 +45,9 @@ class Level:
 
 
 STYLES: dict[str, Style] = {
-    "Rock": Style("Rock", "Protect the position", 1.5, 6.0, 0.0, 2.0, 10.0, 0.6, 1.3, 0.0, 1),
+    "Rock": Style("Rock", "Protect the position", 1.5, 6.0, 0.0, 2.0, 10.0, 0.6, 1.3, 0.0, 1, empty_pile_flips=True),
     "Balanced": Style("Balanced", "None, deliberately", 1.0, 1.0, 1.0, 1.0, 3.0, 1.2, 1.0, 1.0, 2),
-    "Gambler": Style("Gambler", "Act to remove risk", 0.6, 0.0, 4.0, 0.5, 1.0, 2.5, 0.9, 4.0, 2),
+    "Gambler": Style("Gambler", "Act to remove risk", 0.6, 0.0, 4.0, 0.5, 1.0, 2.5, 0.9, 4.0, 2, high_pile_flips=True),
 }
 
 #: The coach names and the seat style each one plays (the guide's *Coach styles* table).

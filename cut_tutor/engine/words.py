@@ -101,6 +101,11 @@ def pts(n: int) -> str:
     return f"{n} pt" if n == 1 else f"{n} pts"
 
 
+def percent(p: float) -> str:
+    """A chance in whole per cent: ``62%``."""
+    return f"{p:.0%}"
+
+
 def number(n: int) -> str:
     """A small count in words (``two``), larger ones in figures."""
     return _NUMBERS[n] if 0 <= n < len(_NUMBERS) else str(n)
