@@ -209,8 +209,9 @@ NOTEBOOKS["02_rules_step_by_step"] = [
     md("""
     ## Taking the pile (R11)
 
-    With nothing that fits you must take. With a higher card you may also take on purpose, showing it. The
-    cards you take stay *known*: everyone saw them.
+    With nothing that fits you must take — bare, or showing a higher card (here the K). With a higher card you
+    may also take on purpose while a play is open, showing it. The cards you take stay *known*: everyone saw
+    them.
     """),
     code(f"""
     {CHECK}
@@ -476,14 +477,14 @@ NOTEBOOKS["05_risk"] = [
     code("""
     piles = {"one 3": "3@1", "pair of 6s": "6@1 6@1", "three 9s": "9@1 9@1 9@1",
              "high and costly": "Q@1 Q@1 J@1 J@1 9@1"}
-    rows = []
+    gambles = []
     for label, pile in piles.items():
         state = position("", pile=pile, stacks=["[K]", "8", "Q", "J"], phase="gamble", exposed=[1], risk_play=True)
         row = {"pile": label, "costs": state.pile_points(), "fits": f"{fit_chance(state):.0%}"}
         for coach in ("Daryl", "Madonna", "Marty"):
             row[coach] = str(advise(view(state, 0), coach).move)
-        rows.append(row)
-    pd.DataFrame(rows)
+        gambles.append(row)
+    pd.DataFrame(gambles)
     """),
     md("""
     Daryl flips only into an empty pile; Marty gambles on a high pile, where the card is likely to fit. The

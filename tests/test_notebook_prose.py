@@ -1,0 +1,104 @@
+"""The learning path says what it shows: each claim a notebook's prose makes, checked against what its cells compute.
+
+The cells come from ``notebooks/make_notebooks.py`` (the notebooks' source) and run here in one namespace, as the
+notebook runs them; the prose is read from the same source, so a claim that no longer matches the coach's
+output fails here, not in front of a learner.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import sys
+from functools import cache
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from cut_tutor.engine import Move
+
+NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
+#: The numbers the prose writes in words.
+WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
+
+
+def _source() -> ModuleType:
+    """The notebooks' source, loaded by path: the notebooks folder is no package."""
+    spec = importlib.util.spec_from_file_location("make_notebooks", NOTEBOOKS / "make_notebooks.py")
+    assert spec and spec.loader
+    module = sys.modules[spec.name] = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+source = _source()
+
+
+def prose(name: str, heading: str) -> str:
+    """The markdown cell of notebook ``name`` under ``## heading``, on one line."""
+    for kind, text in source.NOTEBOOKS[name]:
+        if kind == "markdown" and text.startswith(f"## {heading}"):
+            return " ".join(text.split())
+    raise AssertionError(f"{name} has no section {heading!r}")
+
+
+@cache
+def run(name: str) -> dict[str, Any]:
+    """Every code cell of notebook ``name``, run in order in one namespace; ``display`` shows nothing."""
+    namespace: dict[str, Any] = {"display": lambda *objects, **options: None}
+    for kind, text in source.NOTEBOOKS[name]:
+        if kind == "code":
+            exec(compile(text, f"<{name}>", "exec"), namespace)
+    return namespace
+
+
+class TestThreeCoaches:
+    """Notebook 03: the coaches' picks, as its prose tells them."""
+
+    def test_the_count_of_plays_is_the_count_the_prose_gives(self) -> None:
+        text = prose("03_three_coaches", "A pair of Kings on the pile")
+        picks: dict[str, str] = run("03_three_coaches")["picks"]
+        claim = re.search(r"(\w+) coaches, (\w+) plays", text)
+        assert claim, text
+        assert WORDS[claim[1].lower()] == len(picks)
+        assert WORDS[claim[2].lower()] == len(set(picks.values())), (claim[0], picks)
+
+    def test_who_plays_what(self) -> None:
+        text = prose("03_three_coaches", "A pair of Kings on the pile")
+        picks = run("03_three_coaches")["picks"]
+        assert "Daryl takes the solid pair of 7s" in text and picks["Daryl"] == "2×7"
+        assert "Madonna and Marty both shed the J" in text and picks["Madonna"] == picks["Marty"] == "1×J"
+
+    def test_where_they_agree_every_coach_leads_high(self) -> None:
+        from cut_tutor import view
+        from cut_tutor.coach import compare
+
+        assert "every coach leads high" in prose("03_three_coaches", "Where they agree")
+        frame = compare(view(run("03_three_coaches")["lead"], 0))
+        moves = {Move.parse(text) for text in frame["move"]}
+        assert len(moves) == 1 and next(iter(moves)).rank >= 11, frame
+
+    def test_the_side_by_side_table_reads_as_the_prose_says(self) -> None:
+        text = prose("03_three_coaches", "Side by side")
+        namespace = run("03_three_coaches")
+        totals, picks = namespace["totals"], namespace["picks"]
+        assert "sorted by Madonna's" in text
+        assert list(totals["Madonna"]) == sorted(totals["Madonna"], reverse=True)
+        assert "her pick and Marty's head the table" in text
+        assert totals.index[0] == picks["Madonna"] == picks["Marty"]
+        assert "Daryl's highest total is the 7s one row down" in text
+        assert totals["Daryl"].idxmax() == totals.index[1] == picks["Daryl"] == "2×7"
+        assert "Each coach recommends the move with the highest total in their own column" in text
+        assert {coach: totals[coach].idxmax() for coach in totals} == picks
+
+
+class TestRisk:
+    """Notebook 05: when each coach gambles."""
+
+    def test_daryl_stops_and_marty_gambles_on_a_high_pile(self) -> None:
+        namespace = run("05_risk")
+        text = " ".join(" ".join(body.split()) for kind, body in source.NOTEBOOKS["05_risk"] if kind == "markdown")
+        assert "Daryl flips only into an empty pile; Marty gambles on a high pile" in text
+        table = {row["pile"]: row for row in namespace["gambles"]}
+        assert all(row["Daryl"] == "done" for row in table.values()), table
+        assert any(row["Marty"].startswith("gamble") and int(row["fits"].rstrip("%")) >= 75 for row in table.values())
