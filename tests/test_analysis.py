@@ -240,10 +240,11 @@ class TestVerdicts:
         assert values[1].gap_low <= 0 <= values[1].gap_high and values[2].gap_low > 0
 
     def test_a_forced_move_is_the_best(self) -> None:
+        # the 2 is the only play: the Board 9 may not join it, nor be shown, while the hand holds a card (R7, R11)
         position = {"rules": {"players": 2}, "turn": 0, "pile": "3@1",
-                    "seats": [{"hand": "K Q"}, {"hand": "8 7"}]}  # fmt: skip
+                    "seats": [{"hand": "2", "stacks": ["[5] 9", "", "", ""]}, {"hand": "8 7"}]}  # fmt: skip
         result = analyse(view(State.from_position(position), 0), seconds=None, max_rollouts=40)
-        assert [(str(m.move), m.verdict, m.rollouts) for m in result.moves] == [("take", "best", 16)]
+        assert [(str(m.move), m.verdict, m.rollouts) for m in result.moves] == [("1×2", "best", 16)]
 
     def test_clear_4_is_analysed(self) -> None:
         state = mid_game(1, Rules.from_preset("Clear 4"))
