@@ -14,7 +14,7 @@
  * @typedef {{faces: Record<string, string>, left: string[], stacks: string[][], pile: string,
  *            legend: string[][]}} Words
  * @typedef {{mode: string, seat: number, view: View, names: string[], colours: string[],
- *            automated: boolean[], actions: Action[], highlight: Action|null, undo: boolean,
+ *            automated: boolean[], actions: Action[], highlight: Action|null, selected?: Action|null, undo: boolean,
  *            pile_counts: boolean, status: string, last: string, step: string, dim?: boolean,
  *            legend?: Record<string, string>, words: Words}} Table
  */
@@ -676,9 +676,26 @@ function render({ model, el }) {
   };
   document.addEventListener("keydown", onKey);
 
+  /** A click on a row of the analysis table (drawn beside the table) selects that play here. @param {MouseEvent} e */
+  const onPick = (e) => {
+    if (!el.isConnected) return document.removeEventListener("click", onPick);
+    const row = /** @type {HTMLElement} */ (e.target).closest(".cut-mt tr[data-move]");
+    const app = el.closest(".cut-app");
+    const t = model.get("table") || {};
+    if (row && app && app.contains(row) && t.mode === "play") send({ type: "select", move: row.dataset.move });
+  };
+  document.addEventListener("click", onPick);
+
   model.on("change:table", () => {
-    selected = [];
+    // a play the kernel selected (from the analysis table) picks its cards, the hand's by their places
+    const s = (model.get("table") || {}).selected;
+    selected = s ? [...s.cards] : [];
+    const hand = s ? [...model.get("table").view.hand] : [];
     selectedHand = [];
+    for (const ref of selected.filter((r) => r.startsWith("h:"))) {
+      const i = hand.findIndex((c, j) => "h:" + c === ref && !selectedHand.includes(j));
+      if (i >= 0) selectedHand.push(i);
+    }
     draw();
   });
   model.on("change:error", draw);
