@@ -14,7 +14,8 @@
  * @typedef {{faces: Record<string, string>, left: string[], stacks: string[][], pile: string,
  *            legend: string[][]}} Words
  * @typedef {{mode: string, seat: number, view: View, names: string[], colours: string[],
- *            automated: boolean[], actions: Action[], highlight: Action|null, selected?: Action|null, undo: boolean,
+ *            automated: boolean[], actions: Action[], highlight: Action|null, undo: boolean,
+ *            selected?: Action|null, review?: boolean,
  *            pile_counts: boolean, status: string, last: string, step: string, dim?: boolean,
  *            legend?: Record<string, string>, words: Words}} Table
  */
@@ -387,13 +388,16 @@ function render({ model, el }) {
       box.appendChild(hand);
       const stacks = h("div", "cut-row");
       info.stacks.forEach((stack, k) => {
-        const top = stack.length ? stack[stack.length - 1] : undefined;
         const col = h("span", "cut-stack");
-        const down = info.down && info.down[k][stack.length - 1];
         // Clear 4: a stack down to its final card shows it across, as the rulebook lays it
         const final = isClear4(v) && stack.length === 1 ? " cut-final" : "";
-        if (top !== undefined) col.appendChild(cardNode(top, t, "cut-small" + final + (down ? " cut-revealed" : "")));
-        else col.appendChild(badge("cut-card cut-empty cut-small", "", t.words.stacks[s][k]));
+        // the review of a finished hand turns up the Risk cards under the Board cards too
+        stack.forEach((card, j) => {
+          const down = info.down && info.down[k][j];
+          const extra = "cut-small" + final + (down ? " cut-revealed" : "");
+          if (t.review || j === stack.length - 1) col.appendChild(cardNode(card, t, extra));
+        });
+        if (!stack.length) col.appendChild(badge("cut-card cut-empty cut-small", "", t.words.stacks[s][k]));
         col.appendChild(badge("cut-stackno", String(k + 1) + (stack.length > 1 ? "·" + stack.length : ""),
           t.words.stacks[s][k]));
         stacks.appendChild(col);
