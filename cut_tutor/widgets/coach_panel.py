@@ -37,7 +37,8 @@ class CoachPanel:
         self.coach_open = True
         self.comparing = False
         self._advice: tuple[State, tuple[int, str, str], Advice] | None = None
-        self._selected: tuple[State, Move] | None = None  # the play chosen from the analysis table, this position
+        # the play chosen from the analysis table, and the position (state and move count) it was chosen in
+        self._selected: tuple[State, int, Move] | None = None
         controls = host.controls
         self.panel_coach = w.Dropdown(options=list(COACHES), value="Madonna", description="Coach")
         controls.watch(self.panel_coach, self.set_coach)
@@ -113,15 +114,15 @@ class CoachPanel:
         move = text if isinstance(text, Move) else Move.parse(text)
         if move not in state.legal_moves():
             raise IntentError(f"{text} is not one of your legal plays now")
-        self._selected = (state, move)
+        self._selected = (state, len(state.moves), move)
         self.host.refresh()
 
     def selected(self) -> Move | None:
         """The play selected from the analysis table, while the position it was chosen in lasts."""
         state = self._your_turn()
-        if self._selected is None or state is None or self._selected[0] is not state:
+        if self._selected is None or state is None or self._selected[:2] != (state, len(state.moves)):
             return None
-        return self._selected[1]
+        return self._selected[2]
 
     def advice(self) -> Advice | None:
         """The chosen coach's advice for your seat, from your view only (C2); ``None`` off your turn."""
