@@ -160,6 +160,7 @@ class TestReplayerReview:
         r.set_seat(1)  # one seat's view: only that seat's moves
         assert r.disagreements() == [c.step for c in r.differences() if c.seat == 1]
         r.last()
+        assert r.next_button.disabled and not r.previous_button.disabled
         r.next_button.click()
         assert "no later move" in r.table.error
 

@@ -304,6 +304,8 @@ class GameApp:
             raise ValueError("theme: use 'light' or 'dark'")
         self.theme = theme
         self.table.theme = theme
+        if self.replayer is not None:  # an open replay follows the app's theme
+            self.replayer.table.theme = theme
         # every panel takes the theme through the root's class, whatever the host's own theme
         self.root.remove_class(f"cut-app-{'light' if theme == 'dark' else 'dark'}")
         self.root.add_class(f"cut-app-{theme}")

@@ -106,7 +106,8 @@ def move_table_html(rows: Sequence[MoveRow], coach: str) -> str:
     if mc:
         caption += ". Rollouts: your expected points for the hand (lower is better)"
     return (
-        f'<style>{_CSS}</style><div class="{TABLE_CLASS}"><table><caption>{caption}</caption>'
+        f'<style>{_CSS}</style><p class="cut-mt-caption" id="cut-mt-caption">{caption}</p>'
+        f'<div class="{TABLE_CLASS}"><table aria-labelledby="cut-mt-caption">'
         f'<thead><tr><th scope="col">move</th>{"".join(heads)}</tr></thead><tbody>{"".join(body)}</tbody></table></div>'
     )
 

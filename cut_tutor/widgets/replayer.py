@@ -281,6 +281,9 @@ class Replayer:
         if list(self.moves_pick.options) != items:
             self.moves_pick.options = items
         self.moves_pick.value = self.step
+        found = self.disagreements()
+        self.previous_button.disabled = not any(step < self.step for step in found)
+        self.next_button.disabled = not any(step > self.step for step in found)
         self.info.value = self._info_html()
 
     def _last_text(self) -> str:

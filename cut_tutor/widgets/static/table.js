@@ -239,7 +239,7 @@ function render({ model, el }) {
   const paint = () => {
     /** @type {Table} */
     const t = model.get("table") || {};
-    root.className = "cut-table cut-" + (model.get("theme") || "light");
+    root.className = "cut-table cut-" + (model.get("theme") || "light") + (t.review ? " cut-review" : "");
     root.replaceChildren();
     applyView();
     root.appendChild(titleBar(t));
