@@ -86,7 +86,7 @@ def move_table_html(rows: Sequence[MoveRow], coach: str) -> str:
         heads += [_head(c, COLUMN_HELP[c]) for c in ("expected", "gap", "rollouts")]
     body = []
     for r in rows:
-        marks = (" ★ recommended" if r.recommended else "") + (" ● selected" if r.selected else "")
+        marks = " ".join(m for m, on in (("★\u00a0recommended", r.recommended), ("●\u00a0selected", r.selected)) if on)
         classes = " ".join(c for c, on in (("cut-mt-rec", r.recommended), ("cut-mt-sel", r.selected)) if on)
         cells = [
             f'<th scope="row"><button class="cut-mt-pick" data-move="{escape(str(r.move))}" '

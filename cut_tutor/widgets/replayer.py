@@ -91,6 +91,7 @@ class Replayer:
         self.seat = 0
         self.step = 0
         self._compared: dict[tuple[int, str], Comparison] = {}
+        self._texts: list[str] | None = None  # the move list's words, once worked out
         self._build()
         self.refresh()
 
@@ -205,12 +206,13 @@ class Replayer:
 
     def move_list(self) -> list[tuple[str, int]]:
         """Every move of the record as the list shows it, with the step it goes to; ✗ where the coach differs."""
+        if self._texts is None:  # the words of a move never change: worked out once
+            self._texts = [
+                f"{step + 1}. {self.names[self.states[step].turn]}: {_label(move, self.states[step], self.names)}"
+                for step, move in enumerate(self.moves)
+            ]
         differs = set(self.disagreements())
-        items = []
-        for step, move in enumerate(self.moves):
-            state = self.states[step]
-            mark = " ✗" if step in differs else ""
-            items.append((f"{step + 1}. {self.names[state.turn]}: {_label(move, state, self.names)}{mark}", step))
+        items = [(text + (" ✗" if step in differs else ""), step) for step, text in enumerate(self._texts)]
         return [*items, ("End of the hand" if self.finished else "End of the record", len(self.moves))]
 
     def _on_intent(self, kind: str, value: Any) -> None:
