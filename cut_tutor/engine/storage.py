@@ -503,6 +503,10 @@ class History:
 
     def export_csv(self, path: str | os.PathLike[str], game_ids: list[int] | None = None) -> Path:
         """Every hand row (of the chosen games) as CSV, with player names; no cell can run as a formula."""
+        return write_atomic(path, self.csv_text(game_ids))
+
+    def csv_text(self, game_ids: list[int] | None = None) -> str:
+        """The CSV :meth:`export_csv` writes, as text: what a browser download carries."""
         games = {g["id"]: g for g in self.games() if game_ids is None or g["id"] in game_ids}
         out = io.StringIO(newline="")
         writer = csv.writer(out)
@@ -514,7 +518,7 @@ class History:
                     [game_id, info["finished"], row["hand"], row["seat"], csv_cell(info["names"][row["seat"]]),
                      row["points"], row["busts"], row["went_out"], row["automated"]]
                 )  # fmt: skip
-        return write_atomic(path, out.getvalue())
+        return out.getvalue()
 
 
 #: What a spreadsheet reads as the start of a formula (and the controls that can hide one).

@@ -372,3 +372,38 @@ def table_words(view: Mapping[str, Any], *, pile_counts: bool = True) -> dict[st
         "pile": " · ".join(readout),
         "legend": [list(entry) for entry in LEGENDS[game]],
     }
+
+
+# -- the analysis table ---------------------------------------------------------------------------------------
+
+#: Each part of a move's value as the coach's guide explains it (the analysis table's hover text).
+COMPONENT_HELP: dict[str, str] = {
+    "go out": "the move empties your cards, or clears and leaves a play that does",
+    "shed": "how many cards you get rid of and what they are worth; negative for cards you take",
+    "assets": "keeping low cards and clear cards; getting rid of high cards",
+    "control": "what the next player faces, going again after a clear, hindering a player about to go out",
+    "risk": "a blind card that may miss: the chance it misses times what the pile costs",
+    "line": "how well the cards you keep play over your next turns",
+}
+#: The analysis table's other columns: the coach's total and gap, and the Monte-Carlo figures.
+COLUMN_HELP: dict[str, str] = {
+    "total": "the coach's value of the move: the sum of its parts, higher is better",
+    "behind": "how far the move's total is below the coach's best",
+    "expected": "your average points for the hand after this move, with its 95% interval (lower is better)",
+    "gap": "how many points worse than the best move, on the same deals, with its own 95% interval",
+    "rollouts": "how many deals this move was played out on",
+}
+
+
+def verdict_word(verdict: str, gap: float) -> str:
+    """The Monte-Carlo verdict in words: ``best``, ``too close to call`` or ``worse by 3.2 points``."""
+    if verdict == "best":
+        return "best"
+    if verdict == "close":
+        return "too close to call"
+    return f"worse by {count(round(gap, 1), 'point')}"
+
+
+def differs_from(coach: str) -> str:
+    """A Compare-all-three mark: this coach would play otherwise than the one you chose."""
+    return f"differs from {coach}"

@@ -281,8 +281,12 @@ class GameApp:
         self.coach.cancel_rollouts()
 
     def compare_coaches(self) -> pd.DataFrame:
-        """All three coaches on your position, and whether they agree."""
+        """All three coaches on your position, and whether each differs from the coach you chose."""
         return self.coach.compare_coaches()
+
+    def select_play(self, text: str | Move) -> None:
+        """Select one of your legal plays on the table without playing it (a click on the analysis table)."""
+        self.coach.select_play(text)
 
     def advice(self) -> Advice | None:
         """The chosen coach's advice for your seat, from your view only (C2); ``None`` off your turn."""
@@ -300,6 +304,8 @@ class GameApp:
             raise ValueError("theme: use 'light' or 'dark'")
         self.theme = theme
         self.table.theme = theme
+        if self.replayer is not None:  # an open replay follows the app's theme
+            self.replayer.table.theme = theme
         # every panel takes the theme through the root's class, whatever the host's own theme
         self.root.remove_class(f"cut-app-{'light' if theme == 'dark' else 'dark'}")
         self.root.add_class(f"cut-app-{theme}")
@@ -347,6 +353,8 @@ class GameApp:
     def _on_intent(self, kind: str, value: Any) -> None:
         if kind == "move":
             self.play(str(value))
+        elif kind == "select":
+            self.select_play(str(value))
         elif kind == "combo":
             self.play_then(*value)
         elif kind == "coach_play":
@@ -384,7 +392,7 @@ class GameApp:
             self.coach.draw()
             self.refresh_scores()
             advice, hints = (self.advice(), self.hint_count()) if playing else (None, 0)
-            self.loop.draw(advice, hints, self.coach.coach_open)
+            self.loop.draw(advice, hints, self.coach.coach_open, self.coach.selected())
             if playing:
                 self.coach.draw_advice(advice, hints)
 

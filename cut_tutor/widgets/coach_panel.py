@@ -15,10 +15,11 @@ import ipywidgets as w
 import pandas as pd
 
 from cut_tutor.analysis import Analysis, analyse
-from cut_tutor.coach import COACHES, LEVELS, Advice, advise, compare
-from cut_tutor.engine import State, view
+from cut_tutor.coach import COACHES, LEVELS, Advice, advise
+from cut_tutor.engine import Move, State, view
 
 from ..engine.words import recommends
+from .move_table import compare_html, move_rows, move_table_html
 from .shared import YOU, Host
 from .table import IntentError, move_label
 
@@ -36,6 +37,8 @@ class CoachPanel:
         self.coach_open = True
         self.comparing = False
         self._advice: tuple[State, tuple[int, str, str], Advice] | None = None
+        # the play chosen from the analysis table, and the position (state and move count) it was chosen in
+        self._selected: tuple[State, int, Move] | None = None
         controls = host.controls
         self.panel_coach = w.Dropdown(options=list(COACHES), value="Madonna", description="Coach")
         controls.watch(self.panel_coach, self.set_coach)
@@ -89,13 +92,37 @@ class CoachPanel:
         self.host.refresh()
 
     def compare_coaches(self) -> pd.DataFrame:
-        """All three coaches on your position, and whether they agree."""
+        """All three coaches on your position: each one's move and reason, and whether it differs from the
+        coach you chose (your coach is the reference, not a majority)."""
         state = self._your_turn()
         if state is None:
             raise IntentError("the coaches compare only on your turn")
         self.comparing = self.analysis_open = True
         self.host.refresh()
-        return self._compare(state)
+        advices = self._compare(state)
+        chosen = next(a for a in advices if a.coach == self.host.setup.coach)
+        rows = [{"coach": a.coach, "move": a.label, "total": a.candidates[0].total, "advice": a.text,
+                 "differs": a.move != chosen.move} for a in advices]  # fmt: skip
+        return pd.DataFrame(rows)
+
+    def select_play(self, text: str | Move) -> None:
+        """Select one of your legal plays on the table (a row of the analysis table): its cards are picked and
+        the Play button names it; nothing is played until you press it."""
+        state = self._your_turn()
+        if state is None:
+            raise IntentError("a play is selected only on your turn")
+        move = text if isinstance(text, Move) else Move.parse(text)
+        if move not in state.legal_moves():
+            raise IntentError(f"{text} is not one of your legal plays now")
+        self._selected = (state, len(state.moves), move)
+        self.host.refresh()
+
+    def selected(self) -> Move | None:
+        """The play selected from the analysis table, while the position it was chosen in lasts."""
+        state = self._your_turn()
+        if self._selected is None or state is None or self._selected[:2] != (state, len(state.moves)):
+            return None
+        return self._selected[2]
 
     def advice(self) -> Advice | None:
         """The chosen coach's advice for your seat, from your view only (C2); ``None`` off your turn."""
@@ -148,6 +175,9 @@ class CoachPanel:
             self._rollouts[key] = analyse(seen, seconds=seconds, max_rollouts=rollouts, progress=progress)
         except _Cancelled:
             self._stopped = key
+        state, advice = self._your_turn(), self.advice()
+        if state is not None and advice is not None:  # the rollouts join the table's columns
+            self._draw_table(advice, state)
         self.draw_rollouts()
 
     def draw_rollouts(self) -> None:
@@ -160,7 +190,11 @@ class CoachPanel:
         key = None if state is None else _position_key(view(state, YOU))
         done = self._rollouts.get(key) if key is not None else None
         if done is not None:
-            self.rollout_html.value = done._repr_html_()
+            stop = "the best stood apart" if done.stopped == "apart" else "the budget was spent"
+            self.rollout_html.value = (
+                f"<p>{done.rollouts} rollouts in {done.seconds:.1f} s ({stop}). Best by the rollouts: "
+                f"<b>{escape(done.best.label)}</b></p>"
+            )
         elif running:
             self.rollout_html.value = "<i>Playing every move out on deals that look like yours…</i>"
         else:
@@ -180,9 +214,11 @@ class CoachPanel:
             return None
         return game.state
 
-    def _compare(self, state: State) -> pd.DataFrame:
+    def _compare(self, state: State) -> list[Advice]:
+        """Each coach's advice on your position, at your Level."""
         host = self.host
-        return compare(view(state, YOU), level=host.setup.seats[YOU].level, names=host.need_game().names)
+        seen, level, names = view(state, YOU), host.setup.seats[YOU].level, host.need_game().names
+        return [advise(seen, coach=coach, level=level, names=names) for coach in COACHES]
 
     # -- drawing ------------------------------------------------------------------------------------------
 
@@ -226,17 +262,19 @@ class CoachPanel:
             self.advice_html.value = "".join(parts)
             self.coach_play_button.description = f"Coach: {label}"
             self.coach_play_button.layout.display = ""
-        if self.analysis_open:
-            frame = advice.to_frame()
-            html = frame.to_html(index=False, float_format=lambda x: f"{x:.1f}", border=0)
-            if self.comparing:
-                html += "<h4>All three coaches</h4>" + self._compare(state).to_html(
-                    index=False, border=0, float_format=lambda x: f"{x:.1f}"
-                )
-            self.analysis_html.value = html
-        else:
-            self.analysis_html.value = ""
+        self._draw_table(advice, state)
         self.draw_rollouts()
+
+    def _draw_table(self, advice: Advice, state: State) -> None:
+        """The analysis table (with the rollouts once they are in) and, when asked, all three coaches."""
+        if not self.analysis_open:
+            self.analysis_html.value = ""
+            return
+        rows = move_rows(advice, self._rollouts.get(_position_key(view(state, YOU))), self.selected())
+        html = move_table_html(rows, advice.coach)
+        if self.comparing:
+            html += "<h4>All three coaches</h4>" + compare_html(self._compare(state), advice.coach)
+        self.analysis_html.value = html
 
 
 def _position_key(seen: dict[str, object]) -> str:

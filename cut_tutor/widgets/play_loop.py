@@ -368,8 +368,9 @@ class PlayLoop:
         self.resume_box.layout.display = "" if self.resume_label and self.host.game is None else "none"
         self.continue_button.description = self.resume_label or "Continue"
 
-    def draw(self, advice: Advice | None, hints: int, coach_open: bool) -> None:
-        """The play controls and the table, the coach's move highlighted when its hints are shown."""
+    def draw(self, advice: Advice | None, hints: int, coach_open: bool, selected: Move | None = None) -> None:
+        """The play controls and the table, the coach's move highlighted when its hints are shown and the play
+        chosen from the analysis table selected."""
         host = self.host
         self.step_pacing.value = host.setup.pacing
         game = host.game
@@ -388,16 +389,17 @@ class PlayLoop:
             step = "Next"
         self.next_button.description = step or "Next"
         self.next_button.disabled = not step
-        self.host.table.table = self._table(state, advice if show else None, step)
+        self.host.table.table = self._table(state, advice if show else None, step, selected)
 
-    def _table(self, state: State, highlight: Advice | None, step: str) -> dict[str, Any]:
+    def _table(self, state: State, highlight: Advice | None, step: str, selected: Move | None) -> dict[str, Any]:
         host = self.host
         game = host.need_game()
         winners = [game.names[s] for s in game.winners] if game.over else None
         status = turn_status(view(state, YOU), game.names, game.hand_number, winners, game.automated[YOU])
         return table_data(
             view(state, YOU), names=game.names, colours=[COLOURS[s.colour] for s in host.setup.seats],
-            automated=game.automated, highlight=highlight.move if highlight else None, can_undo=self.can_undo(),
+            automated=game.automated, highlight=highlight.move if highlight else None, selected=selected,
+            can_undo=self.can_undo(),
             pile_counts=host.setup.pile_counts, status=status, last=host.last, step=step, dim=host.setup.dim,
             legend={icon: guide_url(topic, base=host.guide) for icon, topic in LEGEND_TOPICS.items()},
         )  # fmt: skip

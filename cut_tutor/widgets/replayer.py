@@ -11,7 +11,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from html import escape
 from typing import Any
@@ -91,6 +91,7 @@ class Replayer:
         self.seat = 0
         self.step = 0
         self._compared: dict[tuple[int, str], Comparison] = {}
+        self._texts: list[str] | None = None  # the move list's words, once worked out
         self._build()
         self.refresh()
 
@@ -137,7 +138,8 @@ class Replayer:
         self.go(len(self.moves))
 
     def set_seat(self, seat: int) -> None:
-        """Whose view to show, or :data:`REVIEW` for every card."""
+        """Whose view to show, or :data:`REVIEW` for every card, the Risk cards face up (the app opens only
+        finished hands, so a review never shows a hand in play)."""
         if seat != REVIEW and not 0 <= seat < len(self.names):
             raise ValueError(f"seat {seat} is not one of the {len(self.names)} seats")
         self.seat = seat
@@ -168,6 +170,11 @@ class Replayer:
             self._compared[key] = Comparison(step, seat, made, advice.move, points)
         return self._compared[key]
 
+    @property
+    def finished(self) -> bool:
+        """Is the record a whole hand, played to its end?"""
+        return self.states[-1].over
+
     def differences(self) -> list[Comparison]:
         """Every step where the move made is not the coach's choice."""
         found = []
@@ -177,10 +184,42 @@ class Replayer:
                 found.append(comparison)
         return found
 
+    def disagreements(self) -> list[int]:
+        """The steps where the coach would have played otherwise: the shown seat's moves, every seat's in review."""
+        return [c.step for c in self.differences() if self.seat in (REVIEW, c.seat)]
+
+    def next_disagreement(self) -> int:
+        """Go to the next step where the coach would have played otherwise; returns it."""
+        later = [step for step in self.disagreements() if step > self.step]
+        if not later:
+            raise ValueError(f"no later move where {self.coach} would have played otherwise")
+        self.go(later[0])
+        return self.step
+
+    def previous_disagreement(self) -> int:
+        """Go back to the previous step where the coach would have played otherwise; returns it."""
+        earlier = [step for step in self.disagreements() if step < self.step]
+        if not earlier:
+            raise ValueError(f"no earlier move where {self.coach} would have played otherwise")
+        self.go(earlier[-1])
+        return self.step
+
+    def move_list(self) -> list[tuple[str, int]]:
+        """Every move of the record as the list shows it, with the step it goes to; ✗ where the coach differs."""
+        if self._texts is None:  # the words of a move never change: worked out once
+            self._texts = [
+                f"{step + 1}. {self.names[self.states[step].turn]}: {_label(move, self.states[step], self.names)}"
+                for step, move in enumerate(self.moves)
+            ]
+        differs = set(self.disagreements())
+        items = [(text + (" ✗" if step in differs else ""), step) for step, text in enumerate(self._texts)]
+        return [*items, ("End of the hand" if self.finished else "End of the record", len(self.moves))]
+
     def _on_intent(self, kind: str, value: Any) -> None:
         keys = {"ArrowLeft": self.back, "ArrowRight": self.forward, "Home": self.first, "End": self.last}
         if kind == "key" and value in keys:
             keys[value]()
+            self.table.error = ""
         elif kind == "theme":
             self.table.theme = str(value)
         elif kind not in ("ready", "key"):
@@ -199,6 +238,15 @@ class Replayer:
         self.slider = w.IntSlider(min=0, max=len(self.moves), value=0, description="Move",
                                   layout=w.Layout(width="95%"))  # fmt: skip
         self.slider.observe(lambda c: self.go(c["new"]) if c["new"] != self.step else None, "value")
+        self.moves_pick = w.Select(options=[], rows=8, description="Moves", layout=w.Layout(width="95%"))
+        self.moves_pick.observe(lambda c: self.go(c["new"]) if c["new"] not in (None, self.step) else None, "value")
+        jumps = []
+        for text, jump in (("◀ Previous disagreement", self.previous_disagreement),
+                             ("Next disagreement ▶", self.next_disagreement)):  # fmt: skip
+            button = w.Button(description=text, layout=w.Layout(width="auto"))
+            button.on_click(lambda _b, jump=jump: self._jump(jump))
+            jumps.append(button)
+        self.previous_button, self.next_button = jumps
         seats = [(f"Seat view: {n}", i) for i, n in enumerate(self.names)] + [("All cards (review)", REVIEW)]
         self.seat_pick = w.Dropdown(options=seats, value=0, description="Show")
         self.seat_pick.observe(lambda c: self.set_seat(c["new"]), "value")
@@ -206,7 +254,17 @@ class Replayer:
         self.coach_pick.observe(lambda c: self.set_coach(c["new"]), "value")
         self.info = w.HTML()
         self.root = w.VBox([w.HBox(buttons), self.slider, w.HBox([self.seat_pick, self.coach_pick]),
-                            self.info, self.table])  # fmt: skip
+                            w.HBox(jumps), self.info, self.table, self.moves_pick])  # fmt: skip
+        self.root.add_class("cut-replayer")
+
+    def _jump(self, action: Callable[[], int]) -> None:
+        """A disagreement button: nothing further that way is said in the table's error line."""
+        try:
+            action()
+        except ValueError as exc:
+            self.table.error = str(exc)
+        else:
+            self.table.error = ""
 
     def refresh(self) -> None:
         state = self.states[self.step]
@@ -218,8 +276,16 @@ class Replayer:
                           status=f"Move {self.step} of {len(self.moves)}", last=self._last_text())  # fmt: skip
         if self.seat == REVIEW:
             data["view"] = review_view(state, seat)
+            data["review"] = True
         with self.table.hold_sync():
             self.table.table = data
+        items = self.move_list()
+        if list(self.moves_pick.options) != items:
+            self.moves_pick.options = items
+        self.moves_pick.value = self.step
+        found = self.disagreements()
+        self.previous_button.disabled = not any(step < self.step for step in found)
+        self.next_button.disabled = not any(step > self.step for step in found)
         self.info.value = self._info_html()
 
     def _last_text(self) -> str:

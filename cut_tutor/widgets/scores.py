@@ -1,6 +1,6 @@
 """The scores panel and its tables: this game hand by hand, and the games kept in :class:`~cut_tutor.engine.History`.
 
->>> from cut_tutor.engine import HandResult
+>>> from cut_tutor.engine import HandResult, codes
 >>> r = HandResult(1, 0, 1, (12, 0), (1, 0), (False, True), "2-2-20-0-1")
 >>> "🤖" in game_table(["You", "Daryl"], [r])
 True
@@ -9,6 +9,7 @@ True
 from __future__ import annotations
 
 import base64
+import json
 import os
 from collections.abc import Sequence
 from html import escape
@@ -17,10 +18,10 @@ from typing import Any
 
 import ipywidgets as w
 
-from cut_tutor.engine import HandResult
+from cut_tutor.engine import HandResult, codes
 
 from .replayer import Replayer
-from .shared import Host
+from .shared import YOU, Host
 from .table import COLOURS, IntentError
 
 
@@ -51,6 +52,20 @@ def game_table(names: Sequence[str], results: Sequence[HandResult]) -> str:
     return (
         f'<table class="cut-scores"><tr><th>Hand</th>{head}</tr>{"".join(rows)}'
         f"<tr><td><b>Total</b></td>{total_row}</tr></table>"
+    )
+
+
+def download_link(filename: str, mime: str, text: str, label: str) -> str:
+    """A link that downloads ``text`` as ``filename`` from the page itself (a ``data:`` URL): it works alike in
+    Voilà, JupyterLab and Binder, and nothing is written on the server.
+
+    >>> download_link("a.csv", "text/csv", "x,y", "Download")
+    '<a class="cut-download" download="a.csv" href="data:text/csv;charset=utf-8;base64,eCx5">Download</a>'
+    """
+    data = base64.b64encode(text.encode()).decode()
+    return (
+        f'<a class="cut-download" download="{escape(filename)}" href="data:{mime};charset=utf-8;base64,{data}">'
+        f"{escape(label)}</a>"
     )
 
 
@@ -98,6 +113,8 @@ class ScorePanel:
         self.games_detail = w.HTML()
         self.delete_button = button("Delete selected", self._delete_from_form, button_style="danger")
         self.export_button = button("Export CSV", self._export_from_form)
+        self.record_button = button("Download hand record", self._record_from_form)
+        self.stored_record_button = button("Download stored hand record", self._stored_record_from_form)
         self.export_note = w.HTML()
         self.print_button = button("Print selected", self._print_from_form)
         self.stored_pick = w.Dropdown(options=[], description="Stored hand")
@@ -105,9 +122,10 @@ class ScorePanel:
         self.panel = w.Accordion(
             children=[
                 w.VBox([
-                    w.HTML("<h4>This game</h4>"), self.this_game, w.HBox([self.replay_pick, self.replay_button]),
+                    w.HTML("<h4>This game</h4>"), self.this_game,
+                    w.HBox([self.replay_pick, self.replay_button, self.record_button]),
                     self.replay_box, w.HTML("<h4>Games played</h4>"), self.games, self.games_detail,
-                    w.HBox([self.stored_pick, self.stored_button]),
+                    w.HBox([self.stored_pick, self.stored_button, self.stored_record_button]),
                     w.HBox([self.print_button, self.delete_button, self.export_button]), self.export_note,
                 ])
             ],
@@ -127,6 +145,40 @@ class ScorePanel:
         self.export_note.value = f"Saved <code>{escape(str(out))}</code>"
         return out
 
+    def download_csv(self, game_ids: list[int] | None = None) -> str:
+        """The chosen games (default: all) as CSV, offered as a download from the page; returns the CSV."""
+        text = self.host.history.csv_text(game_ids)
+        self.export_note.value = download_link("cut-scores.csv", "text/csv", text, "Download cut-scores.csv")
+        return text
+
+    def hand_record(self, hand: int) -> dict[str, Any]:
+        """A finished hand of this game as a record (rules, deal and moves, with your name as the learner),
+        offered as a download. Only a finished hand: its record holds every card, which a hand in play never shows.
+        """
+        game = self.host.need_game()
+        results = {r.number: r for r in game.results}
+        if hand not in results:
+            raise IntentError(f"hand {hand} has not finished yet")
+        record = codes.record(game.rules, results[hand].deal, results[hand].moves) | {"learner": game.names[YOU]}
+        return self._offer(record, f"cut-hand-{hand}.json")
+
+    def stored_hand_record(self, game_id: int, hand: int) -> dict[str, Any]:
+        """A hand of a finished game from the score history as a record, offered as a download."""
+        history = self.host.history
+        try:
+            record = history.record(game_id, hand)
+        except ValueError as exc:
+            raise IntentError(str(exc)) from None
+        names = next((g["names"] for g in history.games() if g["id"] == game_id), None)
+        if names:
+            record |= {"learner": names[YOU]}
+        return self._offer(record, f"cut-game-{game_id}-hand-{hand}.json")
+
+    def _offer(self, record: dict[str, Any], filename: str) -> dict[str, Any]:
+        text = json.dumps(record, indent=1)
+        self.export_note.value = download_link(filename, "application/json", text, f"Download {filename}")
+        return record
+
     def print_view(self, game_ids: list[int] | None = None) -> str:
         """A print-friendly page of the chosen games (default: all): summaries and hand-by-hand tables."""
         history = self.host.history
@@ -140,10 +192,8 @@ class ScorePanel:
             "h2{font-size:14px;break-after:avoid}@page{margin:1in}</style>"
             f"<h1>Clear, Under or Take — games played</h1>{body or '<p>No games selected.</p>'}"
         )
-        link = base64.b64encode(page.encode()).decode()
-        self.export_note.value = (
-            f'<a download="cut-scores.html" href="data:text/html;base64,{link}" target="_blank">'
-            f"Print view of {len(games)} game(s): open it and print</a>"
+        self.export_note.value = download_link(
+            "cut-scores.html", "text/html", page, f"Print view of {len(games)} game(s): open it and print"
         )
         return page
 
@@ -192,7 +242,17 @@ class ScorePanel:
         self.delete_games(list(self.games.value))
 
     def _export_from_form(self) -> None:
-        self.export_csv(game_ids=list(self.games.value) or None)
+        self.download_csv(list(self.games.value) or None)
+
+    def _record_from_form(self) -> None:
+        if self.replay_pick.value is None:
+            raise ValueError("no finished hand to download yet")
+        self.hand_record(int(self.replay_pick.value))
+
+    def _stored_record_from_form(self) -> None:
+        if self.stored_pick.value is None:
+            raise ValueError("select a game played to download one of its hands")
+        self.stored_hand_record(*self.stored_pick.value)
 
     # -- drawing ------------------------------------------------------------------------------------------
 

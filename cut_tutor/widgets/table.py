@@ -48,7 +48,7 @@ COLOURS: dict[str, str] = {
 }
 
 #: Intent types the page may send; anything else is refused.
-INTENTS = ("move", "combo", "coach_play", "undo", "next", "automate", "theme", "layout", "ready", "key")
+INTENTS = ("move", "select", "combo", "coach_play", "undo", "next", "automate", "theme", "layout", "ready", "key")
 #: How opponents are drawn: Auto picks the arc when it fits the width, else the stacked list.
 LAYOUTS = ("auto", "table", "stacked")
 
@@ -129,6 +129,7 @@ def table_data(
     colours: Sequence[str],
     automated: Sequence[bool] = (),
     highlight: Move | None = None,
+    selected: Move | None = None,
     can_undo: bool = False,
     pile_counts: bool = True,
     status: str = "",
@@ -176,6 +177,8 @@ def table_data(
             if highlight is not None and know.legal
             else None
         ),
+        # a play chosen from the analysis table: the page picks its cards, as if you had pressed them
+        "selected": {"move": str(selected), "cards": move_cards(selected, clear4)} if selected in labels else None,
         "undo": bool(can_undo),
         "pile_counts": bool(pile_counts),
         "status": status,
@@ -253,8 +256,8 @@ def parse_intent(content: Any) -> tuple[str, Any]:
     kind = content.get("type")
     if not isinstance(kind, str) or kind not in INTENTS:
         raise IntentError(f"unknown request type {str(kind)[:_MAX_TEXT]!r}")
-    if kind in ("move", "key", "theme", "layout"):
-        field = kind
+    if kind in ("move", "select", "key", "theme", "layout"):
+        field = "move" if kind == "select" else kind
         value = content.get(field)
         if not isinstance(value, str) or not value or len(value) > _MAX_TEXT:
             raise IntentError(f"'{kind}' needs a short text field '{field}'")

@@ -15,6 +15,7 @@
  *            legend: string[][]}} Words
  * @typedef {{mode: string, seat: number, view: View, names: string[], colours: string[],
  *            automated: boolean[], actions: Action[], highlight: Action|null, undo: boolean,
+ *            selected?: Action|null, review?: boolean,
  *            pile_counts: boolean, status: string, last: string, step: string, dim?: boolean,
  *            legend?: Record<string, string>, words: Words}} Table
  */
@@ -238,7 +239,7 @@ function render({ model, el }) {
   const paint = () => {
     /** @type {Table} */
     const t = model.get("table") || {};
-    root.className = "cut-table cut-" + (model.get("theme") || "light");
+    root.className = "cut-table cut-" + (model.get("theme") || "light") + (t.review ? " cut-review" : "");
     root.replaceChildren();
     applyView();
     root.appendChild(titleBar(t));
@@ -387,13 +388,16 @@ function render({ model, el }) {
       box.appendChild(hand);
       const stacks = h("div", "cut-row");
       info.stacks.forEach((stack, k) => {
-        const top = stack.length ? stack[stack.length - 1] : undefined;
         const col = h("span", "cut-stack");
-        const down = info.down && info.down[k][stack.length - 1];
         // Clear 4: a stack down to its final card shows it across, as the rulebook lays it
         const final = isClear4(v) && stack.length === 1 ? " cut-final" : "";
-        if (top !== undefined) col.appendChild(cardNode(top, t, "cut-small" + final + (down ? " cut-revealed" : "")));
-        else col.appendChild(badge("cut-card cut-empty cut-small", "", t.words.stacks[s][k]));
+        // the review of a finished hand turns up the Risk cards under the Board cards too
+        stack.forEach((card, j) => {
+          const down = info.down && info.down[k][j];
+          const extra = "cut-small" + final + (down ? " cut-revealed" : "");
+          if (t.review || j === stack.length - 1) col.appendChild(cardNode(card, t, extra));
+        });
+        if (!stack.length) col.appendChild(badge("cut-card cut-empty cut-small", "", t.words.stacks[s][k]));
         col.appendChild(badge("cut-stackno", String(k + 1) + (stack.length > 1 ? "·" + stack.length : ""),
           t.words.stacks[s][k]));
         stacks.appendChild(col);
@@ -676,9 +680,26 @@ function render({ model, el }) {
   };
   document.addEventListener("keydown", onKey);
 
+  /** A click on a row of the analysis table (drawn beside the table) selects that play here. @param {MouseEvent} e */
+  const onPick = (e) => {
+    if (!el.isConnected) return document.removeEventListener("click", onPick);
+    const row = /** @type {HTMLElement} */ (e.target).closest(".cut-mt tr[data-move]");
+    const app = el.closest(".cut-app");
+    const t = model.get("table") || {};
+    if (row && app && app.contains(row) && t.mode === "play") send({ type: "select", move: row.dataset.move });
+  };
+  document.addEventListener("click", onPick);
+
   model.on("change:table", () => {
-    selected = [];
+    // a play the kernel selected (from the analysis table) picks its cards, the hand's by their places
+    const s = (model.get("table") || {}).selected;
+    selected = s ? [...s.cards] : [];
+    const hand = s ? [...model.get("table").view.hand] : [];
     selectedHand = [];
+    for (const ref of selected.filter((r) => r.startsWith("h:"))) {
+      const i = hand.findIndex((c, j) => "h:" + c === ref && !selectedHand.includes(j));
+      if (i >= 0) selectedHand.push(i);
+    }
     draw();
   });
   model.on("change:error", draw);
