@@ -50,10 +50,10 @@ class Waiting:
 
     @property
     def about(self) -> str:
-        """Who plays it, the hand and the time it was saved (UTC), in one line."""
+        """The game, who plays it, the hand and the time it was saved (UTC), in one line."""
         game = self.game
         when = self.saved_at.replace("T", " ")[:16]
-        return f"{', '.join(game.names)} · hand {game.hand_number} of {game.rules.game} · saved {when} UTC"
+        return f"{game.rules.game}: {', '.join(game.names)} · hand {game.hand_number} · saved {when} UTC"
 
 
 class Saves:
