@@ -28,6 +28,11 @@ CLAIM_STALE, BEAT = 90.0, 20.0
 LEGACY = "save.json"
 
 
+def save_path(home: Path, uid: str) -> Path:
+    """Where a learner whose folder is ``home`` keeps the game ``uid``."""
+    return home / f"save-{uid}.json"
+
+
 class ClaimLost(ValueError):
     """The game this tab played was taken over by another tab: it no longer saves here."""
 
@@ -69,7 +74,7 @@ class Saves:
 
     def path(self, uid: str) -> Path:
         """Where the game ``uid`` is saved."""
-        return self.home / f"save-{uid}.json"
+        return save_path(self.home, uid)
 
     def _claim_path(self, uid: str) -> Path:
         return self.home / f"save-{uid}.claim"
