@@ -220,7 +220,7 @@ class GameApp:
         self.loop.continue_game(uid)
 
     def start_new(self) -> None:
-        """Go to setup; the saved game stays on disk until a new game actually deals."""
+        """Go to setup; the saved games stay on disk for Continue."""
         self.loop.start_new()
 
     def deal(self, seed: int | None = None) -> None:
@@ -233,7 +233,7 @@ class GameApp:
         self.loop.next_hand()
 
     def reset_play(self) -> None:
-        """Leave the table for the setup screen; the saved game stays until a new game deals."""
+        """Leave the table for the setup screen; the saved game stays for Continue."""
         self.loop.reset_play()
 
     def play(self, text: str | Move) -> None:

@@ -134,6 +134,9 @@ class PlayLoop:
 
     def _offer(self) -> None:
         """The offer: one row per waiting game (its button, who plays it, the hand, when), then *Start new*."""
+        for row in self.resume_box.children[1:-1]:  # the previous offer's rows: their buttons are gone for good
+            for widget in (*row.children, row):
+                widget.close()
         count = len(self.waiting)
         head = "A saved game is waiting." if count == 1 else f"{count} saved games are waiting (newest first)."
         rows: list[w.Widget] = [w.HTML(f"<b>{head}</b>")]
@@ -203,7 +206,7 @@ class PlayLoop:
         self._advance()
 
     def start_new(self) -> None:
-        """Go to setup; the saved game stays on disk until a new game actually deals."""
+        """Go to setup; the saved games stay on disk for Continue."""
         self.resume_label = None
         self.host.refresh()
 
@@ -249,7 +252,7 @@ class PlayLoop:
         self.host.saves.release()
 
     def reset_play(self) -> None:
-        """Leave the table for the setup screen; the saved game stays until a new game deals."""
+        """Leave the table for the setup screen; the saved game stays for Continue."""
         self.end_game()
         self.host.refresh()
 
