@@ -28,7 +28,12 @@ HONESTY = (
     "tests/test_properties.py::test_view_never_shows_a_hidden_card",
 )
 UNDO = ("tests/test_widgets.py::TestUndo", "tests/test_gaps.py")
-SAVES = ("tests/test_codes_storage.py", "tests/test_storage_safety.py", "tests/test_fail_soft.py")
+SAVES = (
+    "tests/test_codes_storage.py",
+    "tests/test_storage_safety.py",
+    "tests/test_fail_soft.py",
+    "tests/test_saves.py",
+)
 VALID = ("tests/test_edges.py", "tests/test_storage_safety.py", "tests/test_codes_storage.py")
 
 
@@ -45,7 +50,7 @@ class Mutation(NamedTuple):
 
 CUT, CORE, CLEAR4 = "cut_tutor/engine/cut.py", "cut_tutor/engine/core.py", "cut_tutor/engine/clear4.py"
 GAME, VIEW, STATE = "cut_tutor/engine/game.py", "cut_tutor/engine/view.py", "cut_tutor/engine/state.py"
-STORAGE, POSITION = "cut_tutor/engine/storage.py", "cut_tutor/engine/position.py"
+STORAGE, POSITION, SHELF = "cut_tutor/engine/storage.py", "cut_tutor/engine/position.py", "cut_tutor/engine/saves.py"
 LOOP, FORM, SHARED = "cut_tutor/widgets/play_loop.py", "cut_tutor/widgets/setup_form.py", "cut_tutor/widgets/shared.py"
 
 MUTATIONS: tuple[Mutation, ...] = (
@@ -186,12 +191,18 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation("no-lock-retry", "saves", STORAGE, "                time.sleep(pause)", "                raise", SAVES),
     Mutation("other-rules-resume", "saves", STORAGE, "if rules is not None and saved != rules:", "if False:", SAVES),
     Mutation(
-        "bad-save-not-kept",
+        "bad-save-not-kept", "saves", SHELF, "    kept = keep_aside(path, load_game)\n", "    kept = None\n", SAVES
+    ),
+    Mutation(
+        "taken-over-plays-on",
         "saves",
-        LOOP,
-        "kept = keep_aside(path, load_game) if isinstance(exc, SaveError) else None",
-        "kept = None",
+        SHELF,
+        'if claim is None or claim["holder"] != self.holder:',
+        "if False:",
         SAVES,
+    ),
+    Mutation(
+        "finish-leaves-its-save", "saves", SHELF, "        self.path(game.uid).unlink(missing_ok=True)\n", "", SAVES
     ),
     Mutation(
         "full-disk-half-applied",

@@ -1,4 +1,4 @@
-"""The ``cut-tutor`` command: ``simulate``, ``advise``, ``analyse``, ``dashboard`` and ``cardclear``."""
+"""The ``cut-tutor`` command: ``simulate``, ``advise``, ``analyse``, ``dashboard``, ``cardclear`` and ``class``."""
 
 from __future__ import annotations
 
@@ -202,6 +202,26 @@ def cmd_cardclear(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_class(args: argparse.Namespace) -> int:
+    """A teacher's table of every learner in a tutor home; what could not be read goes to stderr."""
+    from .classroom import class_summary
+    from .engine.storage import csv_cell
+
+    if not Path(args.home).is_dir():
+        raise ValueError(f"{args.home} is not a folder")
+    table, problems = class_summary(args.home)
+    if args.csv:
+        table["learner"] = table["learner"].map(csv_cell)
+        table.to_csv(sys.stdout, index=False)
+    elif table.empty:
+        print(f"no learners in {Path(args.home) / 'learners'}")
+    else:
+        print(table.to_string(index=False, na_rep="-"))
+    for problem in problems:
+        print(f"note: {problem}", file=sys.stderr)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="cut-tutor", description="Clear, Under or Take: tutor and lab")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
@@ -247,6 +267,11 @@ def build_parser() -> argparse.ArgumentParser:
     card.add_argument("code", help="a board code: level and deal number, such as 12-0")
     card.add_argument("--json", action="store_true", help="hint: one JSON object per legal swap")
     card.set_defaults(func=cmd_cardclear)
+
+    room = sub.add_parser("class", help="a teacher's table of every learner in a tutor home (read-only)")
+    room.add_argument("home", help="the tutor home: its learners/ folder holds one folder per learner")
+    room.add_argument("--csv", action="store_true", help="the table as CSV")
+    room.set_defaults(func=cmd_class)
     return parser
 
 

@@ -912,6 +912,46 @@ NOTEBOOKS["09_teacher"] = [
     the coaches disagree with each other too — but a learner far from all three on the same deals is a good
     person to sit beside with the replayer (notebook 8).
     """),
+    md("""
+    ## Your class at a glance
+
+    When a class plays on one tutor server (or a JupyterHub), each learner's games live in a folder of their own
+    under `learners/` in the tutor home. `class_summary` reads them all — games played, hands, average points per
+    hand, busts, when each learner last finished a game, and how many games wait unfinished — without changing
+    any learner's file. A history it cannot read now (damaged, or locked while a game is being recorded) is
+    named in the notes and its learner skipped. From a terminal: `cut-tutor class HOME`, or `--csv` for a
+    spreadsheet.
+
+    Here a small class is simulated: three learners, two of them with finished games, one with a game left open.
+    """),
+    code("""
+    from cut_tutor import Game
+    from cut_tutor.classroom import class_summary
+    from cut_tutor.engine import History, save_game
+    from cut_tutor.engine.saves import save_path
+
+    def play_out(game):
+        seats = [AIPlayer("Experienced", "Balanced", seed=game.seed + seat) for seat in range(game.rules.players)]
+        while not game.over:
+            if game.state.over:
+                game.next_hand()
+            game.play(seats[game.state.turn].choose_view(view(game.state, game.state.turn)))
+        return game
+
+    tutor_home = Path(tempfile.mkdtemp(prefix="cut-home-"))
+    two_hands = Rules.from_preset("Canada", players=3, end_condition="rounds", rounds=2)
+    for name, seeds in {"ana": [1, 2], "ben": [3], "cleo": []}.items():
+        folder = tutor_home / "learners" / name
+        folder.mkdir(parents=True)
+        for seed in seeds:
+            History(folder / "history.sqlite").add(play_out(Game(two_hands, seed)))
+    open_game = Game(two_hands, 4)
+    save_game(open_game, save_path(tutor_home / "learners" / "cleo", open_game.uid))
+
+    summary, notes = class_summary(tutor_home)
+    print(notes or "every learner's files could be read")
+    summary
+    """),
 ]
 
 

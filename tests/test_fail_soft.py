@@ -49,7 +49,7 @@ class TestSavesThatDoNotResume:
         app.save_path.write_text(json.dumps(data))
         broken = app.save_path.read_bytes()
         again = GameApp(tmp_path)
-        kept = list(tmp_path.glob("save.corrupt-*.json"))
+        kept = list(tmp_path.glob("save-*.corrupt-*.json"))
         assert again.resume_label is None and len(kept) == 1 and kept[0].read_bytes() == broken
         assert kept[0].name in again.resume_note.value and "could not be read" in again.resume_note.value
         assert on_screen(again, again.resume_note) and again.setup_box.layout.display == ""
@@ -63,7 +63,7 @@ class TestSavesThatDoNotResume:
         app.save_path.write_text('{"format": "cut_tutor.save", "version": 1}')
         with pytest.raises(IntentError, match="could not be read"):
             app.continue_game()
-        assert app.game is None and len(list(tmp_path.glob("save.corrupt-*.json"))) == 1
+        assert app.game is None and len(list(tmp_path.glob("save-*.corrupt-*.json"))) == 1
 
 
 class TestHistoryTrouble:
@@ -139,19 +139,25 @@ class TestFullDisk:
 
 
 class TestOneGameManyTabs:
-    """Games carry an id: a game finished in two tabs is recorded once, and only its own save is dropped."""
+    """Games carry an id: a game continued in two tabs is played by one and recorded once; only its own save goes."""
 
-    def test_a_game_continued_in_two_tabs_is_recorded_once(self, tmp_path: Path) -> None:
+    def test_a_game_continued_in_two_tabs_is_played_by_the_last_and_recorded_once(self, tmp_path: Path) -> None:
         first = _two_player_game(tmp_path)
         first.deal(seed=4)
         tabs = [GameApp(tmp_path), GameApp(tmp_path)]
         for tab in tabs:
-            tab.continue_game()
+            tab.continue_game()  # each takes the game over from the tab before
             assert tab.game is not None and first.game is not None and tab.game.uid == first.game.uid
-        for tab in tabs:
-            tab.set_automate(True)
-            assert tab.game is not None and tab.game.over
+        with pytest.raises(IntentError, match="another tab"):
+            tabs[0].set_automate(True)
+        assert tabs[0].game is None and tabs[0].resume_label is not None, "back to the offer, the game not played"
+        tabs[1].set_automate(True)
+        assert tabs[1].game is not None and tabs[1].game.over
+        with pytest.raises(IntentError, match="another tab"):
+            first.set_automate(True)
         assert len(tabs[0].history.games()) == 1
+        with sqlite3.connect(tabs[0].history.path) as db:  # the history keeps a game once, whoever records it
+            assert db.execute("SELECT COUNT(*) FROM games WHERE uid = ?", (tabs[1].game.uid,)).fetchone() == (1,)
 
     def test_finishing_a_game_leaves_another_games_save(self, tmp_path: Path) -> None:
         old, new = _two_player_game(tmp_path), _two_player_game(tmp_path)

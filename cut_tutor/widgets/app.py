@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import re
+import secrets
 from pathlib import Path
 from typing import Any
 
@@ -25,10 +26,12 @@ import pandas as pd
 from cut_tutor.coach import Advice, AIPlayer
 from cut_tutor.dashboard import GUIDE_ROUTE
 from cut_tutor.engine import Game, History, Move, State
+from cut_tutor.engine.saves import Saves
 
 from .coach_panel import CoachPanel
 from .play_loop import PlayLoop
 from .replayer import Replayer
+from .saving import kernel_id
 from .scores import ScorePanel
 from .setup_form import SetupForm
 from .shared import Controls, Setup, default_home, help_html, help_links
@@ -48,6 +51,8 @@ class GameApp:
         #: The tutor home; each learner the browser names keeps their games in ``learners/<id>`` below it.
         self.base_home = Path(home) if home is not None else default_home()
         self.learner: str | None = None
+        #: This tab, as the claim on the game it plays names it.
+        self.tab = secrets.token_hex(6)
         self._use_home(self.base_home)
         self.setup = Setup.default()
         self.game: Game | None = None
@@ -88,7 +93,7 @@ class GameApp:
 
     def _use_home(self, home: Path) -> None:
         self.home = home
-        self.save_path = home / "save.json"
+        self.saves = Saves(home, self.tab, kernel_id())
         self.setup_path = home / "setup.json"
         self.history = History(home / "history.sqlite")
 
@@ -113,6 +118,11 @@ class GameApp:
     def state(self) -> State | None:
         """The hand in play, if a game has been dealt."""
         return self.game.state if self.game is not None else None
+
+    @property
+    def save_path(self) -> Path:
+        """The save of the game in play, else of the newest saved game waiting for *Continue*."""
+        return self.loop.save_path
 
     @property
     def last(self) -> str:
@@ -205,16 +215,16 @@ class GameApp:
         """Offer *Continue* when a readable saved game is waiting and no game is in play here."""
         self.loop.check_resume()
 
-    def continue_game(self) -> None:
-        """Resume the saved game with the rules and seats it was saved with."""
-        self.loop.continue_game()
+    def continue_game(self, uid: str | None = None) -> None:
+        """Resume a saved game (the newest unless ``uid`` names one); one open in another tab is taken over."""
+        self.loop.continue_game(uid)
 
     def start_new(self) -> None:
-        """Go to setup; the saved game stays on disk until a new game actually deals."""
+        """Go to setup; the saved games stay on disk for Continue."""
         self.loop.start_new()
 
     def deal(self, seed: int | None = None) -> None:
-        """Start a new game from the setup (a seed makes it reproducible); replaces any saved game."""
+        """Start a new game from the setup (a seed makes it reproducible); other saved games wait for Continue."""
         self.score_panel.replayer = None
         self.loop.deal(seed)
 
@@ -223,7 +233,7 @@ class GameApp:
         self.loop.next_hand()
 
     def reset_play(self) -> None:
-        """Leave the table for the setup screen; the saved game stays until a new game deals."""
+        """Leave the table for the setup screen; the saved game stays for Continue."""
         self.loop.reset_play()
 
     def play(self, text: str | Move) -> None:

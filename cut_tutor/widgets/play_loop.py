@@ -5,7 +5,9 @@ saves a game in progress and redraws the app. It narrates each move in the Play 
 
 A change lands together with its save or not at all: when the save cannot be written (a full disk) the game
 goes back to where it was and the refusal says why, so the table, the save and the game always agree. A save
-that cannot be resumed is moved aside and named on the setup screen before anything can overwrite it.
+that cannot be resumed is moved aside and named on the setup screen before anything can overwrite it. Each game
+has its own save, played by one tab at a time (:mod:`cut_tutor.engine.saves`): a tab whose game was taken over
+by another goes back to the offer of saved games.
 """
 
 from __future__ import annotations
@@ -25,7 +27,8 @@ from cut_tutor.coach import Advice
 from cut_tutor.engine import Game, Move, SaveError, State, load_game, save_game, view
 from cut_tutor.engine.cards import UP
 from cut_tutor.engine.moves import FLIP, GAMBLE, TURNUP
-from cut_tutor.engine.storage import keep_aside, read_save, write_atomic
+from cut_tutor.engine.saves import LEGACY, ClaimLost, Waiting
+from cut_tutor.engine.storage import keep_aside, write_atomic
 
 from ..engine.outcome import BUST, OUT
 from ..engine.words import acts, face, play_bar, turn_status
@@ -47,6 +50,10 @@ class _SaveFailed(Exception):
     """The save after a change could not be written; the change is taken back (see :func:`_all_or_nothing`)."""
 
 
+class _TakenOver(_SaveFailed):
+    """Another tab plays this game now: the change is taken back and this tab leaves the game."""
+
+
 def _all_or_nothing(change: Callable[Concatenate[PlayLoop, P], R]) -> Callable[Concatenate[PlayLoop, P], R]:
     """A change to the game that lands with its save, or is taken back whole and refused with the reason."""
 
@@ -58,6 +65,9 @@ def _all_or_nothing(change: Callable[Concatenate[PlayLoop, P], R]) -> Callable[C
             return change(loop, *args, **kwargs)
         except _SaveFailed as exc:
             host.game, host.ai, loop._undo, host.log, loop._recorded = before
+            if isinstance(exc, _TakenOver):
+                loop.end_game()
+                loop.check_resume()
             host.refresh()
             raise IntentError(str(exc)) from None
 
@@ -71,6 +81,8 @@ class PlayLoop:
     def __init__(self, host: Host) -> None:
         self.host = host
         self.resume_label: str | None = None
+        #: The unfinished games offered for *Continue*, newest first.
+        self.waiting: list[Waiting] = []
         self._undo: list[tuple[State, int]] = []
         self._recorded: Game | None = None
         controls = host.controls
@@ -78,11 +90,8 @@ class PlayLoop:
         #: Trouble with the tutor home or the history, shown above the table and the setup screen.
         self.notice = w.HTML()
         self.save_problem = probe_home(self.host.home)
-        self.continue_button = controls.button("Continue", self.continue_game, button_style="success")
         self.start_new_button = controls.button("Start new", self.start_new)
-        self.resume_box = w.VBox(
-            [w.HTML("<b>A saved game is waiting.</b>"), w.HBox([self.continue_button, self.start_new_button])]
-        )
+        self.resume_box = w.VBox()
         self.step_pacing = w.ToggleButtons(options=list(PACING), value="Auto", description="Pacing")
         controls.watch(self.step_pacing, host.set_pacing)
         self.next_button = controls.button("Next", self.next)
@@ -99,43 +108,82 @@ class PlayLoop:
         self._draw_notice()
         self.check_resume()
 
+    @property
+    def save_path(self) -> Path:
+        """The save of the game in play, else of the newest game waiting, else where earlier versions saved."""
+        host = self.host
+        if host.game is not None:
+            return host.saves.path(host.game.uid)
+        return self.waiting[0].path if self.waiting else host.home / LEGACY
+
     def check_resume(self) -> None:
-        """Offer *Continue* when a saved game that resumes is waiting and no game is in play here; one that does
-        not is moved aside at once, and the setup screen names where it was kept."""
+        """Offer *Continue* for each unfinished game that resumes, newest first, while no game is in play here;
+        a save that does not resume is moved aside at once, and the setup screen names where it was kept."""
         host = self.host
         self.resume_label = None
-        if host.game is not None or not host.save_path.exists():
+        if host.game is not None:
             return
-        game = self._load_saved()
-        if game is not None:
-            self.resume_note.value = ""
-            self.resume_label = f"Continue — {game.rules.players} players, round {game.hand_number}"
-
-    def _load_saved(self) -> Game | None:
-        """The saved game, or ``None`` with the save kept aside and the reason on the setup screen."""
-        path = self.host.save_path
         try:
-            return load_game(path)
+            self.waiting, problems = host.saves.waiting()
+        except OSError as exc:
+            self.waiting, problems = [], [f"the saved games in {host.home} cannot be read ({exc.strerror or exc})"]
+        self.resume_note.value = "".join(_could_not_read(problem) for problem in problems)
+        if self.waiting:
+            self.resume_label = self.waiting[0].label
+        self._offer()
+
+    def _offer(self) -> None:
+        """The offer: one row per waiting game (its button, who plays it, the hand, when), then *Start new*."""
+        for row in self.resume_box.children[1:-1]:  # the previous offer's rows: their buttons are gone for good
+            for widget in (*row.children, row):
+                widget.close()
+        count = len(self.waiting)
+        head = "A saved game is waiting." if count == 1 else f"{count} saved games are waiting (newest first)."
+        rows: list[w.Widget] = [w.HTML(f"<b>{head}</b>")]
+        for index, waiting in enumerate(self.waiting):
+            button = self.host.controls.button(
+                waiting.label, functools.partial(self.continue_game, waiting.uid),
+                button_style="success" if index == 0 else "",
+            )  # fmt: skip
+            about = escape(waiting.about)
+            if waiting.elsewhere:
+                about += (
+                    f"<br><b>Open in another tab</b> ({escape(waiting.elsewhere)}): continuing it here takes it over,"
+                    " and that tab stops playing it."
+                )
+            rows.append(w.HBox([button, w.HTML(f"<small>{about}</small>")]))
+        rows.append(self.start_new_button)
+        self.resume_box.children = rows
+
+    def _load_saved(self, waiting: Waiting) -> Game | None:
+        """The saved game, or ``None`` with the save kept aside and the reason on the setup screen."""
+        try:
+            return load_game(waiting.path)
         except (SaveError, OSError) as exc:
-            kept = keep_aside(path, load_game) if isinstance(exc, SaveError) else None
+            kept = keep_aside(waiting.path, load_game) if isinstance(exc, SaveError) else None
             where = f" It is kept as {kept.name} in {kept.parent}." if kept else ""
-            self.resume_note.value = (
-                f"<b>A saved game could not be read:</b> {escape(str(exc))}.{escape(where)}"
-                " Deal a new game to play on; the kept file is never overwritten."
-            )
+            self.resume_note.value = _could_not_read(f"{exc}.{where}")
             return None
 
     @_all_or_nothing
-    def continue_game(self) -> None:
-        """Resume the saved game with the rules and seats it was saved with."""
+    def continue_game(self, uid: str | None = None) -> None:
+        """Resume a saved game (the newest unless ``uid`` names one) with the rules and seats it was saved with;
+        a game open in another tab is taken over, and that tab stops playing it."""
         host = self.host
-        if self.resume_label is None:
+        chosen = [w for w in self.waiting if uid in (None, w.uid)][:1]
+        if self.resume_label is None or not chosen:
             raise IntentError("there is no saved game to continue")
-        game = self._load_saved()
+        game = self._load_saved(chosen[0])
         if game is None:
             self.resume_label = None
+            self.waiting.remove(chosen[0])
             host.refresh()
             raise IntentError("the saved game could not be read: see the note on the setup screen")
+        if not self.save_problem:
+            try:
+                host.saves.claim(game.uid)
+            except OSError as exc:
+                raise IntentError(cannot_save(exc, host.home, "the game was not continued")) from None
         host.game = game
         if host.setup_path.exists():
             try:
@@ -152,18 +200,19 @@ class PlayLoop:
         host.ai = [seat_ai(host.setup, seat, game) for seat in range(game.rules.players)]
         self._undo = []
         self.resume_label = None
+        self.waiting = []
         host.note("Game resumed")
         host.refresh_setup(rebuild=True)
         self._advance()
 
     def start_new(self) -> None:
-        """Go to setup; the saved game stays on disk until a new game actually deals."""
+        """Go to setup; the saved games stay on disk for Continue."""
         self.resume_label = None
         self.host.refresh()
 
     @_all_or_nothing
     def deal(self, seed: int | None = None) -> None:
-        """Start a new game from the setup (a seed makes it reproducible); replaces any saved game."""
+        """Start a new game from the setup (a seed makes it reproducible); other saved games wait for Continue."""
         host = self.host
         if seed is None:
             seed = random.SystemRandom().randrange(2**31)
@@ -200,9 +249,10 @@ class PlayLoop:
         self.host.ai = []
         self._undo = []
         self.host.log = []
+        self.host.saves.release()
 
     def reset_play(self) -> None:
-        """Leave the table for the setup screen; the saved game stays until a new game deals."""
+        """Leave the table for the setup screen; the saved game stays for Continue."""
         self.end_game()
         self.host.refresh()
 
@@ -335,11 +385,12 @@ class PlayLoop:
                 self._ai_move()
         if game.over:
             if self._recorded is not game:
+                self._hold(game)
                 self._recorded = game
                 host.history.add(game)  # a history that cannot be written keeps it for later (its problem says)
                 try:
-                    if _holds(host.save_path, game):  # another tab's game, saved since, stays
-                        host.save_path.unlink()
+                    if not self.save_problem:
+                        host.saves.finish(game)  # its own save only: other games' saves stay
                 except OSError as exc:
                     self.save_problem = cannot_save(exc, self.host.home, "the finished game's save is still on disk")
         else:
@@ -351,8 +402,20 @@ class PlayLoop:
         game = self.host.game
         if game is None or game.over or self.save_problem:
             return
+        self._hold(game)
         try:
-            save_game(game, self.host.save_path)
+            save_game(game, self.host.saves.path(game.uid))
+        except OSError as exc:
+            raise _SaveFailed(cannot_save(exc, self.host.home, "that was not played")) from None
+
+    def _hold(self, game: Game) -> None:
+        """This tab still plays ``game``: refused (and the tab leaves it) when another tab has taken it over."""
+        if self.save_problem:
+            return
+        try:
+            self.host.saves.check(game.uid)
+        except ClaimLost as exc:
+            raise _TakenOver(str(exc)) from None
         except OSError as exc:
             raise _SaveFailed(cannot_save(exc, self.host.home, "that was not played")) from None
 
@@ -366,7 +429,6 @@ class PlayLoop:
         """The saved-game offer, shown while no game is in play, and any trouble with the home or the history."""
         self._draw_notice()
         self.resume_box.layout.display = "" if self.resume_label and self.host.game is None else "none"
-        self.continue_button.description = self.resume_label or "Continue"
 
     def draw(self, advice: Advice | None, hints: int, coach_open: bool, selected: Move | None = None) -> None:
         """The play controls and the table, the coach's move highlighted when its hints are shown and the play
@@ -410,9 +472,9 @@ def _hidden(state: State, seat: int) -> int:
     return sum(not card & UP for stack in state.stacks[seat] for card in stack)
 
 
-def _holds(path: Path, game: Game) -> bool:
-    """Is the save at ``path`` this game's own?"""
-    try:
-        return read_save(path).get("uid") == game.uid
-    except (SaveError, OSError):
-        return False
+def _could_not_read(problem: str) -> str:
+    """The setup screen's line for a save that does not resume: why, where it is kept, what to do."""
+    return (
+        f"<p><b>A saved game could not be read:</b> {escape(problem)}"
+        " Deal a new game to play on; the kept file is never overwritten.</p>"
+    )

@@ -1,6 +1,7 @@
 """What the app says when the tutor home or a save cannot be used: in plain words, with what to do.
 
-The play loop asks here before it saves and after a save fails; nothing here changes a game.
+The play loop asks here before it saves and after a save fails, and for the kernel a claim on a game names;
+nothing here changes a game.
 """
 
 from __future__ import annotations
@@ -10,6 +11,17 @@ import os
 from collections.abc import Iterable
 from html import escape
 from pathlib import Path
+
+
+def kernel_id() -> str:
+    """The kernel this app runs in, as a claim on a game names it (its process when there is no kernel)."""
+    try:
+        from ipykernel import get_connection_file
+
+        name = Path(get_connection_file()).stem
+    except (ImportError, RuntimeError, AttributeError):
+        return f"process {os.getpid()}"
+    return "kernel " + name.removeprefix("kernel-")
 
 
 def probe_home(home: Path) -> str:

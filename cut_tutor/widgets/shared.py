@@ -21,6 +21,7 @@ import platformdirs
 from cut_tutor.coach import Advice, AIPlayer
 from cut_tutor.engine import Game, History, Rules
 from cut_tutor.engine.game import DEFAULT_NAMES
+from cut_tutor.engine.saves import Saves
 
 from ..guide_links import RULES_FIELDS, guide_url
 from .table import COLOURS, TableWidget, unexpected
@@ -97,7 +98,7 @@ class Host(Protocol):
 
     guide: str
     home: Path
-    save_path: Path
+    saves: Saves
     setup_path: Path
     history: History
     setup: Setup

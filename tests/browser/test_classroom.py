@@ -30,3 +30,28 @@ def test_two_browsers_on_one_server_keep_their_games_apart() -> None:
         ann.reload()  # the same browser comes back to its own game
         expect(ann.get_by_role("button", name="Continue — 4 players, round 1")).to_be_visible()
         browser.close()
+
+
+def test_two_tabs_of_one_learner_each_keep_their_own_game() -> None:
+    from playwright.sync_api import expect, sync_playwright
+
+    if CHROMIUM is None:
+        pytest.skip("chromium is not on PATH")
+    port = free_port()
+    with voila_server(voila_command(dashboard.notebook(), port), port) as url, sync_playwright() as p:
+        expect.set_options(timeout=60_000)
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        context = browser.new_context(viewport={"width": 1280, "height": 900})  # one browser: one learner
+        first, second = context.new_page(), context.new_page()
+        first.goto(url + "/")
+        first.get_by_role("button", name="Deal & play").click()
+        expect(first.locator(".cut-status")).to_contain_text("turn")
+        second.goto(url + "/")  # the same learner's second tab: the game is offered, and said to be open
+        expect(second.get_by_role("button", name="Continue — 4 players, round 1")).to_be_visible()
+        expect(second.get_by_text("Open in another tab")).to_be_visible()
+        second.get_by_role("button", name="Start new").click()
+        second.get_by_role("button", name="Deal & play").click()
+        expect(second.locator(".cut-status")).to_contain_text("turn")
+        first.reload()  # both games wait, each its own save
+        expect(first.get_by_text("2 saved games are waiting (newest first).")).to_be_visible()
+        browser.close()

@@ -68,7 +68,7 @@ def test_two_learners_on_one_hub_keep_their_games_apart(tmp_path: Path) -> None:
             browser.close()
         homes = {name: tmp_path / "hub" / "learners" / name / "cut_tutor" for name in ("ann", "ben")}
         # within each hub user's home, the browser's learner folder holds the game
-        found = {name: sorted(home.glob("learners/*/save.json")) for name, home in homes.items()}
+        found = {name: sorted(home.glob("learners/*/save-*.json")) for name, home in homes.items()}
         assert all(len(paths) == 1 for paths in found.values()), found
         saves = {name: json.loads(paths[0].read_text(encoding="utf-8")) for name, paths in found.items()}
         assert (saves["ann"]["seed"], saves["ben"]["seed"]) == (11, 12), "each learner's save holds their own game"
