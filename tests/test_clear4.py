@@ -271,6 +271,14 @@ class TestR22Push:
         with pytest.raises(IllegalMoveError, match="push the pile to another seat, not to yourself"):
             state.play("push → 0")
 
+    def test_a_last_card_push_turned_blind_saves_and_loads(self) -> None:
+        """The seat holds nothing while it names the PUSH's seat: the hand is not over yet, the position is legal."""
+        state = pos([S("", ["[P]"]), "3", "4 4"], pile="8@1")
+        state.play("flip 1")
+        again = State.from_position(state.to_position())
+        assert (again.phase, again.turn, again.to_position()) == ("push", 0, state.to_position())
+        assert legal(again) == legal(state)
+
     def test_move_text(self) -> None:
         assert Move.parse("push → 2") == Move.parse("push 2") == Move("push", n=1, to=2)
         assert str(Move("push", stacks=(2,), to=1)) == "push s3 → 1"

@@ -27,7 +27,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from .cards import RANK_MASK, STACKS, UP, CardError, card_name, cards_of, counts_of, names, parse_card
-from .core import PHASE_ADD, PHASE_PLAY, Core
+from .core import PHASE_ADD, PHASE_PLAY, PHASE_PUSH, Core
 from .deals import PositionError
 from .games import game_of
 from .rules import Rules, RulesError
@@ -224,7 +224,9 @@ def _check_play(state: Core) -> None:
             if faces != sorted(faces):
                 raise PositionError(f"{where}.stacks[{k}]: a face-down card lies on a face-up one")
         empty = not state.hand_count[seat] and not any(state.stacks[seat])
-        if empty and state.winner is None and not state.stalemate:
+        # a PUSH turned up blind as the last card still names its seat before the hand ends (R14, R22)
+        pushing = state.phase == PHASE_PUSH and seat == state.turn
+        if empty and state.winner is None and not state.stalemate and not pushing:
             raise PositionError(f"{where}: holds no cards, but the hand has no winner (R14)")
         if state.winner == seat and not empty:
             raise PositionError(f"position.winner: seat {seat} still holds cards (R14)")
