@@ -53,6 +53,7 @@ def app_at(home: Path, position: dict[str, Any], **setup: Any) -> GameApp:
     """An app whose current hand is ``position`` (your turn, Auto pacing)."""
     app = GameApp(home)
     app.set_players(position["rules"]["players"])
+    app.set_pacing("Auto")
     for key, value in setup.items():
         getattr(app, f"set_{key}")(*value) if isinstance(value, tuple) else getattr(app, f"set_{key}")(value)
     app.deal(seed=3)
@@ -79,6 +80,7 @@ def synced(widget: w.Widget) -> list[Any]:
 def app(tmp_path: Path) -> GameApp:
     app = GameApp(tmp_path)
     app.set_players(3)
+    app.set_pacing("Auto")
     app.deal(seed=11)
     return app
 
@@ -220,7 +222,7 @@ class TestSetup:
         app.set_theme("dark")
         app.set_name(1, "Zoe")
         app.reset_setup()
-        assert app.game is None and app.setup.seats[1].name == "Daryl" and app.theme == "dark"
+        assert app.game is None and app.setup.seats[1].name == "Ann" and app.theme == "dark"
 
 
 class TestHints:
@@ -230,6 +232,7 @@ class TestHints:
     def test_hints_by_level(self, tmp_path: Path, level: str, count: int) -> None:
         app = GameApp(tmp_path)
         app.set_level(0, level)
+        app.set_pacing("Auto")
         app.deal(seed=11)
         assert app.hint_count() == count
         shown = app.coach_play_button.layout.display != "none"
@@ -399,6 +402,7 @@ class TestSaves:
         app.set_players(2)
         app.set_rule("end_condition", "rounds")
         app.set_rule("rounds", 1)
+        app.set_pacing("Auto")
         app.deal(seed=4)
         app.set_automate(True)
         assert app.game is not None and app.game.over
@@ -595,6 +599,7 @@ class TestReplayer:
 
     def test_from_a_finished_hand_of_the_app(self, tmp_path: Path) -> None:
         app = GameApp(tmp_path)
+        app.set_pacing("Auto")
         app.deal(seed=4)
         app.set_automate(True)
         r = app.open_replay(1)
@@ -710,6 +715,7 @@ def c4_app(home: Path, seats: list[dict[str, Any]], pile: str = "", **extra: Any
     app = GameApp(home)
     app.set_players(len(seats))
     app.set_preset(C4)
+    app.set_pacing("Auto")
     app.deal(seed=3)
     assert app.game is not None
     full = [
@@ -774,14 +780,14 @@ class TestClear4:
         )
         app.set_pacing("Step")
         labels = labels_of(app)
-        assert labels["push → 1"] == "Push to Daryl" and labels["push → 2"] == "Push to Madonna"
+        assert labels["push → 1"] == "Push to Ann" and labels["push → 2"] == "Push to Ben"
         assert labels["take"] == "Pass" and labels["1×6 s1"] == "Play 1× 6 (pile 1)"
         pushes = [a for a in app.table.table["actions"] if a["move"].startswith("push")]
         assert [(a["cards"], a["to"]) for a in pushes] == [(["h:P"], 1), (["h:P"], 2)]  # one card, a seat each
         assert app.table.receive({"type": "move", "move": "push → 2"})  # the page's seat picker
         assert app.state is not None
         assert app.state.to_position()["seats"][2]["hand"] == "8 7 4 4" and app.state.turn == 1
-        assert "You: Push to Madonna" in app.last
+        assert "You: Push to Ben" in app.last
         while app.state.turn != 0:
             app.next()
         if app.state.pile:
@@ -827,7 +833,7 @@ class TestClear4:
         assert labels_of(app)["flip 1"] == "Flip pile 1"
         app.play("flip 1")
         assert "(turned PUSH)" in app.last and "choose who gets the pile" in app.table.table["status"]
-        assert labels_of(app) == {"push blind → 1": "Push to Daryl", "push blind → 2": "Push to Madonna"}
+        assert labels_of(app) == {"push blind → 1": "Push to Ann", "push blind → 2": "Push to Ben"}
         assert [a["to"] for a in app.table.table["actions"]] == [1, 2]
         app.play("push blind → 1")
         assert app.state is not None and app.state.to_position()["seats"][1]["hand"] == "8 3"
@@ -836,6 +842,7 @@ class TestClear4:
         app = GameApp(tmp_path)
         app.set_players(3)
         app.set_preset(C4)
+        app.set_pacing("Auto")
         app.deal(seed=9)
         for _ in range(6):
             assert app.state is not None
@@ -896,6 +903,7 @@ class TestClear4:
         app.set_players(3)
         app.set_preset(C4)
         app.set_rule("rounds", 2)
+        app.set_pacing("Auto")
         app.deal(seed=8)
         assert app.state is not None
         app.play(str(app.state.legal_moves()[0]))
@@ -909,8 +917,8 @@ class TestClear4:
         again.set_automate(False)
         assert again.game is not None and len(again.game.results) == 1 and not again.game.over
         first = again.game.results[0]
-        assert "Hand" in again.this_game.value and again.table.table["step"] == "Continue"
-        again.next()  # Continue: the second round
+        assert "Hand" in again.this_game.value and again.table.table["step"] == "Next hand"
+        again.next()  # Next hand: the second round
         assert again.game.hand_number == 2
         assert GameApp(tmp_path).resume_label == "Continue — 3 players, round 2"
         again.set_automate(True)
@@ -971,14 +979,14 @@ class TestPlayBar:
         assert "You: Flip pile 1 (turned K) — 💥 took the pile: K 9" in bust.log
 
     def test_the_dealer_agrees_with_its_verb(self, tmp_path: Path) -> None:
-        """ "You deal" and "Daryl deals", never "You deals"."""
+        """ "You deal" and "Ann deals", never "You deals"."""
         dealers = {}
         for seed in range(12):
             app = GameApp(tmp_path / str(seed))
             app.deal(seed=seed)
             assert app.game is not None
             dealers[app.game.dealer] = app.log[0]
-        assert dealers[0] == "You deal" and dealers[1] == "Daryl deals", dealers
+        assert dealers[0] == "You deal" and dealers[1] == "Ann deals", dealers
 
 
 RISKY = {
