@@ -1054,3 +1054,163 @@ class TestLearners:
         app.deal(seed=1)
         assert not app.table.receive({"type": "ready", "learner": "late"}), "a learner is named before a game"
         assert app.home == tmp_path and app.game is not None
+
+
+# Ann, to move, holds only a K over a 9: the pile is hers (a bust). A 9 of hers on three 9s sweeps them (R10).
+BUSTING = {
+    "rules": {"players": 2, "bust_penalty": 25},
+    "turn": 1,
+    "dealer": 0,
+    "pile": "9@0",
+    "seats": [
+        {"hand": "5 3", "stacks": ["[Q] 8", "[J] 7", "[Q] 6", "[J] 4"]},
+        {"hand": "K", "stacks": ["", "", "", ""]},
+    ],
+}
+CLEARING = {
+    "rules": {"players": 2},
+    "turn": 1,
+    "dealer": 0,
+    "pile": "9@0 9@0 9@0",
+    "seats": [
+        {"hand": "5 3", "stacks": ["[Q] 8", "[J] 7", "[Q] 6", "[J] 4"]},
+        {"hand": "9", "stacks": ["[3] 4", "", "", ""]},
+    ],
+}
+# You go out with your 5; Ann has busted twice under a 25-point penalty and keeps a Risk card face down.
+GOING_OUT = {
+    "rules": {"players": 2, "bust_penalty": 25},
+    "turn": 0,
+    "dealer": 1,
+    "pile": "9@1",
+    "seats": [{"hand": "5", "stacks": ["", "", "", ""]}, {"hand": "K Q", "busts": 2, "stacks": ["[7] 2", "", "", ""]}],
+}
+
+
+class TestPacing:
+    """The glossary's Pause between Players: Step is the default, pauses on an AI seat's clear or bust until
+    Continue; Auto plays on."""
+
+    def test_step_is_the_default(self, tmp_path: Path) -> None:
+        app = GameApp(tmp_path)
+        assert app.setup.pacing == "Step" and app.form.pacing.value == "Step" and app.loop.step_pacing.value == "Step"
+        assert not app.setup.pile_counts and not app.form.pile_counts.value
+
+    def test_a_bust_pauses_with_continue(self, tmp_path: Path) -> None:
+        app = app_at(tmp_path, BUSTING, pacing="Step")
+        assert app.table.table["step"] == "Next" and app.table.table["pause"] is None
+        app.next()
+        table = app.table.table
+        assert table["step"] == "Continue" and table["pause"]["kind"] == "bust"
+        assert table["pause"]["text"] == "💥 Ann took the pile: 9"
+        app.table.receive({"type": "next"})  # Continue, from the page
+        assert app.table.table["pause"] is None and app.table.table["step"] == ""
+        assert app.state is not None and app.state.turn == 0
+
+    def test_a_clear_pauses_with_the_swept_cards_shown(self, tmp_path: Path) -> None:
+        app = app_at(tmp_path, CLEARING, pacing="Step")
+        app.next()
+        table = app.table.table
+        assert table["pause"] == {
+            "kind": "clear",
+            "seat": 1,
+            "cards": ["9"] * 4,
+            "text": "S Ann cleared the pile: 9 9 9 9",
+        }
+        assert table["view"]["pile"] == [] and table["step"] == "Continue"
+        done = len(app.state.moves) if app.state else 0
+        app.next()  # Continue ends the pause and plays nothing
+        assert app.state is not None and len(app.state.moves) == done and app.table.table["step"] == "Next"
+
+    def test_your_play_ends_a_pause(self, tmp_path: Path) -> None:
+        app = app_at(tmp_path, BUSTING, pacing="Step")
+        app.next()
+        app.play("1×5")
+        assert app.table.table["pause"] is None
+
+    def test_auto_plays_on_without_a_pause(self, tmp_path: Path) -> None:
+        app = app_at(tmp_path, CLEARING)
+        app.set_pacing("Auto")
+        assert app.table.table["pause"] is None and app.table.table["step"] != "Continue"
+
+
+class TestHandOver:
+    """The round-over panel: who went out, every seat's cards with Risk cards face up (only once the hand is
+    over), the hand's points with the bust add-on apart, running totals and Next hand."""
+
+    def test_panel_after_going_out(self, tmp_path: Path) -> None:
+        app = app_at(tmp_path, GOING_OUT)
+        assert app.table.table["hand_over"] is None  # nothing hidden is shown before the hand is over
+        assert app.table.table["view"]["seats"][1]["stacks"][0] == [None, "2"]
+        app.play("1×5")
+        over = app.table.table["hand_over"]
+        assert over["title"] == "You went out — hand over" and over["next"] == "Next hand"
+        you, ann = over["seats"]
+        assert you["hand"] == [] and you["points"] == 0 and you["addon"] == ""
+        assert ann["hand"] == ["K", "Q"] and ann["stacks"][0] == [
+            {"card": "7", "risk": True},
+            {"card": "2", "risk": False},
+        ]
+        assert ann["addon"] == "💥×2 +50" and ann["score"] == ann["points"] + 50 and ann["total"] == ann["score"]
+        assert app.table.table["step"] == "Next hand"
+        app.table.receive({"type": "next"})
+        assert app.game is not None and app.game.hand_number == 2 and app.table.table["hand_over"] is None
+
+
+class TestTitleAndPlayBar:
+    """One Title Bar (Guide and Scores links, New game) and a Play Bar with a history headed by the cut."""
+
+    def test_links_history_and_the_cut(self, app: GameApp) -> None:
+        table = app.table.table
+        assert table["links"]["guide"].endswith("index.html") and "scoring.html" in table["links"]["scores"]
+        assert app.game is not None
+        assert table["history"][0].startswith("Cut for dealer: ") and table["history"][1:] == app.log[-20:]
+        assert table["history"][0].endswith(f"{app.game.names[app.game.dealer]} deals") or app.game.dealer == 0
+
+    def test_new_game_from_the_title_bar(self, app: GameApp) -> None:
+        assert app.table.receive({"type": "new_game"})
+        assert app.game is None and app.setup_box.layout.display != "none"
+
+    def test_each_control_once(self, app: GameApp) -> None:
+        """Next, Automate Player and New game are the table's buttons: the play box holds only the pacing."""
+        assert list(app.loop.controls.children) == [app.loop.step_pacing]
+
+
+class TestSetupSwitches:
+    def test_ai_seats_are_not_the_coaches(self, tmp_path: Path) -> None:
+        app = GameApp(tmp_path)
+        app.set_players(8)
+        names = {s.name for s in app.setup.seats}
+        assert len(names) == 8 and not names & {"Daryl", "Madonna", "Marty"}
+
+    def test_automate_player_in_setup(self, tmp_path: Path) -> None:
+        app = GameApp(tmp_path)
+        app.form.automate.value = True  # the setup's switch
+        assert app.setup.automate
+        app.set_pacing("Auto")
+        app.deal(seed=4)
+        assert app.game is not None and app.game.automated[0] and app.state is not None and app.state.over
+
+    def test_reset_asks_first_while_a_game_is_in_progress(self, app: GameApp) -> None:
+        app.set_automate(True)
+        if app.game is not None and not app.game.over:
+            app.next_hand()
+        app.open_replay(1)
+        app.reset_play()  # New game: the saved game stays on disk
+        app.set_name(1, "Zoe")
+        assert app.ask_reset() and app.form.reset_ask.layout.display != "none"
+        app.cancel_reset()
+        assert app.setup.seats[1].name == "Zoe" and app.form.reset_ask.layout.display == "none"
+        app.form.reset_button.click()
+        app.form.reset_yes.click()
+        assert app.setup.seats[1].name == "Ann" and app.replayer is None
+        assert app.score_panel.replay_box.children == ()
+
+    def test_reset_without_a_game_does_not_ask(self, tmp_path: Path) -> None:
+        app = GameApp(tmp_path)
+        app.set_name(1, "Zoe")
+        assert not app.ask_reset() and app.setup.seats[1].name == "Ann"
+
+    def test_the_legend_s_means_a_clear(self, app: GameApp) -> None:
+        legend = dict(app.table.table["words"]["legend"])
+        assert legend["S"].startswith("Clear") and app.table.table["legend"]["S"].endswith("rules.html#clear-play")
