@@ -1115,7 +1115,7 @@ class TestPacing:
             "kind": "clear",
             "seat": 1,
             "cards": ["9"] * 4,
-            "text": "S Ann cleared the pile: 9 9 9 9",
+            "text": "Ann cleared the pile: 9 9 9 9",
         }
         assert table["view"]["pile"] == [] and table["step"] == "Continue"
         done = len(app.state.moves) if app.state else 0

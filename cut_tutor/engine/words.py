@@ -331,10 +331,10 @@ def pause_line(kind: str, name: str, cards: Iterable[int], game: str = CUT) -> s
     pile a seat took; both are public (R9–R11).
 
     >>> pause_line("clear", "Ann", [9, 9, 9, 9]), pause_line("bust", "Ben", [12, 4])
-    ('S Ann cleared the pile: 9 9 9 9', '💥 Ben took the pile: Q 4')
+    ('Ann cleared the pile: 9 9 9 9', '💥 Ben took the pile: Q 4')
     """
-    if kind == "clear":
-        return f"S {name} cleared the pile: {cards_text(cards, game)}"
+    if kind == "clear":  # the table marks it with the S badge
+        return f"{name} cleared the pile: {cards_text(cards, game)}"
     return f"💥 {name} took the pile: {cards_text(cards, game)}"
 
 

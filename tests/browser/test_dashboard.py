@@ -95,7 +95,8 @@ def test_play_through_the_dashboard(server: str) -> None:
         # a help link opens the matching section of the guide
         open_guide(page, page.get_by_role("link", name="Risk Play", exact=True), "glossary.html#risk-play")
 
-        # deal a known game
+        # deal a known game, the AI seats playing on at once (Auto pacing)
+        page.locator(".widget-toggle-buttons", has_text="AI pacing").get_by_role("button", name="Auto").click()
         page.get_by_placeholder("random").fill(str(seed))
         page.get_by_placeholder("random").press("Tab")
         deal.click()
@@ -108,7 +109,7 @@ def test_play_through_the_dashboard(server: str) -> None:
         play = page.locator("button.cut-play")
         expect(play).to_have_text(f"Play 1× {low}")
         play.click()
-        expect(page.locator(".cut-last")).to_contain_text("Daryl:")
+        expect(page.locator(".cut-last")).to_contain_text("Ann:")
         expect(status).to_have_text("Your turn")
         page.screenshot(path=str(ARTIFACTS / "03-ai-replied.png"), full_page=True)
 

@@ -263,6 +263,11 @@ function render({ model, el }) {
     const fits = tableFits(v.players - 1);
     const arc = wanted === "table" || (wanted === "auto" && fits);
     band.classList.add(arc ? "cut-arc" : "cut-stacked");
+    if (!arc) {  // the stacked list scrolls: a keyboard reaches it too
+      band.tabIndex = 0;
+      band.setAttribute("role", "region");
+      band.setAttribute("aria-label", "opponents");
+    }
     root.dataset.layout = arc ? "table" : "stacked";
     if (arc) {
       const seats = [...band.children];
