@@ -1028,6 +1028,20 @@ class TestRiskCombos:
         used = {c for a in app.table.table["actions"] for c in a["cards"]}
         assert "h:9" in used and "s:1" not in used  # the 4 on stack 2 plays nowhere: the page dims it
 
+    def test_a_card_only_shown_to_take_is_dimmed(self, tmp_path: Path) -> None:
+        """Over a 5, the 9 can only be shown to take the pile: it is not playable, and is dimmed."""
+        position = {
+            "rules": {"players": 2},
+            "turn": 0,
+            "pile": "5@1",
+            "seats": [{"hand": "9 3", "stacks": ["[Q] 8", "[J] 7", "[Q] 6", "[J] 4"]}, {"hand": "Q Q 8 7"}],
+        }
+        app = app_at(tmp_path, position, dim=True)
+        table = app.table.table
+        shown = {c for a in table["actions"] if a["move"].startswith("take") for c in a["cards"]}
+        assert "h:9" in shown and "h:9" not in table["playable"]
+        assert table["playable"] == ["h:3"]  # the Board waits until the hand is spent (R7)
+
 
 class TestLearners:
     """Each browser names its learner; a learner's save, setup and history are their own (one server, a class)."""

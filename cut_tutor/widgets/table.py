@@ -182,6 +182,8 @@ def table_data(
             if highlight is not None and know.legal
             else None
         ),
+        # Dim non-playable Cards: a card only a take would show is not playable, so it is dimmed too
+        "playable": sorted({card for a in actions if not a["move"].startswith("take") for card in a["cards"]}),
         "undo": bool(can_undo),
         "pile_counts": bool(pile_counts),
         "status": status,

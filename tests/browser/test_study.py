@@ -305,7 +305,7 @@ def test_step_pauses_and_the_hand_over(server: str, size: tuple[int, int], theme
         expect(step).to_have_class(re.compile("mod-active"))  # Step is the default
         expect(page.get_by_role("checkbox", name="Pile Counts")).not_to_be_checked()
         screen(page, f"setup-{where}-{theme}")
-        deal(page, server, pacing="Step")
+        deal(page, server, "?theme=dark" if theme == "dark" else "", pacing="Step")
         for name in ("New game", "View settings", "Scores"):
             expect(page.get_by_role("button", name=name, exact=True).filter(visible=True)).to_have_count(1)
         expect(page.get_by_role("link", name="Guide", exact=True).filter(visible=True)).to_have_count(1)

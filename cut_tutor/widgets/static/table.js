@@ -17,7 +17,7 @@
  *            automated: boolean[], actions: Action[], highlight: Action|null, undo: boolean,
  *            pile_counts: boolean, status: string, last: string, step: string, dim?: boolean,
  *            legend?: Record<string, string>, words: Words, pause?: Pause|null, hand_over?: HandOver|null,
- *            history?: string[], links?: Record<string, string>}} Table
+ *            history?: string[], links?: Record<string, string>, playable?: string[]}} Table
  * @typedef {{kind: string, seat: number, cards: string[], text: string}} Pause
  * @typedef {{name: string, colour: string, hand: string[], stacks: {card: string, risk: boolean}[][],
  *            points: number, busts: string, addon: string, score: number, total: number}} SeatResult
@@ -249,7 +249,7 @@ function render({ model, el }) {
     applyView();
     root.appendChild(titleBar(t));
     if (viewOpen) root.appendChild(viewPanel());
-    root.appendChild(playBar(t));
+    if (t.view) root.appendChild(playBar(t));
     const error = model.get("error");
     if (error) {
       const box = h("div", "cut-error", error);
@@ -647,7 +647,7 @@ function render({ model, el }) {
     area.appendChild(plate(t, v, t.seat));
     const coachCards = !selected.length && t.highlight ? [...t.highlight.cards] : [];
     /** Cards some legal move uses (the rest are dimmed when the option is on), and piles on offer. */
-    const usable = new Set(t.actions.filter((a) => !a.move.startsWith("take")).flatMap((a) => a.cards));
+    const usable = new Set(t.playable || []);
     const offered = new Set(t.actions.filter((a) => a.stack !== undefined).map((a) => a.stack));
     const board = h("div", "cut-board");
     const c4 = isClear4(v);
