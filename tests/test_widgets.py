@@ -18,7 +18,7 @@ import ipywidgets as w
 
 from cut_tutor import dashboard
 from cut_tutor.cli import build_parser, voila_command
-from cut_tutor.engine import IllegalMoveError, Move, Rules, State, view
+from cut_tutor.engine import IllegalMoveError, Move, Rules, State, deal_code, state_from_deal, view
 from cut_tutor.widgets import GameApp, Replayer, TableWidget, move_label
 from cut_tutor.widgets.replayer import REVIEW
 from cut_tutor.widgets.table import IntentError, parse_intent
@@ -1228,3 +1228,29 @@ class TestSetupSwitches:
     def test_the_legend_s_means_a_clear(self, app: GameApp) -> None:
         legend = dict(app.table.table["words"]["legend"])
         assert legend["S"].startswith("Clear") and app.table.table["legend"]["S"].endswith("rules.html#clear-play")
+
+
+class TestDealCodes:
+    """The deal field takes a seed or a deal code, as notebook 01 hands them out."""
+
+    def test_a_deal_code_deals_its_hand_unsaved(self, tmp_path: Path) -> None:
+        code = deal_code(Rules(players=3), 12345, 2)
+        app = GameApp(tmp_path)
+        app.set_players(3)
+        app.seed.value = code
+        app.deal_button.click()
+        assert app.table.error == ""
+        assert app.game is not None and app.state is not None
+        assert app.state.deal_code == code and app.game.dealer == 2
+        assert app.state.to_position() == state_from_deal(code).to_position()
+        assert not app.save_path.exists() and "not saved" in " ".join(app.log)
+        assert not app.table.table["history"][0].startswith("Cut for dealer")
+
+    def test_a_code_for_other_seats_is_refused(self, tmp_path: Path) -> None:
+        app = GameApp(tmp_path)
+        app.seed.value = deal_code(Rules(players=3), 12345, 2)  # the setup seats four
+        app.deal_button.click()
+        assert app.game is None and "deal" in app.table.error
+        app.seed.value = "not-a-code"
+        app.deal_button.click()
+        assert app.game is None and "is not a deal code" in app.table.error

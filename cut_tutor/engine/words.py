@@ -326,6 +326,11 @@ def cut_line(cuts: Iterable[tuple[int, int]], names: Sequence[str], dealer: int,
     return f"Cut for dealer: {cut} — {acts(seat_name(dealer, names), 'deal')}"
 
 
+def code_note(code: str) -> str:
+    """The Play Bar's word on a game dealt from a deal code: its first hand is the code's, and it is not saved."""
+    return f"Dealt from code {code}: this game is not saved (a seed deals a game that is)"
+
+
 def pause_line(kind: str, name: str, cards: Iterable[int], game: str = CUT) -> str:
     """What a Step pause shows (``kind`` ``clear`` or ``bust``): the swept cards before the pile clears, or the
     pile a seat took; both are public (R9–R11).

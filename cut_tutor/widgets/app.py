@@ -229,6 +229,12 @@ class GameApp:
         self._close_replay()
         self.loop.deal(seed)
 
+    def deal_code(self, code: str) -> None:
+        """Start a new game whose first hand is a deal code's (``4-3-20-0-7K``, as notebook 01 hands out); the code
+        must fit the setup's seats, decks and cards dealt. The game is not saved."""
+        self._close_replay()
+        self.loop.deal(code=code)
+
     def _close_replay(self) -> None:
         """An old game's replay does not stay open under Scores once the setup or the game changes."""
         self.score_panel.replayer = None

@@ -22,7 +22,7 @@ from typing import Any, Concatenate, ParamSpec, TypeVar
 import ipywidgets as w
 
 from cut_tutor.coach import Advice
-from cut_tutor.engine import Game, Move, SaveError, State, load_game, save_game, view
+from cut_tutor.engine import Game, Move, SaveError, State, load_game, save_game, state_from_deal, view
 from cut_tutor.engine.cards import RANK_MASK, UP, cards_of
 from cut_tutor.engine.moves import FLIP, GAMBLE, TURNUP
 from cut_tutor.engine.storage import keep_aside, read_save, write_atomic
@@ -35,6 +35,7 @@ from ..engine.words import (
     acts,
     bust_addon,
     busts_mark,
+    code_note,
     cut_line,
     face,
     hand_over_title,
@@ -88,6 +89,8 @@ class PlayLoop:
         self._recorded: Game | None = None
         #: Step pacing's pause after an AI seat's clear or bust: what the table shows until *Continue*.
         self.pause: dict[str, Any] | None = None
+        #: The deal code this game's first hand came from; such a game is not saved.
+        self.code: str | None = None
         #: The Title Bar's links into the guide.
         self.links = {topic: guide_url(topic, base=host.guide) for topic in ("guide", "scores")}
         controls = host.controls
@@ -152,6 +155,7 @@ class PlayLoop:
             host.refresh()
             raise IntentError("the saved game could not be read: see the note on the setup screen")
         host.game = game
+        self.code = None
         if host.setup_path.exists():
             try:
                 setup = Setup.from_dict(json.loads(host.setup_path.read_text(encoding="utf-8")))
@@ -178,12 +182,21 @@ class PlayLoop:
         self.host.refresh()
 
     @_all_or_nothing
-    def deal(self, seed: int | None = None) -> None:
-        """Start a new game from the setup (a seed makes it reproducible); replaces any saved game."""
+    def deal(self, seed: int | None = None, code: str | None = None) -> None:
+        """Start a new game from the setup (a seed makes it reproducible); replaces any saved game.
+
+        A deal ``code`` (``4-3-20-0-7K``) deals its own first hand, which must fit the setup's seats, decks and
+        cards dealt. Such a game is played without a save: a save keeps a game by its seed, which has no code.
+        """
         host = self.host
+        first = state_from_deal(code.strip(), host.setup.rules) if code is not None else None
         if seed is None:
             seed = random.SystemRandom().randrange(2**31)
-        game = host.game = Game(host.setup.rules, seed, [s.name for s in host.setup.seats])
+        game = Game(host.setup.rules, seed, [s.name for s in host.setup.seats])
+        if first is not None:
+            game.dealer, game.state = first.dealer, first
+        host.game = game
+        self.code = code.strip() if code is not None else None
         host.ai = [seat_ai(host.setup, seat, game) for seat in range(host.setup.rules.players)]
         game.automated[YOU] = host.setup.automate  # Automate Player chosen in setup plays from the first move
         self._undo = []
@@ -192,6 +205,8 @@ class PlayLoop:
         self.resume_note.value = ""  # a kept file was named before this deal; the deal never touches it
         host.log = []
         host.note(acts(game.names[game.dealer], "deal"))
+        if self.code is not None:
+            host.note(code_note(self.code))
         if not self.save_problem:  # the setup file only keeps names and colours for Continue
             try:
                 write_atomic(host.setup_path, json.dumps(host.setup.to_dict()))
@@ -387,7 +402,7 @@ class PlayLoop:
     def _save(self) -> None:
         """Save the game in progress; a save that cannot be written takes the change back (:func:`_all_or_nothing`)."""
         game = self.host.game
-        if game is None or game.over or self.save_problem:
+        if game is None or game.over or self.save_problem or self.code is not None:
             return
         try:
             save_game(game, self.host.save_path)
@@ -438,7 +453,8 @@ class PlayLoop:
             pile_counts=host.setup.pile_counts, status=status, last=host.last, step=step, dim=host.setup.dim,
             legend={icon: guide_url(topic, base=host.guide) for icon, topic in LEGEND_TOPICS.items()},
             pause=self.pause, hand_over=_hand_over(game, host.setup) if state.over else None,
-            history=[cut_line(game.cut, game.names, _first_dealer(game), state.rules.game), *host.log],
+            history=[*([] if self.code else [cut_line(game.cut, game.names, _first_dealer(game), state.rules.game)]),
+                     *host.log],
             links=self.links,
         )  # fmt: skip
 

@@ -84,7 +84,7 @@ class SetupForm:
             "<i>Clear 4: its own 120-card deck, 2 to 6 players, three-card stacks and a hand of 8. It is played"
             " over a number of rounds; every card left in your hands counts one point against you.</i>"
         )
-        self.seed = w.Text(value="", placeholder="random", description="Seed")
+        self.seed = w.Text(value="", placeholder="random", description="Seed or deal code")
         controls.guard(self.seed)
         self.deal_button = controls.button("Deal & play", self._deal_from_form, button_style="primary")
         self.reset_button = controls.button("Reset game setup", host.ask_reset)
@@ -292,7 +292,8 @@ class SetupForm:
     def _deal_from_form(self) -> None:
         text = self.seed.value.strip()
         if text and not text.isdigit():
-            raise ValueError("the seed is a whole number (or blank for a random deal)")
+            self.host.deal_code(text)  # refused with the reason when it is no deal code for this setup
+            return
         self.host.deal(int(text) if text else None)
 
     # -- drawing ------------------------------------------------------------------------------------------
