@@ -84,7 +84,7 @@ class SetupForm:
             "<i>Clear 4: its own 120-card deck, 2 to 6 players, three-card stacks and a hand of 8. It is played"
             " over a number of rounds; every card left in your hands counts one point against you.</i>"
         )
-        self.seed = w.Text(value="", placeholder="random", description="Seed or deal code")
+        self.seed = w.Text(value="", placeholder="random", description="Seed")
         controls.guard(self.seed)
         self.deal_button = controls.button("Deal & play", self._deal_from_form, button_style="primary")
         self.reset_button = controls.button("Reset game setup", host.ask_reset)
