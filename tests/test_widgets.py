@@ -1181,6 +1181,15 @@ class TestTitleAndPlayBar:
         assert table["history"][0].startswith("Cut for dealer: ") and table["history"][1:] == app.log[-20:]
         assert table["history"][0].endswith(f"{app.game.names[app.game.dealer]} deals") or app.game.dealer == 0
 
+    def test_the_first_hand_opens_on_the_cut(self, tmp_path: Path) -> None:
+        app = GameApp(tmp_path)
+        app.deal(seed=3)  # Step: nobody has moved yet
+        assert app.game is not None and app.state is not None and not app.state.moves
+        last = app.table.table["last"]
+        assert last.startswith("Cut for dealer: You ") and last.endswith(f"{app.game.names[app.game.dealer]} deals")
+        app.next()
+        assert not app.table.table["last"].startswith("Cut for dealer")
+
     def test_new_game_from_the_title_bar(self, app: GameApp) -> None:
         assert app.table.receive({"type": "new_game"})
         assert app.game is None and app.setup_box.layout.display != "none"

@@ -447,14 +447,16 @@ class PlayLoop:
         game = host.need_game()
         winners = [game.names[s] for s in game.winners] if game.over else None
         status = turn_status(view(state, YOU), game.names, game.hand_number, winners, game.automated[YOU])
+        cut = [] if self.code else [cut_line(game.cut, game.names, _first_dealer(game), state.rules.game)]
+        # the first hand opens on the cut for dealer (R4), which names who deals
+        last = cut[0] if cut and game.hand_number == 1 and not state.moves else host.last
         return table_data(
             view(state, YOU), names=game.names, colours=[COLOURS[s.colour] for s in host.setup.seats],
             automated=game.automated, highlight=highlight.move if highlight else None, can_undo=self.can_undo(),
-            pile_counts=host.setup.pile_counts, status=status, last=host.last, step=step, dim=host.setup.dim,
+            pile_counts=host.setup.pile_counts, status=status, last=last, step=step, dim=host.setup.dim,
             legend={icon: guide_url(topic, base=host.guide) for icon, topic in LEGEND_TOPICS.items()},
             pause=self.pause, hand_over=_hand_over(game, host.setup) if state.over else None,
-            history=[*([] if self.code else [cut_line(game.cut, game.names, _first_dealer(game), state.rules.game)]),
-                     *host.log],
+            history=[*cut, *host.log],
             links=self.links,
         )  # fmt: skip
 
