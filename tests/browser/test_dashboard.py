@@ -40,6 +40,7 @@ def disagreeing_seed() -> tuple[int, str]:
 
     for seed in range(1, 200):
         app = GameApp(tempfile.mkdtemp())
+        app.set_pacing("Auto")  # as the play-through deals it
         app.deal(seed=seed)
         assert app.state is not None
         singles = [m for m in app.state.legal_moves() if m.kind == "play" and m.n == 1 and not m.stacks]
@@ -131,7 +132,7 @@ def test_play_through_the_dashboard(server: str) -> None:
         # let Automate Player finish the hand, then replay it
         page.locator("button.cut-automate").click()
         expect(status).to_contain_text("hand 1 over")
-        page.get_by_text("Scores", exact=True).click()
+        page.get_by_role("button", name="Scores", exact=True).click()
         page.get_by_role("button", name="Replay hand").click()
         replay_status = page.locator(".cut-status", has_text="Move ")
         expect(replay_status).to_have_text(re.compile(r"^Move 0 of \d+"))
@@ -168,6 +169,7 @@ def test_clear4_table(server: str) -> None:
         if start_new.is_visible():  # the game left by another test is offered first
             start_new.click()
         page.get_by_label("Preset").filter(visible=True).select_option("Clear 4")
+        page.locator(".widget-toggle-buttons", has_text="AI pacing").get_by_role("button", name="Auto").click()
         page.get_by_placeholder("random").fill("5")
         page.get_by_placeholder("random").press("Tab")
         page.get_by_role("button", name="Deal & play").click()

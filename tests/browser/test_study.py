@@ -102,7 +102,7 @@ def test_axe_finds_nothing_serious(server: str) -> None:
         shot(page, "analysis-light")
         page.locator("button.cut-automate").click()
         expect(page.locator(".cut-status").first).to_contain_text("hand 1 over")
-        page.get_by_text("Scores", exact=True).click()
+        page.get_by_role("button", name="Scores", exact=True).click()
         page.get_by_role("button", name="Replay hand").click()
         expect(page.locator(".cut-status", has_text="Move ")).to_have_text(re.compile(r"^Move 0 of \d+"))
         assert axe_problems(page) == [], "scores and the replayer"
