@@ -342,9 +342,9 @@ class PlayLoop:
 
         Before a deal it is the setup's switch: the game then deals with your seat automated.
         """
-        self.host.setup.automate = bool(on)
         game = self.host.game
         if game is None:
+            self.host.setup.automate = bool(on)
             self.host.refresh()
             return
         if game.automated[YOU] == bool(on):
