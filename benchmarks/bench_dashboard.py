@@ -513,6 +513,8 @@ def bench_browser(report: Report, browser: Any, dash: Voila, base: Voila, trips:
         dash.loads += 1
         deal = page.get_by_role("button", name=DEAL, exact=True)
         expect(deal).to_be_enabled()
+        # Auto pacing, as the in-process move is timed: each click waits for the AI replies, not for Next
+        page.locator(".widget-toggle-buttons", has_text="AI pacing").get_by_role("button", name="Auto").click()
         page.get_by_placeholder("random").fill("7")
         page.get_by_placeholder("random").press("Tab")
         deal.click()

@@ -64,6 +64,7 @@ RULES_FIELDS: dict[str, str] = {
 #: Every help topic the app may link to: the settings plus the guide's main pages.
 GUIDE_LINKS: dict[str, str] = {
     **{name: f"glossary.html#{anchor}" for name, anchor in SETTINGS.items()},
+    "guide": "index.html",
     "rules": "rules.html",
     "coach": "coach.html",
     "scores": "scoring.html#scores",
@@ -73,6 +74,7 @@ GUIDE_LINKS: dict[str, str] = {
     "known": "rules.html#take",
     "dealer": "rules.html#the-deal",
     "stacks": "rules.html#sources",
+    "clear": "rules.html#clear-play",
 }
 
 _LOOKUP: dict[str, str] = {key.lower(): url for key, url in GUIDE_LINKS.items()} | {

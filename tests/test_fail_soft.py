@@ -37,6 +37,7 @@ def _two_player_game(home: Path, rounds: int = 1) -> GameApp:
     app.set_players(2)
     app.set_rule("end_condition", "rounds")
     app.set_rule("rounds", rounds)
+    app.set_pacing("Auto")  # Automate Player plays the game out at once
     return app
 
 

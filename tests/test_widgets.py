@@ -18,7 +18,7 @@ import ipywidgets as w
 
 from cut_tutor import dashboard
 from cut_tutor.cli import build_parser, voila_command
-from cut_tutor.engine import IllegalMoveError, Move, Rules, State, view
+from cut_tutor.engine import IllegalMoveError, Move, Rules, State, deal_code, state_from_deal, view
 from cut_tutor.widgets import GameApp, Replayer, TableWidget, move_label
 from cut_tutor.widgets.replayer import REVIEW
 from cut_tutor.widgets.table import IntentError, parse_intent
@@ -53,6 +53,7 @@ def app_at(home: Path, position: dict[str, Any], **setup: Any) -> GameApp:
     """An app whose current hand is ``position`` (your turn, Auto pacing)."""
     app = GameApp(home)
     app.set_players(position["rules"]["players"])
+    app.set_pacing("Auto")
     for key, value in setup.items():
         getattr(app, f"set_{key}")(*value) if isinstance(value, tuple) else getattr(app, f"set_{key}")(value)
     app.deal(seed=3)
@@ -79,6 +80,7 @@ def synced(widget: w.Widget) -> list[Any]:
 def app(tmp_path: Path) -> GameApp:
     app = GameApp(tmp_path)
     app.set_players(3)
+    app.set_pacing("Auto")
     app.deal(seed=11)
     return app
 
@@ -220,7 +222,7 @@ class TestSetup:
         app.set_theme("dark")
         app.set_name(1, "Zoe")
         app.reset_setup()
-        assert app.game is None and app.setup.seats[1].name == "Daryl" and app.theme == "dark"
+        assert app.game is None and app.setup.seats[1].name == "Ann" and app.theme == "dark"
 
 
 class TestHints:
@@ -230,6 +232,7 @@ class TestHints:
     def test_hints_by_level(self, tmp_path: Path, level: str, count: int) -> None:
         app = GameApp(tmp_path)
         app.set_level(0, level)
+        app.set_pacing("Auto")
         app.deal(seed=11)
         assert app.hint_count() == count
         shown = app.coach_play_button.layout.display != "none"
@@ -399,6 +402,7 @@ class TestSaves:
         app.set_players(2)
         app.set_rule("end_condition", "rounds")
         app.set_rule("rounds", 1)
+        app.set_pacing("Auto")
         app.deal(seed=4)
         app.set_automate(True)
         assert app.game is not None and app.game.over
@@ -595,6 +599,7 @@ class TestReplayer:
 
     def test_from_a_finished_hand_of_the_app(self, tmp_path: Path) -> None:
         app = GameApp(tmp_path)
+        app.set_pacing("Auto")
         app.deal(seed=4)
         app.set_automate(True)
         r = app.open_replay(1)
@@ -710,6 +715,7 @@ def c4_app(home: Path, seats: list[dict[str, Any]], pile: str = "", **extra: Any
     app = GameApp(home)
     app.set_players(len(seats))
     app.set_preset(C4)
+    app.set_pacing("Auto")
     app.deal(seed=3)
     assert app.game is not None
     full = [
@@ -774,14 +780,14 @@ class TestClear4:
         )
         app.set_pacing("Step")
         labels = labels_of(app)
-        assert labels["push → 1"] == "Push to Daryl" and labels["push → 2"] == "Push to Madonna"
+        assert labels["push → 1"] == "Push to Ann" and labels["push → 2"] == "Push to Ben"
         assert labels["take"] == "Pass" and labels["1×6 s1"] == "Play 1× 6 (pile 1)"
         pushes = [a for a in app.table.table["actions"] if a["move"].startswith("push")]
         assert [(a["cards"], a["to"]) for a in pushes] == [(["h:P"], 1), (["h:P"], 2)]  # one card, a seat each
         assert app.table.receive({"type": "move", "move": "push → 2"})  # the page's seat picker
         assert app.state is not None
         assert app.state.to_position()["seats"][2]["hand"] == "8 7 4 4" and app.state.turn == 1
-        assert "You: Push to Madonna" in app.last
+        assert "You: Push to Ben" in app.last
         while app.state.turn != 0:
             app.next()
         if app.state.pile:
@@ -827,7 +833,7 @@ class TestClear4:
         assert labels_of(app)["flip 1"] == "Flip pile 1"
         app.play("flip 1")
         assert "(turned PUSH)" in app.last and "choose who gets the pile" in app.table.table["status"]
-        assert labels_of(app) == {"push blind → 1": "Push to Daryl", "push blind → 2": "Push to Madonna"}
+        assert labels_of(app) == {"push blind → 1": "Push to Ann", "push blind → 2": "Push to Ben"}
         assert [a["to"] for a in app.table.table["actions"]] == [1, 2]
         app.play("push blind → 1")
         assert app.state is not None and app.state.to_position()["seats"][1]["hand"] == "8 3"
@@ -836,6 +842,7 @@ class TestClear4:
         app = GameApp(tmp_path)
         app.set_players(3)
         app.set_preset(C4)
+        app.set_pacing("Auto")
         app.deal(seed=9)
         for _ in range(6):
             assert app.state is not None
@@ -896,6 +903,7 @@ class TestClear4:
         app.set_players(3)
         app.set_preset(C4)
         app.set_rule("rounds", 2)
+        app.set_pacing("Auto")
         app.deal(seed=8)
         assert app.state is not None
         app.play(str(app.state.legal_moves()[0]))
@@ -909,8 +917,8 @@ class TestClear4:
         again.set_automate(False)
         assert again.game is not None and len(again.game.results) == 1 and not again.game.over
         first = again.game.results[0]
-        assert "Hand" in again.this_game.value and again.table.table["step"] == "Continue"
-        again.next()  # Continue: the second round
+        assert "Hand" in again.this_game.value and again.table.table["step"] == "Next hand"
+        again.next()  # Next hand: the second round
         assert again.game.hand_number == 2
         assert GameApp(tmp_path).resume_label == "Continue — 3 players, round 2"
         again.set_automate(True)
@@ -971,14 +979,14 @@ class TestPlayBar:
         assert "You: Flip pile 1 (turned K) — 💥 took the pile: K 9" in bust.log
 
     def test_the_dealer_agrees_with_its_verb(self, tmp_path: Path) -> None:
-        """ "You deal" and "Daryl deals", never "You deals"."""
+        """ "You deal" and "Ann deals", never "You deals"."""
         dealers = {}
         for seed in range(12):
             app = GameApp(tmp_path / str(seed))
             app.deal(seed=seed)
             assert app.game is not None
             dealers[app.game.dealer] = app.log[0]
-        assert dealers[0] == "You deal" and dealers[1] == "Daryl deals", dealers
+        assert dealers[0] == "You deal" and dealers[1] == "Ann deals", dealers
 
 
 RISKY = {
@@ -1020,6 +1028,20 @@ class TestRiskCombos:
         used = {c for a in app.table.table["actions"] for c in a["cards"]}
         assert "h:9" in used and "s:1" not in used  # the 4 on stack 2 plays nowhere: the page dims it
 
+    def test_a_card_only_shown_to_take_is_dimmed(self, tmp_path: Path) -> None:
+        """Over a 5, the 9 can only be shown to take the pile: it is not playable, and is dimmed."""
+        position = {
+            "rules": {"players": 2},
+            "turn": 0,
+            "pile": "5@1",
+            "seats": [{"hand": "9 3", "stacks": ["[Q] 8", "[J] 7", "[Q] 6", "[J] 4"]}, {"hand": "Q Q 8 7"}],
+        }
+        app = app_at(tmp_path, position, dim=True)
+        table = app.table.table
+        shown = {c for a in table["actions"] if a["move"].startswith("take") for c in a["cards"]}
+        assert "h:9" in shown and "h:9" not in table["playable"]
+        assert table["playable"] == ["h:3"]  # the Board waits until the hand is spent (R7)
+
 
 class TestLearners:
     """Each browser names its learner; a learner's save, setup and history are their own (one server, a class)."""
@@ -1046,3 +1068,198 @@ class TestLearners:
         app.deal(seed=1)
         assert not app.table.receive({"type": "ready", "learner": "late"}), "a learner is named before a game"
         assert app.home == tmp_path and app.game is not None
+
+
+# Ann, to move, holds only a K over a 9: the pile is hers (a bust). A 9 of hers on three 9s sweeps them (R10).
+BUSTING = {
+    "rules": {"players": 2, "bust_penalty": 25},
+    "turn": 1,
+    "dealer": 0,
+    "pile": "9@0",
+    "seats": [
+        {"hand": "5 3", "stacks": ["[Q] 8", "[J] 7", "[Q] 6", "[J] 4"]},
+        {"hand": "K", "stacks": ["", "", "", ""]},
+    ],
+}
+CLEARING = {
+    "rules": {"players": 2},
+    "turn": 1,
+    "dealer": 0,
+    "pile": "9@0 9@0 9@0",
+    "seats": [
+        {"hand": "5 3", "stacks": ["[Q] 8", "[J] 7", "[Q] 6", "[J] 4"]},
+        {"hand": "9", "stacks": ["[3] 4", "", "", ""]},
+    ],
+}
+# You go out with your 5; Ann has busted twice under a 25-point penalty and keeps a Risk card face down.
+GOING_OUT = {
+    "rules": {"players": 2, "bust_penalty": 25},
+    "turn": 0,
+    "dealer": 1,
+    "pile": "9@1",
+    "seats": [{"hand": "5", "stacks": ["", "", "", ""]}, {"hand": "K Q", "busts": 2, "stacks": ["[7] 2", "", "", ""]}],
+}
+
+
+class TestPacing:
+    """The glossary's Pause between Players: Step is the default, pauses on an AI seat's clear or bust until
+    Continue; Auto plays on."""
+
+    def test_step_is_the_default(self, tmp_path: Path) -> None:
+        app = GameApp(tmp_path)
+        assert app.setup.pacing == "Step" and app.form.pacing.value == "Step" and app.loop.step_pacing.value == "Step"
+        assert not app.setup.pile_counts and not app.form.pile_counts.value
+
+    def test_a_bust_pauses_with_continue(self, tmp_path: Path) -> None:
+        app = app_at(tmp_path, BUSTING, pacing="Step")
+        assert app.table.table["step"] == "Next" and app.table.table["pause"] is None
+        app.next()
+        table = app.table.table
+        assert table["step"] == "Continue" and table["pause"]["kind"] == "bust"
+        assert table["pause"]["text"] == "💥 Ann took the pile: 9"
+        app.table.receive({"type": "next"})  # Continue, from the page
+        assert app.table.table["pause"] is None and app.table.table["step"] == ""
+        assert app.state is not None and app.state.turn == 0
+
+    def test_a_clear_pauses_with_the_swept_cards_shown(self, tmp_path: Path) -> None:
+        app = app_at(tmp_path, CLEARING, pacing="Step")
+        app.next()
+        table = app.table.table
+        assert table["pause"] == {
+            "kind": "clear",
+            "seat": 1,
+            "cards": ["9"] * 4,
+            "text": "Ann cleared the pile: 9 9 9 9",
+        }
+        assert table["view"]["pile"] == [] and table["step"] == "Continue"
+        done = len(app.state.moves) if app.state else 0
+        app.next()  # Continue ends the pause and plays nothing
+        assert app.state is not None and len(app.state.moves) == done and app.table.table["step"] == "Next"
+
+    def test_your_play_ends_a_pause(self, tmp_path: Path) -> None:
+        app = app_at(tmp_path, BUSTING, pacing="Step")
+        app.next()
+        app.play("1×5")
+        assert app.table.table["pause"] is None
+
+    def test_auto_plays_on_without_a_pause(self, tmp_path: Path) -> None:
+        app = app_at(tmp_path, CLEARING)
+        app.set_pacing("Auto")
+        assert app.table.table["pause"] is None and app.table.table["step"] != "Continue"
+
+
+class TestHandOver:
+    """The round-over panel: who went out, every seat's cards with Risk cards face up (only once the hand is
+    over), the hand's points with the bust add-on apart, running totals and Next hand."""
+
+    def test_panel_after_going_out(self, tmp_path: Path) -> None:
+        app = app_at(tmp_path, GOING_OUT)
+        assert app.table.table["hand_over"] is None  # nothing hidden is shown before the hand is over
+        assert app.table.table["view"]["seats"][1]["stacks"][0] == [None, "2"]
+        app.play("1×5")
+        over = app.table.table["hand_over"]
+        assert over["title"] == "You went out — hand over" and over["next"] == "Next hand"
+        you, ann = over["seats"]
+        assert you["hand"] == [] and you["points"] == 0 and you["addon"] == ""
+        assert ann["hand"] == ["K", "Q"] and ann["stacks"][0] == [
+            {"card": "7", "risk": True},
+            {"card": "2", "risk": False},
+        ]
+        assert ann["addon"] == "💥×2 +50" and ann["score"] == ann["points"] + 50 and ann["total"] == ann["score"]
+        assert app.table.table["step"] == "Next hand"
+        app.table.receive({"type": "next"})
+        assert app.game is not None and app.game.hand_number == 2 and app.table.table["hand_over"] is None
+
+
+class TestTitleAndPlayBar:
+    """One Title Bar (Guide and Scores links, New game) and a Play Bar with a history headed by the cut."""
+
+    def test_links_history_and_the_cut(self, app: GameApp) -> None:
+        table = app.table.table
+        assert table["links"]["guide"].endswith("index.html") and "scoring.html" in table["links"]["scores"]
+        assert app.game is not None
+        assert table["history"][0].startswith("Cut for dealer: ") and table["history"][1:] == app.log[-20:]
+        assert table["history"][0].endswith(f"{app.game.names[app.game.dealer]} deals") or app.game.dealer == 0
+
+    def test_the_first_hand_opens_on_the_cut(self, tmp_path: Path) -> None:
+        app = GameApp(tmp_path)
+        app.deal(seed=3)  # Step: nobody has moved yet
+        assert app.game is not None and app.state is not None and not app.state.moves
+        last = app.table.table["last"]
+        assert last.startswith("Cut for dealer: You ") and last.endswith(f"{app.game.names[app.game.dealer]} deals")
+        app.next()
+        assert not app.table.table["last"].startswith("Cut for dealer")
+
+    def test_new_game_from_the_title_bar(self, app: GameApp) -> None:
+        assert app.table.receive({"type": "new_game"})
+        assert app.game is None and app.setup_box.layout.display != "none"
+
+    def test_each_control_once(self, app: GameApp) -> None:
+        """Next, Automate Player and New game are the table's buttons: the play box holds only the pacing."""
+        assert list(app.loop.controls.children) == [app.loop.step_pacing]
+
+
+class TestSetupSwitches:
+    def test_ai_seats_are_not_the_coaches(self, tmp_path: Path) -> None:
+        app = GameApp(tmp_path)
+        app.set_players(8)
+        names = {s.name for s in app.setup.seats}
+        assert len(names) == 8 and not names & {"Daryl", "Madonna", "Marty"}
+
+    def test_automate_player_in_setup(self, tmp_path: Path) -> None:
+        app = GameApp(tmp_path)
+        app.form.automate.value = True  # the setup's switch
+        assert app.setup.automate
+        app.set_pacing("Auto")
+        app.deal(seed=4)
+        assert app.game is not None and app.game.automated[0] and app.state is not None and app.state.over
+
+    def test_reset_asks_first_while_a_game_is_in_progress(self, app: GameApp) -> None:
+        app.set_automate(True)
+        if app.game is not None and not app.game.over:
+            app.next_hand()
+        app.open_replay(1)
+        app.reset_play()  # New game: the saved game stays on disk
+        app.set_name(1, "Zoe")
+        assert app.ask_reset() and app.form.reset_ask.layout.display != "none"
+        app.cancel_reset()
+        assert app.setup.seats[1].name == "Zoe" and app.form.reset_ask.layout.display == "none"
+        app.form.reset_button.click()
+        app.form.reset_yes.click()
+        assert app.setup.seats[1].name == "Ann" and app.replayer is None
+        assert app.score_panel.replay_box.children == ()
+
+    def test_reset_without_a_game_does_not_ask(self, tmp_path: Path) -> None:
+        app = GameApp(tmp_path)
+        app.set_name(1, "Zoe")
+        assert not app.ask_reset() and app.setup.seats[1].name == "Ann"
+
+    def test_the_legend_s_means_a_clear(self, app: GameApp) -> None:
+        legend = dict(app.table.table["words"]["legend"])
+        assert legend["S"].startswith("Clear") and app.table.table["legend"]["S"].endswith("rules.html#clear-play")
+
+
+class TestDealCodes:
+    """The deal field takes a seed or a deal code, as notebook 01 hands them out."""
+
+    def test_a_deal_code_deals_its_hand_unsaved(self, tmp_path: Path) -> None:
+        code = deal_code(Rules(players=3), 12345, 2)
+        app = GameApp(tmp_path)
+        app.set_players(3)
+        app.seed.value = code
+        app.deal_button.click()
+        assert app.table.error == ""
+        assert app.game is not None and app.state is not None
+        assert app.state.deal_code == code and app.game.dealer == 2
+        assert app.state.to_position() == state_from_deal(code).to_position()
+        assert not app.save_path.exists() and "not saved" in " ".join(app.log)
+        assert not app.table.table["history"][0].startswith("Cut for dealer")
+
+    def test_a_code_for_other_seats_is_refused(self, tmp_path: Path) -> None:
+        app = GameApp(tmp_path)
+        app.seed.value = deal_code(Rules(players=3), 12345, 2)  # the setup seats four
+        app.deal_button.click()
+        assert app.game is None and "deal" in app.table.error
+        app.seed.value = "not-a-code"
+        app.deal_button.click()
+        assert app.game is None and "is not a deal code" in app.table.error

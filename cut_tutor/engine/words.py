@@ -40,16 +40,22 @@ LEGENDS: dict[str, tuple[tuple[str, str], ...]] = {
         ("🃏", "Known card: came from the pile"),
         ("🤖", "Automated: the coach plays this seat"),
         ("D", "Dealer"),
-        ("S", "Stack number (Board card over Risk card)"),
+        ("S", "Clear: the pile was swept away"),
     ),
     CLEAR4: (
         ("💥", "Passed: took the pile"),
         ("🃏", "Known card: came from the pile"),
         ("🤖", "Automated: the coach plays this seat"),
         ("D", "Dealer"),
-        ("S", "Stack number (top card, the middle card beneath, the final card across)"),
+        ("S", "Clear: the pile was swept away"),
     ),
 }
+
+#: The seats' names in a new setup: you, then AI opponents named apart from the three coaches (Daryl, Madonna and
+#: Marty give advice; they do not sit at the table).
+SEAT_NAMES = ("You", "Ann", "Ben", "Cleo", "Dev", "Eve", "Finn", "Gia")
+#: The buttons that move play on: before an AI seat's move (Step pacing), after a pause, after a hand.
+NEXT, CONTINUE, NEXT_HAND = "Next", "Continue", "Next hand"
 
 _NUMBERS = ("no", "one", "two", "three", "four", "five")
 _IRREGULAR = {"be": "is", "do": "does", "go": "goes", "have": "has"}
@@ -313,6 +319,48 @@ def play_bar(
     if went_out:
         text += " — and went out!"
     return text
+
+
+def cut_line(cuts: Iterable[tuple[int, int]], names: Sequence[str], dealer: int, game: str = CUT) -> str:
+    """The first hand's cut for dealer (R4) in the Play Bar: every card cut, in order, and who deals.
+
+    >>> cut_line([(0, 7), (1, 13)], ["You", "Ann"], 1)
+    'Cut for dealer: You 7, Ann K — Ann deals'
+    """
+    cut = ", ".join(f"{seat_name(seat, names)} {face(card, game)}" for seat, card in cuts)
+    return f"Cut for dealer: {cut} — {acts(seat_name(dealer, names), 'deal')}"
+
+
+def code_note(code: str) -> str:
+    """The Play Bar's word on a game dealt from a deal code: its first hand is the code's, and it is not saved."""
+    return f"Dealt from code {code}: this game is not saved (a seed deals a game that is)"
+
+
+def pause_line(kind: str, name: str, cards: Iterable[int], game: str = CUT) -> str:
+    """What a Step pause shows (``kind`` ``clear`` or ``bust``): the swept cards before the pile clears, or the
+    pile a seat took; both are public (R9–R11).
+
+    >>> pause_line("clear", "Ann", [9, 9, 9, 9]), pause_line("bust", "Ben", [12, 4])
+    ('Ann cleared the pile: 9 9 9 9', '💥 Ben took the pile: Q 4')
+    """
+    if kind == "clear":  # the table marks it with the S badge
+        return f"{name} cleared the pile: {cards_text(cards, game)}"
+    return f"💥 {name} took the pile: {cards_text(cards, game)}"
+
+
+def busts_mark(busts: int) -> str:
+    """A seat's busts as one mark with a count, however many: ``💥×8``."""
+    return f"💥×{busts}" if busts else ""
+
+
+def bust_addon(busts: int, penalty: int) -> str:
+    """The bust add-on on a hand's score, on its own line (R19): ``💥×2 +50``; empty without busts or a penalty."""
+    return f"{busts_mark(busts)} +{busts * penalty}" if busts and penalty else ""
+
+
+def hand_over_title(winner: str | None) -> str:
+    """The round-over panel's heading: who went out, or the stalemate."""
+    return f"{winner} went out — hand over" if winner is not None else "Stalemate — hand over"
 
 
 def turn_status(

@@ -200,14 +200,25 @@ class GameApp:
         self.form.set_pile_counts(on)
 
     def reset_setup(self) -> None:
-        """Back to the default setup; ends a game in progress (its board no longer matches the screen).
+        """Back to the default setup; ends a game in progress (its board no longer matches the screen) and closes
+        any open replay. The button asks first when a game is in progress (:meth:`ask_reset`).
 
         Display settings (theme) and the score history are kept.
         """
+        self.form.asking = False
         self.loop.end_game()
+        self._close_replay()
         self.setup = Setup.default()
         self.refresh_setup(rebuild=True)
         self.refresh()
+
+    def ask_reset(self) -> bool:
+        """*Reset game setup*: resets at once, or asks first (``True``) while a game is in progress or saved."""
+        return self.form.ask_reset()
+
+    def cancel_reset(self) -> None:
+        """Keep the setup and the game: the answer *No* to :meth:`ask_reset`."""
+        self.form.cancel_reset()
 
     # -- dealing, playing and saved games (the play loop) -------------------------------------------------
 
@@ -225,8 +236,19 @@ class GameApp:
 
     def deal(self, seed: int | None = None) -> None:
         """Start a new game from the setup (a seed makes it reproducible); other saved games wait for Continue."""
-        self.score_panel.replayer = None
+        self._close_replay()
         self.loop.deal(seed)
+
+    def deal_code(self, code: str) -> None:
+        """Start a new game whose first hand is a deal code's (``4-3-20-0-7K``, as notebook 01 hands out); the code
+        must fit the setup's seats, decks and cards dealt. The game is not saved."""
+        self._close_replay()
+        self.loop.deal(code=code)
+
+    def _close_replay(self) -> None:
+        """An old game's replay does not stay open under Scores once the setup or the game changes."""
+        self.score_panel.replayer = None
+        self.score_panel.replay_box.children = []
 
     def next_hand(self) -> None:
         """Deal the next hand once this one is over (R6)."""
@@ -261,11 +283,13 @@ class GameApp:
         self.loop.next()
 
     def set_pacing(self, pacing: str) -> None:
-        """``Step`` waits for *Next* before each AI move; ``Auto`` plays them at once."""
+        """``Step`` (the default) waits for *Next* before each AI move and pauses on a clear or a bust (*Continue*);
+        ``Auto`` plays on."""
         self.loop.set_pacing(pacing)
 
     def set_automate(self, on: bool) -> None:
-        """Automate Player: the coach plays your seat with your own Style and Level until you take over."""
+        """Automate Player: the coach plays your seat with your own Style and Level until you take over; before a
+        deal, the setup's switch."""
         self.loop.set_automate(on)
 
     # -- the coach (the coach panel) ----------------------------------------------------------------------
@@ -375,6 +399,8 @@ class GameApp:
             self.next()
         elif kind == "automate":
             self.set_automate(bool(value))
+        elif kind == "new_game":
+            self.reset_play()
         elif kind == "theme":
             self.set_theme(str(value))
         elif kind == "ready":

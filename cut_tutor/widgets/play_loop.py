@@ -24,14 +24,28 @@ from typing import Any, Concatenate, ParamSpec, TypeVar
 import ipywidgets as w
 
 from cut_tutor.coach import Advice
-from cut_tutor.engine import Game, Move, SaveError, State, load_game, save_game, view
-from cut_tutor.engine.cards import UP
+from cut_tutor.engine import Game, Move, SaveError, State, load_game, save_game, state_from_deal, view
+from cut_tutor.engine.cards import RANK_MASK, UP, cards_of
 from cut_tutor.engine.moves import FLIP, GAMBLE, TURNUP
 from cut_tutor.engine.saves import LEGACY, ClaimLost, Waiting
 from cut_tutor.engine.storage import keep_aside, write_atomic
 
-from ..engine.outcome import BUST, OUT
-from ..engine.words import acts, face, play_bar, turn_status
+from ..engine.outcome import BUST, CLEAR, NATURAL, OUT, Outcome
+from ..engine.words import (
+    CONTINUE,
+    NEXT,
+    NEXT_HAND,
+    acts,
+    bust_addon,
+    busts_mark,
+    code_note,
+    cut_line,
+    face,
+    hand_over_title,
+    pause_line,
+    play_bar,
+    turn_status,
+)
 from ..guide_links import guide_url
 from .saving import cannot_save, notice_html, probe_home
 from .shared import PACING, YOU, Host, Setup, seat_ai
@@ -40,7 +54,7 @@ from .table import COLOURS, IntentError, move_label, table_data
 #: Moves that turn a hidden card: C9 never undoes them.
 _REVEALING = (FLIP, GAMBLE, TURNUP)
 #: The guide section each legend entry opens.
-LEGEND_TOPICS = {"💥": "bust", "🃏": "known", "🤖": "Automate Player", "D": "dealer", "S": "stacks"}
+LEGEND_TOPICS = {"💥": "bust", "🃏": "known", "🤖": "Automate Player", "D": "dealer", "S": "clear"}
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -60,11 +74,11 @@ def _all_or_nothing(change: Callable[Concatenate[PlayLoop, P], R]) -> Callable[C
     def guarded(loop: PlayLoop, /, *args: P.args, **kwargs: P.kwargs) -> R:
         host = loop.host
         game = host.game.copy() if host.game is not None else None
-        before = game, copy.deepcopy(host.ai), list(loop._undo), list(host.log), loop._recorded
+        before = game, copy.deepcopy(host.ai), list(loop._undo), list(host.log), loop._recorded, loop.pause
         try:
             return change(loop, *args, **kwargs)
         except _SaveFailed as exc:
-            host.game, host.ai, loop._undo, host.log, loop._recorded = before
+            host.game, host.ai, loop._undo, host.log, loop._recorded, loop.pause = before
             if isinstance(exc, _TakenOver):
                 loop.end_game()
                 loop.check_resume()
@@ -85,6 +99,12 @@ class PlayLoop:
         self.waiting: list[Waiting] = []
         self._undo: list[tuple[State, int]] = []
         self._recorded: Game | None = None
+        #: Step pacing's pause after an AI seat's clear or bust: what the table shows until *Continue*.
+        self.pause: dict[str, Any] | None = None
+        #: The deal code this game's first hand came from; such a game is not saved.
+        self.code: str | None = None
+        #: The Title Bar's links into the guide.
+        self.links = {topic: guide_url(topic, base=host.guide) for topic in ("guide", "scores")}
         controls = host.controls
         self.resume_note = w.HTML()
         #: Trouble with the tutor home or the history, shown above the table and the setup screen.
@@ -92,13 +112,11 @@ class PlayLoop:
         self.save_problem = probe_home(self.host.home)
         self.start_new_button = controls.button("Start new", self.start_new)
         self.resume_box = w.VBox()
-        self.step_pacing = w.ToggleButtons(options=list(PACING), value="Auto", description="Pacing")
+        # Next, Automate Player and New game are the table's own buttons (each control once): only pacing is here
+        self.step_pacing = w.ToggleButtons(options=list(PACING), value="Step", description="Pacing")
         controls.watch(self.step_pacing, host.set_pacing)
-        self.next_button = controls.button("Next", self.next)
-        self.automate = w.ToggleButton(value=False, description="🤖 Automate Player", layout=w.Layout(width="auto"))
-        controls.watch(self.automate, self.set_automate)
-        self.new_game_button = controls.button("New game", self.reset_play)
-        self.controls = w.HBox([self.step_pacing, self.next_button, self.automate, self.new_game_button])
+        self.controls = w.HBox([self.step_pacing])
+        self.controls.add_class("cut-play-controls")
 
     # -- dealing and saved games --------------------------------------------------------------------------
 
@@ -185,6 +203,7 @@ class PlayLoop:
             except OSError as exc:
                 raise IntentError(cannot_save(exc, host.home, "the game was not continued")) from None
         host.game = game
+        self.code = None
         if host.setup_path.exists():
             try:
                 setup = Setup.from_dict(json.loads(host.setup_path.read_text(encoding="utf-8")))
@@ -199,6 +218,7 @@ class PlayLoop:
             host.setup.seats[seat].name = name
         host.ai = [seat_ai(host.setup, seat, game) for seat in range(game.rules.players)]
         self._undo = []
+        self.pause = None
         self.resume_label = None
         self.waiting = []
         host.note("Game resumed")
@@ -211,18 +231,31 @@ class PlayLoop:
         self.host.refresh()
 
     @_all_or_nothing
-    def deal(self, seed: int | None = None) -> None:
-        """Start a new game from the setup (a seed makes it reproducible); other saved games wait for Continue."""
+    def deal(self, seed: int | None = None, code: str | None = None) -> None:
+        """Start a new game from the setup (a seed makes it reproducible); other saved games wait for Continue.
+
+        A deal ``code`` (``4-3-20-0-7K``) deals its own first hand, which must fit the setup's seats, decks and
+        cards dealt. Such a game is played without a save: a save keeps a game by its seed, which has no code.
+        """
         host = self.host
+        first = state_from_deal(code.strip(), host.setup.rules) if code is not None else None
         if seed is None:
             seed = random.SystemRandom().randrange(2**31)
-        game = host.game = Game(host.setup.rules, seed, [s.name for s in host.setup.seats])
+        game = Game(host.setup.rules, seed, [s.name for s in host.setup.seats])
+        if first is not None:
+            game.dealer, game.state = first.dealer, first
+        host.game = game
+        self.code = code.strip() if code is not None else None
         host.ai = [seat_ai(host.setup, seat, game) for seat in range(host.setup.rules.players)]
+        game.automated[YOU] = host.setup.automate  # Automate Player chosen in setup plays from the first move
         self._undo = []
+        self.pause = None
         self.resume_label = None
         self.resume_note.value = ""  # a kept file was named before this deal; the deal never touches it
         host.log = []
         host.note(acts(game.names[game.dealer], "deal"))
+        if self.code is not None:
+            host.note(code_note(self.code))
         if not self.save_problem:  # the setup file only keeps names and colours for Continue
             try:
                 write_atomic(host.setup_path, json.dumps(host.setup.to_dict()))
@@ -240,6 +273,7 @@ class PlayLoop:
             raise IntentError("the game is over: deal a new game")
         game.next_hand()
         self._undo = []
+        self.pause = None
         self.host.note(f"Hand {game.hand_number}: {acts(game.names[game.dealer], 'deal')}")
         self._advance()
 
@@ -248,6 +282,7 @@ class PlayLoop:
         self.host.game = None
         self.host.ai = []
         self._undo = []
+        self.pause = None
         self.host.log = []
         self.host.saves.release()
 
@@ -273,6 +308,7 @@ class PlayLoop:
             raise IntentError(f"{move_label(move, view(state, YOU), game.names)} is not allowed: {reason}")
         snapshot = state.copy()
         hidden = _hidden(state, YOU)
+        self.pause = None  # playing on ends a pause: the pile is as the view shows it
         self._apply(move)
         # C9: never undo a play that turned a hidden card (in Clear 4, a stack card's middle card turning up)
         if move.kind not in _REVEALING and _hidden(game.state, YOU) == hidden and not game.state.over:
@@ -316,15 +352,20 @@ class PlayLoop:
             raise IntentError("there is no play of yours to undo: the next seat has acted, or it turned a card")
         game = self.host.need_game()
         game.state, _ = self._undo.pop()
+        self.pause = None
         self.host.note("You took back your last play")
         self._save()
         self.host.refresh()
 
     @_all_or_nothing
     def next(self) -> None:
-        """Step pacing: play the next AI seat's move; after a hand, deal the next one."""
+        """Step pacing: end a pause (*Continue*), else play the next AI seat's move; after a hand, deal the next one."""
         game = self.host.need_game()
         state = game.state
+        if self.pause is not None:
+            self.pause = None
+            self.host.refresh()
+            return
         if state.over:
             self.next_hand()
             return
@@ -334,10 +375,12 @@ class PlayLoop:
         self._advance(step=False)
 
     def set_pacing(self, pacing: str) -> None:
-        """``Step`` waits for *Next* before each AI move; ``Auto`` plays them at once."""
+        """``Step`` waits for *Next* before each AI move and pauses on a clear or a bust; ``Auto`` plays on."""
         if pacing not in PACING:
             raise ValueError(f"pacing: {pacing!r} is not Step or Auto")
         self.host.setup.pacing = pacing
+        if pacing == "Auto":
+            self.pause = None
         if self.host.game is not None:
             self._advance()
         else:
@@ -345,8 +388,15 @@ class PlayLoop:
 
     @_all_or_nothing
     def set_automate(self, on: bool) -> None:
-        """Automate Player: the coach plays your seat with your own Style and Level until you take over."""
-        game = self.host.need_game()
+        """Automate Player: the coach plays your seat with your own Style and Level until you take over.
+
+        Before a deal it is the setup's switch: the game then deals with your seat automated.
+        """
+        game = self.host.game
+        if game is None:
+            self.host.setup.automate = bool(on)
+            self.host.refresh()
+            return
         if game.automated[YOU] == bool(on):
             return  # already so: Esc is sent whatever the page last drew, so a quick one is never lost
         game.automated[YOU] = bool(on)
@@ -357,11 +407,13 @@ class PlayLoop:
         game = self.host.need_game()
         seat = game.state.turn
         move = self.host.ai[seat].choose_view(view(game.state, seat))
-        self._apply(move)
+        outcome = self._apply(move)
         if seat != YOU:
             self._undo.clear()
+        if self.host.setup.pacing == "Step":
+            self.pause = _pause(outcome, game)
 
-    def _apply(self, move: Move) -> None:
+    def _apply(self, move: Move) -> Outcome:
         """Apply a legal move and tell the Play Bar what it did, from the move's outcome."""
         game = self.host.need_game()
         state = game.state
@@ -375,6 +427,7 @@ class PlayLoop:
             swept=sorted(outcome.swept, reverse=True) if outcome.swept else None, went_out=outcome.kind == OUT,
         )  # fmt: skip
         self.host.note(text)
+        return outcome
 
     def _advance(self, step: bool = True) -> None:
         """After any change: let AI seats move (Auto pacing), record a finished game, save, redraw."""
@@ -400,7 +453,7 @@ class PlayLoop:
     def _save(self) -> None:
         """Save the game in progress; a save that cannot be written takes the change back (:func:`_all_or_nothing`)."""
         game = self.host.game
-        if game is None or game.over or self.save_problem:
+        if game is None or game.over or self.save_problem or self.code is not None:
             return
         self._hold(game)
         try:
@@ -438,19 +491,18 @@ class PlayLoop:
         game = host.game
         if game is None:
             host.table.table = {"mode": "idle", "status": "Set up a game" if not self.resume_label else "",
-                                "last": host.last}  # fmt: skip
+                                "last": host.last, "links": self.links}  # fmt: skip
             return
         state = game.state
-        self.automate.value = game.automated[YOU]
         show = advice is not None and hints > 0 and coach_open
         waiting = not state.over and (state.turn != YOU or game.automated[YOU])
         step = ""
-        if state.over and not game.over:
-            step = "Continue"
+        if self.pause is not None:
+            step = CONTINUE
+        elif state.over and not game.over:
+            step = NEXT_HAND
         elif waiting and host.setup.pacing == "Step":
-            step = "Next"
-        self.next_button.description = step or "Next"
-        self.next_button.disabled = not step
+            step = NEXT
         self.host.table.table = self._table(state, advice if show else None, step, selected)
 
     def _table(self, state: State, highlight: Advice | None, step: str, selected: Move | None) -> dict[str, Any]:
@@ -458,13 +510,61 @@ class PlayLoop:
         game = host.need_game()
         winners = [game.names[s] for s in game.winners] if game.over else None
         status = turn_status(view(state, YOU), game.names, game.hand_number, winners, game.automated[YOU])
+        cut = [] if self.code else [cut_line(game.cut, game.names, _first_dealer(game), state.rules.game)]
+        # the first hand opens on the cut for dealer (R4), which names who deals
+        last = cut[0] if cut and game.hand_number == 1 and not state.moves else host.last
         return table_data(
             view(state, YOU), names=game.names, colours=[COLOURS[s.colour] for s in host.setup.seats],
             automated=game.automated, highlight=highlight.move if highlight else None, selected=selected,
             can_undo=self.can_undo(),
-            pile_counts=host.setup.pile_counts, status=status, last=host.last, step=step, dim=host.setup.dim,
+            pile_counts=host.setup.pile_counts, status=status, last=last, step=step, dim=host.setup.dim,
             legend={icon: guide_url(topic, base=host.guide) for icon, topic in LEGEND_TOPICS.items()},
+            pause=self.pause, hand_over=_hand_over(game, host.setup) if state.over else None,
+            history=[*cut, *host.log],
+            links=self.links,
         )  # fmt: skip
+
+
+def _pause(outcome: Outcome, game: Game) -> dict[str, Any] | None:
+    """Step pacing's pause after a clear (the swept cards, shown before the pile clears) or a bust; else ``None``."""
+    kind = "clear" if outcome.kind in (CLEAR, NATURAL) else "bust" if outcome.kind == BUST else None
+    if kind is None:
+        return None
+    cards = outcome.swept if kind == "clear" else outcome.taken
+    rules_game = game.rules.game
+    return {
+        "kind": kind, "seat": outcome.seat, "cards": [face(c, rules_game) for c in cards],
+        "text": pause_line(kind, game.names[outcome.seat], cards, rules_game),
+    }  # fmt: skip
+
+
+def _first_dealer(game: Game) -> int:
+    """Who won the cut: the first hand's dealer (R4)."""
+    return game.results[0].dealer if game.results else game.dealer
+
+
+def _hand_over(game: Game, setup: Setup) -> dict[str, Any]:
+    """The round-over panel: who went out, every seat's cards left with the Risk cards face up (the hand is over,
+    so nothing is hidden any more), the hand's points with the bust add-on apart, and the running totals."""
+    state = game.state
+    name = state.rules.game
+    penalty = state.rules.bust_penalty
+    scores = state.scores()
+    totals = game.totals
+    seats = []
+    for seat in range(state.players):
+        busts = state.busts[seat]
+        seats.append({
+            "name": game.names[seat], "colour": COLOURS[setup.seats[seat].colour],
+            "hand": [face(c, name) for c in cards_of(state.hands[seat])],
+            "stacks": [[{"card": face(c & RANK_MASK, name), "risk": not c & UP} for c in stack]
+                       for stack in state.stacks[seat]],
+            "points": scores[seat] - busts * penalty, "busts": busts_mark(busts),
+            "addon": bust_addon(busts, penalty), "score": scores[seat], "total": totals[seat],
+        })  # fmt: skip
+    winner = game.names[state.winner] if state.winner is not None else None
+    over = acts([game.names[s] for s in game.winners], "win") if game.over else ""
+    return {"title": hand_over_title(winner), "seats": seats, "game_over": over, "next": "" if game.over else NEXT_HAND}
 
 
 def _hidden(state: State, seat: int) -> int:

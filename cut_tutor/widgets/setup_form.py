@@ -14,8 +14,8 @@ import ipywidgets as w
 
 from cut_tutor.coach import COACHES, LEVELS, STYLES
 from cut_tutor.engine import Rules, RulesError
-from cut_tutor.engine.game import DEFAULT_NAMES
 from cut_tutor.engine.rules import CLEAR4_MAX_PLAYERS, PRESETS, SETTINGS, Setting
+from cut_tutor.engine.words import SEAT_NAMES
 
 from ..guide_links import RULES_FIELDS
 from .shared import PACING, YOU, Host, SeatSetup, Setup, help_html, seat_ai
@@ -43,6 +43,13 @@ def _rule_widget(setting: Setting) -> w.Widget:
     return w.Dropdown(options=options, description=setting.label)
 
 
+def _row(children: list[w.Widget]) -> w.HBox:
+    """A row of controls that wraps on a narrow window (a phone) instead of running off the screen."""
+    row = w.HBox(children, layout=w.Layout(flex_flow="row wrap"))
+    row.add_class("cut-wrap")
+    return row
+
+
 class SetupForm:
     """The setup screen's controls and twins; :attr:`box` is the screen."""
 
@@ -56,13 +63,15 @@ class SetupForm:
         self.coach_pick = w.Dropdown(options=list(COACHES), value="Madonna", description="Coach")
         controls.watch(self.coach_pick, host.set_coach)
         self.coach_about = w.HTML()
+        self.automate = w.Checkbox(value=False, description="Automate Player")
+        controls.watch(self.automate, host.set_automate)
         self.coaching = w.Checkbox(value=True, description="Coaching")
         controls.watch(self.coaching, self.set_coaching)
         self.pile_counts = w.Checkbox(value=False, description="Pile Counts")
         controls.watch(self.pile_counts, self.set_pile_counts)
         self.dim = w.Checkbox(value=False, description="Dim non-playable Cards")
         controls.watch(self.dim, self.set_dim)
-        self.pacing = w.ToggleButtons(options=list(PACING), value="Auto", description="AI pacing")
+        self.pacing = w.ToggleButtons(options=list(PACING), value="Step", description="AI pacing")
         controls.watch(self.pacing, host.set_pacing)
         self.view_pick = w.ToggleButtons(options=["Auto", "Table", "Stacked"], value="Auto", description="View")
         controls.watch(self.view_pick, host.set_layout)
@@ -78,14 +87,22 @@ class SetupForm:
         self.seed = w.Text(value="", placeholder="random", description="Seed")
         controls.guard(self.seed)
         self.deal_button = controls.button("Deal & play", self._deal_from_form, button_style="primary")
-        self.reset_button = controls.button("Reset game setup", host.reset_setup)
+        self.reset_button = controls.button("Reset game setup", host.ask_reset)
+        #: Reset game setup asks first while a game is in progress (the guide's *Reset game setup*).
+        self.asking = False
+        self.reset_yes = controls.button("Reset and end the game", host.reset_setup, button_style="danger")
+        self.reset_no = controls.button("Keep it", self.cancel_reset)
+        self.reset_ask = w.HBox([w.HTML("<b>A game is in progress: reset the setup and end it?</b>"), self.reset_yes,
+                                 self.reset_no])  # fmt: skip
+        self.reset_ask.add_class("cut-wrap")
+        self.reset_ask.layout.display = "none"
         guide = host.guide
         self.box = w.VBox(
             [
                 help_html(["rules", "coach", "scores", "saving"], guide, title="Guide"),
                 w.HTML("<h3>Players</h3>"), self.players, self.seat_rows,
                 help_html(["Players", "Level", "Style"], guide),
-                w.HTML("<h3>Coaching</h3>"), w.HBox([self.coach_pick, self.coaching]), self.coach_about,
+                w.HTML("<h3>Coaching</h3>"), _row([self.coach_pick, self.coaching, self.automate]), self.coach_about,
                 help_html(["Coaching", "Coach style", "Automate Player"], guide),
                 w.HTML("<h3>Rules</h3>"), self.preset, help_html(["Global Setting Set (preset)"], guide),
                 self.clear4_note, w.GridBox(
@@ -93,9 +110,9 @@ class SetupForm:
                     layout=w.Layout(grid_template_columns="repeat(auto-fill, minmax(300px, 1fr))"),
                 ),
                 help_html(list(RULES_FIELDS), guide),
-                w.HTML("<h3>Table</h3>"), w.HBox([self.pile_counts, self.dim, self.pacing]), self.view_pick, self.seed,
+                w.HTML("<h3>Table</h3>"), _row([self.pile_counts, self.dim]), self.pacing, self.view_pick, self.seed,
                 help_html(["Pile Counts", "Dim non-playable Cards", "Pause between Players", "View", "Seed"], guide),
-                w.HBox([self.deal_button, self.reset_button]),
+                _row([self.deal_button, self.reset_button]), self.reset_ask,
             ]
         )  # fmt: skip
 
@@ -112,6 +129,21 @@ class SetupForm:
 
     # -- twins --------------------------------------------------------------------------------------------
 
+    def ask_reset(self) -> bool:
+        """Reset at once, or ask first (``True``) while a game is in play or saved, since Reset ends it."""
+        host = self.host
+        if host.game is None and not host.save_path.exists():
+            host.reset_setup()
+            return False
+        self.asking = True
+        host.refresh()
+        return True
+
+    def cancel_reset(self) -> None:
+        """Keep the setup and the game."""
+        self.asking = False
+        self.host.refresh()
+
     def set_players(self, players: int) -> None:
         """Seat 2 to 8 players (2 to 6 in Clear 4); new seats take the default names and the first free colours."""
         self._not_in_play("the number of players")
@@ -124,7 +156,7 @@ class SetupForm:
         seats = self.setup.seats[:players]
         free = [c for c in COLOURS if c not in {s.colour for s in seats}]
         for i in range(len(seats), players):
-            seats.append(SeatSetup(DEFAULT_NAMES[i], free.pop(0)))
+            seats.append(SeatSetup(SEAT_NAMES[i], free.pop(0)))
         self.setup.seats, self.setup.rules = seats, rules
 
     def set_name(self, seat: int, name: str) -> None:
@@ -255,12 +287,13 @@ class SetupForm:
         style.observe(lambda c: run(self.set_style, seat, c["new"]), "value")
         swatch = w.HTML(f'<span style="display:inline-block;width:14px;height:14px;border-radius:50%;'
                         f'background:{COLOURS[s.colour]}"></span>')  # fmt: skip
-        return w.HBox([swatch, name, colour, level, style])
+        return _row([swatch, name, colour, level, style])
 
     def _deal_from_form(self) -> None:
         text = self.seed.value.strip()
         if text and not text.isdigit():
-            raise ValueError("the seed is a whole number (or blank for a random deal)")
+            self.host.deal_code(text)  # refused with the reason when it is no deal code for this setup
+            return
         self.host.deal(int(text) if text else None)
 
     # -- drawing ------------------------------------------------------------------------------------------
@@ -300,3 +333,5 @@ class SetupForm:
         self.pile_counts.value = setup.pile_counts
         self.dim.value = setup.dim
         self.pacing.value = setup.pacing
+        self.automate.value = setup.automate
+        self.reset_ask.layout.display = "" if self.asking else "none"

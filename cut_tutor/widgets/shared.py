@@ -20,8 +20,8 @@ import platformdirs
 
 from cut_tutor.coach import Advice, AIPlayer
 from cut_tutor.engine import Game, History, Rules
-from cut_tutor.engine.game import DEFAULT_NAMES
 from cut_tutor.engine.saves import Saves
+from cut_tutor.engine.words import SEAT_NAMES
 
 from ..guide_links import RULES_FIELDS, guide_url
 from .table import COLOURS, TableWidget, unexpected
@@ -63,13 +63,15 @@ class Setup:
     coach: str = "Madonna"
     coaching: bool = True
     pile_counts: bool = False
-    pacing: str = "Auto"
+    pacing: str = "Step"
     dim: bool = False
+    #: Automate Player from the first move: the coach plays your seat with your own Style and Level.
+    automate: bool = False
 
     @classmethod
     def default(cls, players: int = 4) -> Setup:
         colours = list(COLOURS)
-        seats = [SeatSetup(DEFAULT_NAMES[i], colours[i]) for i in range(players)]
+        seats = [SeatSetup(SEAT_NAMES[i], colours[i]) for i in range(players)]
         return cls(seats=seats, rules=Rules(players=players))
 
     def to_dict(self) -> dict[str, Any]:
@@ -84,7 +86,7 @@ class Setup:
         if len(seats) != rules.players:
             raise ValueError("setup: the seats do not match the rules")
         return cls(seats, rules, str(data["coach"]), bool(data["coaching"]), bool(data["pile_counts"]),
-                   str(data["pacing"]), bool(data.get("dim", False)))  # fmt: skip
+                   str(data["pacing"]), bool(data.get("dim", False)), bool(data.get("automate", False)))  # fmt: skip
 
 
 def seat_ai(setup: Setup, seat: int, game: Game) -> AIPlayer:
@@ -118,10 +120,13 @@ class Host(Protocol):
     def advice(self) -> Advice | None: ...
     def coach_play(self) -> None: ...
     def deal(self, seed: int | None = None) -> None: ...
+    def deal_code(self, code: str) -> None: ...
     def set_coach(self, coach: str) -> None: ...
     def set_pacing(self, pacing: str) -> None: ...
     def set_layout(self, layout: str) -> None: ...
     def reset_setup(self) -> None: ...
+    def ask_reset(self) -> bool: ...
+    def set_automate(self, on: bool) -> None: ...
 
 
 class Controls:

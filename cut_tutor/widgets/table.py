@@ -48,7 +48,9 @@ COLOURS: dict[str, str] = {
 }
 
 #: Intent types the page may send; anything else is refused.
-INTENTS = ("move", "select", "combo", "coach_play", "undo", "next", "automate", "theme", "layout", "ready", "key")
+INTENTS = (
+    "move", "select", "combo", "coach_play", "undo", "next", "automate", "new_game", "theme", "layout", "ready", "key",
+)  # fmt: skip
 #: How opponents are drawn: Auto picks the arc when it fits the width, else the stacked list.
 LAYOUTS = ("auto", "table", "stacked")
 
@@ -138,13 +140,19 @@ def table_data(
     step: str = "",
     dim: bool = False,
     legend: dict[str, str] | None = None,
+    pause: Mapping[str, Any] | None = None,
+    hand_over: Mapping[str, Any] | None = None,
+    history: Sequence[str] = (),
+    links: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
     """The JSON the page draws: one seat's view plus names, colours, labelled legal moves and marks.
 
-    It is built from the view alone, so nothing here can read a card the seat cannot see (C2).
+    It is built from the view alone, so nothing here can read a card the seat cannot see (C2). The caller adds
+    only public cards: a Step ``pause`` names the cards a clear swept or a bust took (R9–R11), and ``hand_over``
+    (the round-over panel) turns the Risk cards up once the hand is over.
     """
     if seen is None:
-        return {"mode": "idle", "status": status, "last": last}
+        return {"mode": "idle", "status": status, "last": last, "links": dict(links or {})}
     know = Knowledge.from_view(seen)
     clear4 = know.rules.clear4
     actions: list[dict[str, Any]] = []
@@ -179,6 +187,8 @@ def table_data(
         ),
         # a play chosen from the analysis table: the page picks its cards, as if you had pressed them
         "selected": {"move": str(selected), "cards": move_cards(selected, clear4)} if selected in labels else None,
+        # Dim non-playable Cards: a card only a take would show is not playable, so it is dimmed too
+        "playable": sorted({card for a in actions if not a["move"].startswith("take") for card in a["cards"]}),
         "undo": bool(can_undo),
         "pile_counts": bool(pile_counts),
         "status": status,
@@ -187,6 +197,10 @@ def table_data(
         "dim": bool(dim),
         "legend": dict(legend or {}),
         "words": table_words(seen, pile_counts=pile_counts),
+        "pause": dict(pause) if pause else None,
+        "hand_over": dict(hand_over) if hand_over else None,
+        "history": list(history),
+        "links": dict(links or {}),
     }
 
 

@@ -40,6 +40,7 @@ def disagreeing_seed() -> tuple[int, str]:
 
     for seed in range(1, 200):
         app = GameApp(tempfile.mkdtemp())
+        app.set_pacing("Auto")  # as the play-through deals it
         app.deal(seed=seed)
         assert app.state is not None
         singles = [m for m in app.state.legal_moves() if m.kind == "play" and m.n == 1 and not m.stacks]
@@ -95,7 +96,8 @@ def test_play_through_the_dashboard(server: str) -> None:
         # a help link opens the matching section of the guide
         open_guide(page, page.get_by_role("link", name="Risk Play", exact=True), "glossary.html#risk-play")
 
-        # deal a known game
+        # deal a known game, the AI seats playing on at once (Auto pacing)
+        page.locator(".widget-toggle-buttons", has_text="AI pacing").get_by_role("button", name="Auto").click()
         page.get_by_placeholder("random").fill(str(seed))
         page.get_by_placeholder("random").press("Tab")
         deal.click()
@@ -108,7 +110,7 @@ def test_play_through_the_dashboard(server: str) -> None:
         play = page.locator("button.cut-play")
         expect(play).to_have_text(f"Play 1× {low}")
         play.click()
-        expect(page.locator(".cut-last")).to_contain_text("Daryl:")
+        expect(page.locator(".cut-last")).to_contain_text("Ann:")
         expect(status).to_have_text("Your turn")
         page.screenshot(path=str(ARTIFACTS / "03-ai-replied.png"), full_page=True)
 
@@ -130,7 +132,7 @@ def test_play_through_the_dashboard(server: str) -> None:
         # let Automate Player finish the hand, then replay it
         page.locator("button.cut-automate").click()
         expect(status).to_contain_text("hand 1 over")
-        page.get_by_text("Scores", exact=True).click()
+        page.get_by_role("button", name="Scores", exact=True).click()
         page.get_by_role("button", name="Replay hand").click()
         replay_status = page.locator(".cut-status", has_text="Move ")
         expect(replay_status).to_have_text(re.compile(r"^Move 0 of \d+"))
@@ -167,6 +169,7 @@ def test_clear4_table(server: str) -> None:
         if start_new.is_visible():  # the game left by another test is offered first
             start_new.click()
         page.get_by_label("Preset").filter(visible=True).select_option("Clear 4")
+        page.locator(".widget-toggle-buttons", has_text="AI pacing").get_by_role("button", name="Auto").click()
         page.get_by_placeholder("random").fill("5")
         page.get_by_placeholder("random").press("Tab")
         page.get_by_role("button", name="Deal & play").click()

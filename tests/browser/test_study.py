@@ -51,8 +51,9 @@ def shot(page: Any, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"study-{name}.png"))
 
 
-def deal(page: Any, server: str, query: str = "") -> None:
-    """Open the app and deal the known game; a game left by another test is set aside first."""
+def deal(page: Any, server: str, query: str = "", pacing: str = "Auto") -> None:
+    """Open the app and deal the known game (Auto pacing unless told); a game left by another test is set aside
+    first."""
     from playwright.sync_api import expect
 
     page.goto(server + query)
@@ -60,10 +61,14 @@ def deal(page: Any, server: str, query: str = "") -> None:
     start_new = page.get_by_role("button", name="Start new")
     if start_new.is_visible():
         start_new.click()
+    page.locator(".widget-toggle-buttons", has_text="AI pacing").get_by_role("button", name=pacing).click()
     page.get_by_placeholder("random").fill(SEED)
     page.get_by_placeholder("random").press("Tab")
     page.get_by_role("button", name="Deal & play").click()
-    expect(page.locator(".cut-status")).to_have_text("Your turn")
+    # Auto: the AI seats before you have played; Step: they wait for Next
+    expect(page.locator(".cut-status")).to_have_text(
+        "Your turn" if pacing == "Auto" else re.compile("to play$|^Your turn$")
+    )
     page.evaluate("window.scrollTo(0, 0)")
 
 
@@ -97,7 +102,7 @@ def test_axe_finds_nothing_serious(server: str) -> None:
         shot(page, "analysis-light")
         page.locator("button.cut-automate").click()
         expect(page.locator(".cut-status").first).to_contain_text("hand 1 over")
-        page.get_by_text("Scores", exact=True).click()
+        page.get_by_role("button", name="Scores", exact=True).click()
         page.get_by_role("button", name="Replay hand").click()
         expect(page.locator(".cut-status", has_text="Move ")).to_have_text(re.compile(r"^Move 0 of \d+"))
         assert axe_problems(page) == [], "scores and the replayer"
@@ -125,7 +130,7 @@ def test_focus_survives_redraws(server: str) -> None:
         play = page.locator("button.cut-play")
         play.focus()
         page.keyboard.press("Enter")
-        expect(page.locator(".cut-last")).to_contain_text("Daryl:")
+        expect(page.locator(".cut-last")).to_contain_text("Ann:")
         expect(page.locator(".cut-status")).to_have_text("Your turn")
         assert page.evaluate("document.querySelector('.cut-table').contains(document.activeElement)")
         assert page.evaluate("document.activeElement !== document.querySelector('.cut-table')")
@@ -247,4 +252,108 @@ def test_phone_buttons_whole_and_rows_wrap(server: str) -> None:
         shot(page, "phone-play")
         page.locator("button.cut-theme").click()
         shot(page, "phone-play-dark")
+        browser.close()
+
+
+SCREENS = ARTIFACTS / "screenshots"
+
+
+def screen(page: Any, name: str) -> None:
+    """A screenshot of a main screen, kept for a person to look at."""
+    SCREENS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENS / f"{name}.png"))
+
+
+def inside(page: Any, selector: str, width: int, height: int) -> None:
+    box = page.locator(selector).first.bounding_box()
+    assert box is not None, selector
+    assert box["x"] >= 0 and box["x"] + box["width"] <= width + 1, (selector, box)
+    assert box["y"] >= 0 and box["y"] + box["height"] <= height + 1, (selector, box)
+
+
+def play_until(page: Any, selector: str, limit: int = 80) -> None:
+    """Step through the hand (Next, Continue, or the coach's play on your turn) until ``selector`` shows."""
+    for _ in range(limit):
+        page.wait_for_timeout(150)
+        if page.locator(selector).count():
+            return
+        step = page.locator("button.cut-next")
+        if step.count():
+            step.click()
+        else:
+            page.locator(".cut-coach-play").filter(visible=True).first.click()
+    raise AssertionError(f"{selector} never showed")
+
+
+@pytest.mark.parametrize(("size", "theme"), [((1280, 800), "light"), ((390, 844), "dark")])
+def test_step_pauses_and_the_hand_over(server: str, size: tuple[int, int], theme: str) -> None:
+    """Step is the default: an AI seat's clear pauses with the S badge and the swept cards, a bust with Continue;
+    the hand over shows every seat's cards, Risk cards face up, points with the bust add-on, totals and Next hand.
+    The Title Bar has each control once and the Play Bar keeps its height."""
+    from playwright.sync_api import expect, sync_playwright
+
+    width, height = size
+    where = "desktop" if width > 640 else "phone"
+    with sync_playwright() as p:
+        browser, page = open_page(p)
+        page.set_viewport_size({"width": width, "height": height})
+        page.goto(server + ("?theme=dark" if theme == "dark" else ""))
+        page.get_by_role("button", name=re.compile("^(Start new|Deal & play)$")).first.wait_for()
+        if page.get_by_role("button", name="Start new").is_visible():
+            page.get_by_role("button", name="Start new").click()
+        step = page.locator(".widget-toggle-buttons", has_text="AI pacing").get_by_role("button", name="Step")
+        expect(step).to_have_class(re.compile("mod-active"))  # Step is the default
+        expect(page.get_by_role("checkbox", name="Pile Counts")).not_to_be_checked()
+        screen(page, f"setup-{where}-{theme}")
+        deal(page, server, "?theme=dark" if theme == "dark" else "", pacing="Step")
+        for name in ("New game", "View settings", "Scores"):
+            expect(page.get_by_role("button", name=name, exact=True).filter(visible=True)).to_have_count(1)
+        expect(page.get_by_role("link", name="Guide", exact=True).filter(visible=True)).to_have_count(1)
+        expect(page.get_by_role("button", name=re.compile("Automate Player")).filter(visible=True)).to_have_count(1)
+        expect(page.locator(".cut-history summary")).to_have_text("History")
+        page.locator(".cut-history summary").click()
+        expect(page.locator(".cut-history-list li").first).to_contain_text("Cut for dealer:")
+        page.locator(".cut-history summary").click()
+        bar = page.locator(".cut-playbar").bounding_box()
+        inside(page, ".cut-title", width, height)
+        screen(page, f"play-{where}-{theme}")
+
+        play_until(page, ".cut-pause-clear")
+        expect(page.locator(".cut-clearmark")).to_have_text("S")
+        assert page.locator(".cut-paused .cut-pilecard").count() >= 1  # the swept cards, before the pile clears
+        expect(page.locator(".cut-pause-text")).to_contain_text("cleared the pile:")
+        expect(page.locator("button.cut-next")).to_have_text("Continue")
+        inside(page, ".cut-paused", width, height)
+        screen(page, f"clear-pause-{where}-{theme}")
+        assert axe_problems(page) == [], "a clear pause"
+        page.locator("button.cut-next").focus()
+        page.keyboard.press("Enter")
+        expect(page.locator(".cut-paused")).to_have_count(0)
+        assert page.evaluate("document.querySelector('.cut-table').contains(document.activeElement)")
+        after = page.locator(".cut-playbar").bounding_box()
+        assert bar is not None and after is not None and abs(after["height"] - bar["height"]) < 1
+
+        play_until(page, ".cut-pause-bust")
+        expect(page.locator(".cut-pause-text")).to_contain_text("💥")
+        expect(page.locator("button.cut-next")).to_have_text("Continue")
+        page.locator("button.cut-next").click()
+
+        page.locator(".widget-toggle-buttons", has_text="Pacing").filter(visible=True).get_by_role(
+            "button", name="Auto"
+        ).click()
+        page.locator("button.cut-automate").click()
+        over = page.locator(".cut-handover")
+        expect(over).to_be_visible()
+        expect(over.locator(".cut-handover-title")).to_contain_text("hand over")
+        expect(over.locator("tr")).to_have_count(5)  # a heading and four seats
+        expect(over.locator("button.cut-next")).to_have_text("Next hand")
+        expect(over.locator(".cut-card").first).to_be_visible()  # the cards left, Risk cards face up
+        over.scroll_into_view_if_needed()
+        box = over.bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width + 1, box
+        screen(page, f"hand-over-{where}-{theme}")
+        assert axe_problems(page) == [], "the hand over"
+        expect(page.locator(".cut-status")).to_contain_text("hand 1 over")
+        over.locator("button.cut-next").click()
+        expect(page.locator(".cut-status")).not_to_contain_text("hand 1 over")  # hand 2 (still automated)
         browser.close()

@@ -17,7 +17,12 @@
  *            automated: boolean[], actions: Action[], highlight: Action|null, undo: boolean,
  *            selected?: Action|null, review?: boolean,
  *            pile_counts: boolean, status: string, last: string, step: string, dim?: boolean,
- *            legend?: Record<string, string>, words: Words}} Table
+ *            legend?: Record<string, string>, words: Words, pause?: Pause|null, hand_over?: HandOver|null,
+ *            history?: string[], links?: Record<string, string>, playable?: string[]}} Table
+ * @typedef {{kind: string, seat: number, cards: string[], text: string}} Pause
+ * @typedef {{name: string, colour: string, hand: string[], stacks: {card: string, risk: boolean}[][],
+ *            points: number, busts: string, addon: string, score: number, total: number}} SeatResult
+ * @typedef {{title: string, seats: SeatResult[], game_over: string, next: string}} HandOver
  */
 
 /** The learner this browser belongs to: an id made once and kept, so each learner's games stay their own. */
@@ -192,6 +197,7 @@ function render({ model, el }) {
   let selectedHand = [];
   const root = h("div", "cut-table");
   let viewOpen = false;
+  let historyOpen = false;
   /** @type {Record<string, number>} */
   let view = {};
   try {
@@ -244,6 +250,7 @@ function render({ model, el }) {
     applyView();
     root.appendChild(titleBar(t));
     if (viewOpen) root.appendChild(viewPanel());
+    if (t.view) root.appendChild(playBar(t));
     const error = model.get("error");
     if (error) {
       const box = h("div", "cut-error", error);
@@ -257,6 +264,11 @@ function render({ model, el }) {
     const fits = tableFits(v.players - 1);
     const arc = wanted === "table" || (wanted === "auto" && fits);
     band.classList.add(arc ? "cut-arc" : "cut-stacked");
+    if (!arc) {  // the stacked list scrolls: a keyboard reaches it too
+      band.tabIndex = 0;
+      band.setAttribute("role", "region");
+      band.setAttribute("aria-label", "opponents");
+    }
     root.dataset.layout = arc ? "table" : "stacked";
     if (arc) {
       const seats = [...band.children];
@@ -273,7 +285,8 @@ function render({ model, el }) {
       root.appendChild(note);
     }
     root.appendChild(band);
-    root.appendChild(pile(t, v));
+    root.appendChild(t.pause ? pausedPile(t) : pile(t, v));
+    if (t.hand_over) root.appendChild(handOver(t, t.hand_over));
     root.appendChild(yourArea(t, v));
     root.appendChild(legend(t));
   };
@@ -281,7 +294,8 @@ function render({ model, el }) {
   /** Can the opponents sit side by side on an arc at this width? @param {number} count */
   const tableFits = (count) => root.clientWidth >= count * SEAT_WIDTH + 24;
 
-  /** @param {Table} t */
+  /** The Title Bar: title, the Guide and Scores links, View settings, theme and New game, each once.
+   * @param {Table} t */
   const titleBar = (t) => {
     const bar = h("div", "cut-title");
     const c4 = t.view && isClear4(t.view);
@@ -289,18 +303,77 @@ function render({ model, el }) {
     const status = h("span", "cut-status", t.status || "");
     status.setAttribute("aria-live", "polite");
     bar.appendChild(status);
-    if (t.last) bar.appendChild(h("span", "cut-last", t.last));
+    const tools = h("span", "cut-tools");
+    const links = t.links || {};
+    if (links.guide) tools.appendChild(guideLink("cut-guide-link", "Guide", links.guide));
+    const scores = h("button", "cut-scores-link", "Scores");
+    scores.onclick = openScores;
+    tools.appendChild(scores);
     const sizes = h("button", "cut-view-settings", "View settings");
     sizes.setAttribute("aria-expanded", String(viewOpen));
     sizes.onclick = () => {
       viewOpen = !viewOpen;
       draw();
     };
-    bar.appendChild(sizes);
+    tools.appendChild(sizes);
     const theme = h("button", "cut-theme", model.get("theme") === "dark" ? "☀ Light" : "☾ Dark");
     theme.onclick = () => send({ type: "theme", theme: model.get("theme") === "dark" ? "light" : "dark" });
-    bar.appendChild(theme);
+    tools.appendChild(theme);
+    if (t.view) {
+      const fresh = h("button", "cut-new-game", "New game");
+      fresh.onclick = () => send({ type: "new_game" });
+      tools.appendChild(fresh);
+    }
+    bar.appendChild(tools);
     return bar;
+  };
+
+  /** The Play Bar: one fixed-height line with the latest action, and the hand's history to open (the first
+   * hand's cut for dealer at its head). @param {Table} t */
+  const playBar = (t) => {
+    const bar = h("div", "cut-playbar");
+    bar.setAttribute("role", "group");
+    bar.setAttribute("aria-label", "Play Bar");
+    const history = t.history || [];
+    const latest = h("span", "cut-last", t.last || history[0] || "");
+    latest.setAttribute("aria-live", "polite");
+    bar.appendChild(latest);
+    if (history.length) {
+      const more = h("details", "cut-history");
+      more.open = historyOpen;
+      more.ontoggle = () => {
+        historyOpen = more.open;
+      };
+      more.appendChild(h("summary", "", "History"));
+      const list = h("ol", "cut-history-list");
+      for (const line of history) list.appendChild(h("li", "", line));
+      more.appendChild(list);
+      bar.appendChild(more);
+    }
+    return bar;
+  };
+
+  /** A link into the player's guide, opened beside the game. @param {string} cls @param {string} text
+   * @param {string} path */
+  const guideLink = (cls, text, path) => {
+    const a = /** @type {HTMLAnchorElement} */ (h("a", cls, text));
+    a.setAttribute("data-base-relative", path);
+    a.href = baseUrl() + path;
+    a.target = "_blank";
+    a.rel = "noopener";
+    return a;
+  };
+
+  /** The Scores link opens the app's Scores panel and brings it into view. */
+  const openScores = () => {
+    const app = el.closest(".cut-app") || document;
+    const panels = [...app.querySelectorAll(".widget-accordion, .jupyter-widget-Accordion, .lm-Accordion")];
+    const panel = /** @type {HTMLElement|undefined} */ (panels.find((p) => (p.textContent || "").includes("Scores")));
+    if (!panel) return;
+    const head = /** @type {HTMLElement|null} */ (panel.querySelector(".lm-AccordionPanel-title, .p-Collapse-header, .jupyter-widget-Collapse-header"));
+    const open = panel.querySelector(".lm-mod-expanded, .p-Collapse-open, .jupyter-widget-Collapse-open");
+    if (head && !open) head.click();
+    panel.scrollIntoView({ block: "start" });
   };
 
   /** View settings: each control sizes one thing, applies at once and is kept in this browser. */
@@ -398,8 +471,7 @@ function render({ model, el }) {
           if (t.review || j === stack.length - 1) col.appendChild(cardNode(card, t, extra));
         });
         if (!stack.length) col.appendChild(badge("cut-card cut-empty cut-small", "", t.words.stacks[s][k]));
-        col.appendChild(badge("cut-stackno", String(k + 1) + (stack.length > 1 ? "·" + stack.length : ""),
-          t.words.stacks[s][k]));
+        col.appendChild(badge("cut-stackno", String(k + 1), t.words.stacks[s][k]));
         stacks.appendChild(col);
       });
       box.appendChild(stacks);
@@ -459,9 +531,78 @@ function render({ model, el }) {
     return area;
   };
 
-  /** Every action the current selection names: one, or a PUSH's one per seat. @param {Table} t */
+  /** Step pacing's pause: the cards a clear swept, marked S, shown before the pile clears; or the pile a bust
+   * took. *Continue* plays on. @param {Table} t */
+  const pausedPile = (t) => {
+    const p = /** @type {Pause} */ (t.pause);
+    const area = h("div", "cut-pile cut-paused cut-pause-" + p.kind);
+    area.setAttribute("role", "group");
+    area.setAttribute("aria-label", p.text);
+    if (p.kind === "clear") area.appendChild(badge("cut-badge cut-clearmark", "S", "clear"));
+    const fan = h("div", "cut-fan");
+    p.cards.forEach((card, i) => {
+      const c = h("span", "cut-card cut-pilecard", card);
+      c.style.setProperty("--by", t.colours[p.seat]);
+      c.style.setProperty("--i", String(i));
+      fan.appendChild(c);
+    });
+    area.appendChild(fan);
+    area.appendChild(h("span", "cut-pause-text", p.text));
+    return area;
+  };
+
+  /** The round-over panel: who went out, every seat's cards left with the Risk cards face up, the hand's points
+   * with the bust add-on on its own line, the running totals, and Next hand. @param {Table} t @param {HandOver} o */
+  const handOver = (t, o) => {
+    const panel = h("div", "cut-handover");
+    panel.setAttribute("role", "region");
+    panel.setAttribute("aria-label", "hand over");
+    panel.appendChild(h("h3", "cut-handover-title", o.title));
+    const table = h("table", "cut-handover-table");
+    const head = h("tr");
+    for (const text of ["Player", "Cards left", "This hand", "Total"]) head.appendChild(h("th", "", text));
+    table.appendChild(head);
+    for (const r of o.seats) {
+      const row = h("tr");
+      const name = h("th", "cut-handover-name", r.name);
+      name.setAttribute("scope", "row");
+      name.style.setProperty("--seat", r.colour);
+      row.appendChild(name);
+      const cards = h("td", "cut-handover-cards");
+      for (const card of r.hand) cards.appendChild(h("span", "cut-card cut-small", card));
+      for (const stack of r.stacks) {
+        for (const c of stack) {
+          const node = h("span", "cut-card cut-small" + (c.risk ? " cut-risk-up" : ""), c.card);
+          if (c.risk) node.title = "Risk card, turned up";
+          cards.appendChild(node);
+        }
+      }
+      if (!cards.childNodes.length) cards.appendChild(h("span", "cut-note", "none"));
+      row.appendChild(cards);
+      const points = h("td", "cut-handover-points");
+      points.appendChild(h("div", "", String(r.points)));
+      if (r.addon) points.appendChild(h("div", "cut-addon", r.addon));
+      else if (r.busts) points.appendChild(h("div", "cut-addon", r.busts));
+      row.appendChild(points);
+      row.appendChild(h("td", "cut-handover-total", String(r.total)));
+      table.appendChild(row);
+    }
+    panel.appendChild(table);
+    if (o.game_over) panel.appendChild(h("p", "cut-gameover", "Game over: " + o.game_over));
+    if (t.step) panel.appendChild(nextButton(t));
+    return panel;
+  };
+
+  /** Next, Continue or Next hand: what moves play on. @param {Table} t */
+  const nextButton = (t) => {
+    const b = h("button", "cut-next", t.step);
+    b.onclick = () => send({ type: "next" });
+    return b;
+  };
+
+  /** Every action the current selection names: one, or a PUSH's one per seat. The coach's pick is not one of
+   * them: *Coach: Play* plays it, so no move has two buttons. @param {Table} t */
   const chosen = (t) => {
-    if (!selected.length && t.highlight) return t.actions.filter((a) => a.move === t.highlight.move);
     if (!selected.length) return [];
     return t.actions.filter((a) => sameCards(a.cards, selected));
   };
@@ -510,7 +651,7 @@ function render({ model, el }) {
     area.appendChild(plate(t, v, t.seat));
     const coachCards = !selected.length && t.highlight ? [...t.highlight.cards] : [];
     /** Cards some legal move uses (the rest are dimmed when the option is on), and piles on offer. */
-    const usable = new Set(t.actions.flatMap((a) => a.cards));
+    const usable = new Set(t.playable || []);
     const offered = new Set(t.actions.filter((a) => a.stack !== undefined).map((a) => a.stack));
     const board = h("div", "cut-board");
     const c4 = isClear4(v);
@@ -619,14 +760,10 @@ function render({ model, el }) {
       b.onclick = () => send({ type: "undo" });
       bar.appendChild(b);
     }
-    if (t.step) {
-      const b = h("button", "cut-next", t.step);
-      b.onclick = () => send({ type: "next" });
-      bar.appendChild(b);
-    }
+    if (t.step && !t.hand_over) bar.appendChild(nextButton(t));
     if (t.mode === "play") {
       const on = !!t.automated[t.seat];
-      const b = h("button", "cut-automate" + (on ? " cut-on" : ""), on ? "🤖 Automated (Esc to stop)" : "🤖 Automate");
+      const b = h("button", "cut-automate" + (on ? " cut-on" : ""), on ? "🤖 Automate Player on (Esc to stop)" : "🤖 Automate Player");
       b.setAttribute("aria-pressed", String(on));
       b.onclick = () => send({ type: "automate", on: !on });
       bar.appendChild(b);
