@@ -25,6 +25,7 @@ def _tab(home: Path, players: int = 2, rounds: int = 1) -> GameApp:
     app.set_players(players)
     app.set_rule("end_condition", "rounds")
     app.set_rule("rounds", rounds)
+    app.set_pacing("Auto")  # the AI seats reply at once, so a game can be played to its end in a test
     return app
 
 
@@ -72,7 +73,7 @@ class TestTheOffer:
         assert [w.game.seed for w in tab.loop.waiting] == [5, 4]
         assert tab.resume_label == "Continue — 3 players, round 1"
         first = tab.loop.waiting[0]
-        assert first.about.startswith("CUT: You, Daryl, Madonna · hand 1 · saved 20") and "UTC" in first.about
+        assert first.about.startswith("CUT: You, Ann, Ben · hand 1 · saved 20") and "UTC" in first.about
         shown = "".join(
             getattr(c, "value", "") for row in tab.resume_box.children for c in getattr(row, "children", ())
         )

@@ -104,6 +104,7 @@ class TestCompare:
         """A position where Daryl plays otherwise than Madonna and Marty."""
         app = GameApp(tmp_path)
         app.set_players(3)
+        app.set_pacing("Auto")
         app.deal(seed=0)
         for _ in range(5):
             app.coach_play()
@@ -182,6 +183,7 @@ class TestDownloads:
         app.set_players(2)
         app.set_rule("end_condition", "rounds")
         app.set_rule("rounds", 1)
+        app.set_pacing("Auto")
         app.deal(seed=4)
         app.set_automate(True)
         assert app.game is not None and app.game.over

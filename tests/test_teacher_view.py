@@ -24,6 +24,7 @@ def _learner(home: Path, learner: str, finished: list[int], unfinished: int = 0)
     app.set_players(2)
     app.set_rule("end_condition", "rounds")
     app.set_rule("rounds", 2)
+    app.set_pacing("Auto")
     for seed in finished:
         app.deal(seed=seed)
         app.set_automate(True)

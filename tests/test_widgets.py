@@ -1219,15 +1219,20 @@ class TestSetupSwitches:
         if app.game is not None and not app.game.over:
             app.next_hand()
         app.open_replay(1)
-        app.reset_play()  # New game: the saved game stays on disk
-        app.set_name(1, "Zoe")
+        assert app.game is not None
         assert app.ask_reset() and app.form.reset_ask.layout.display != "none"
         app.cancel_reset()
-        assert app.setup.seats[1].name == "Zoe" and app.form.reset_ask.layout.display == "none"
+        assert app.game is not None and app.form.reset_ask.layout.display == "none"
         app.form.reset_button.click()
         app.form.reset_yes.click()
-        assert app.setup.seats[1].name == "Ann" and app.replayer is None
+        assert app.setup.seats[1].name == "Ann" and app.replayer is None and app.game is None
         assert app.score_panel.replay_box.children == ()
+
+    def test_reset_after_new_game_does_not_ask(self, app: GameApp) -> None:
+        """New game leaves the table; the game waits for Continue, so Reset has nothing to end."""
+        app.reset_play()
+        app.set_name(1, "Zoe")
+        assert not app.ask_reset() and app.setup.seats[1].name == "Ann"
 
     def test_reset_without_a_game_does_not_ask(self, tmp_path: Path) -> None:
         app = GameApp(tmp_path)

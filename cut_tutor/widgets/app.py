@@ -213,7 +213,7 @@ class GameApp:
         self.refresh()
 
     def ask_reset(self) -> bool:
-        """*Reset game setup*: resets at once, or asks first (``True``) while a game is in progress or saved."""
+        """*Reset game setup*: resets at once, or asks first (``True``) while a game is in progress."""
         return self.form.ask_reset()
 
     def cancel_reset(self) -> None:

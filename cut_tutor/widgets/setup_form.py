@@ -130,9 +130,10 @@ class SetupForm:
     # -- twins --------------------------------------------------------------------------------------------
 
     def ask_reset(self) -> bool:
-        """Reset at once, or ask first (``True``) while a game is in play or saved, since Reset ends it."""
+        """Reset at once, or ask first (``True``) while a game is in play, since Reset ends it (its save stays
+        for *Continue*)."""
         host = self.host
-        if host.game is None and not host.save_path.exists():
+        if host.game is None:
             host.reset_setup()
             return False
         self.asking = True
