@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -140,3 +141,23 @@ def test_the_page_receives_only_the_board_and_the_three_next_cards() -> None:
     assert set(app.data["view"]) & {"stock", "discard"} == set()
     assert json.loads(app.widget.synced_json())["board"]["view"]["next"] == app.data["view"]["next"]
     assert len(app.data["view"]["next"]) == 3
+
+
+class TestGamePicker:
+    def test_the_picker_shows_cut_clear_4_or_the_card_clear_board(self, tmp_path: Path) -> None:
+        from cut_tutor.widgets import GameApp, GamePicker
+
+        picker = GamePicker(GameApp(tmp_path))
+        assert picker.choice.options == ("CUT", "Clear 4", "Card Clear") and picker.shown is picker.game_app.widget
+        picker.pick("Clear 4")
+        assert picker.game_app.setup.rules.clear4 and picker.shown is picker.game_app.widget
+        picker.choice.value = "Card Clear"  # a click
+        assert picker.board is not None and picker.shown is picker.board.widget
+        picker.pick("CUT")
+        assert picker.game_app.setup.rules.preset == "USA" and picker.shown is picker.game_app.widget
+        picker.game_app.set_preset("Canada")
+        picker.pick("Card Clear")
+        picker.pick("CUT")
+        assert picker.game_app.setup.rules.preset == "Canada", "CUT keeps a Canada setup"
+        with pytest.raises(ValueError, match="unknown game"):
+            picker.pick("Chess")
