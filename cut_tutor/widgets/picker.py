@@ -36,6 +36,7 @@ class GamePicker:
         self.game_app = game_app
         self.board = board
         self.choice = w.ToggleButtons(options=list(GAMES), value="CUT", description="Game",
+                                      style={"button_width": "auto"},
                                       tooltips=["CUT, the card game", "Clear 4, CUT's rules preset",
                                                 "Card Clear, the 6×6 poker-hand puzzle"])  # fmt: skip
         self.choice.add_class("cut-game-picker")

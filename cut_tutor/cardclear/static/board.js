@@ -83,12 +83,20 @@ function render({ model, el }) {
       pickLevel.appendChild(o);
     }
     pickLevel.onchange = () => send({ type: "level", level: Number(/** @type {HTMLSelectElement} */ (pickLevel).value) });
-    title.appendChild(pickLevel);
+    const tools = h("span", "cc-tools");
+    tools.appendChild(pickLevel);
     const dark = model.get("theme") === "dark";
     const theme = button("cc-theme", dark ? "☀ Light" : "☾ Dark", dark ? "Light theme" : "Dark theme", () =>
       send({ type: "theme", theme: dark ? "light" : "dark" }));
-    title.appendChild(theme);
+    tools.appendChild(theme);
+    title.appendChild(tools);
     root.appendChild(title);
+    // The board on the left; the Hint table or the result card beside it on a wide screen, under it on a phone.
+    const main = h("div", "cc-main");
+    const side = h("div", "cc-side");
+    const layout = h("div", "cc-layout");
+    layout.append(main, side);
+    root.appendChild(layout);
 
     // The goal bar: goals with progress, moves left, and the three Next cards.
     const bar = h("div", "cc-goals");
@@ -117,7 +125,7 @@ function render({ model, el }) {
     next.appendChild(h("span", "cc-next-word", "Next"));
     for (const n of v.next) next.appendChild(cardFace(n, "cc-mini"));
     bar.appendChild(next);
-    root.appendChild(bar);
+    main.appendChild(bar);
 
     // Score, the combo badge and the star bar.
     const score = h("div", "cc-scoreline");
@@ -133,13 +141,12 @@ function render({ model, el }) {
     const sfill = h("div", "cc-fill");
     sfill.style.width = `${Math.min(100, (100 * v.score) / three)}%`;
     stars.appendChild(sfill);
-    for (const [line, label] of [[two, "★★"], [three, "★★★"]]) {
-      const mark = h("span", "cc-star-mark", label);
-      mark.style.left = `${(100 * Number(line)) / three}%`;
-      stars.appendChild(mark);
-    }
+    const tick = h("span", "cc-star-tick");
+    tick.style.left = `${(100 * two) / three}%`;
+    stars.appendChild(tick);
     score.appendChild(stars);
-    root.appendChild(score);
+    score.appendChild(h("span", "cc-star-lines", `★★ ${two} · ★★★ ${three}`));
+    main.appendChild(score);
 
     // The board: a grid of buttons with one tab stop (the cursor); arrows move it, Enter or Space picks.
     const grid = h("div", "cc-grid");
@@ -198,7 +205,7 @@ function render({ model, el }) {
       });
       grid.appendChild(line);
     });
-    root.appendChild(grid);
+    main.appendChild(grid);
 
     // The last swap, the bounce reason, a page error.
     const status = h("div", "cc-status");
@@ -207,7 +214,7 @@ function render({ model, el }) {
     if (b.bounce) status.appendChild(h("div", "cc-bounce", "↩ " + b.bounce));
     else if (b.message) status.appendChild(h("div", "cc-message", b.message));
     if (model.get("error")) status.appendChild(h("div", "cc-error", model.get("error")));
-    root.appendChild(status);
+    main.appendChild(status);
 
     // The Hint button and its table.
     if (!v.over) {
@@ -215,12 +222,12 @@ function render({ model, el }) {
       const hintButton = button("cc-hint-button", open ? "Hide hint" : "Hint", open ? "Hide the Hint" : "Show the Hint: the value of every swap",
         () => send({ type: "hint", on: !open }));
       hintButton.setAttribute("aria-expanded", open ? "true" : "false");
-      root.appendChild(hintButton);
+      side.appendChild(hintButton);
     }
-    if (b.hint && !v.over) root.appendChild(hintTable(b.hint));
+    if (b.hint && !v.over) side.appendChild(hintTable(b.hint));
 
     // The result card.
-    if (v.over && v.result) root.appendChild(resultCard(v.result));
+    if (v.over && v.result) side.appendChild(resultCard(v.result));
   };
 
   /** @param {string} name @param {string} cls */
@@ -270,6 +277,10 @@ function render({ model, el }) {
     }
     table.appendChild(body);
     const scroll = h("div", "cc-hint-scroll");
+    scroll.tabIndex = 0; // it scrolls sideways on a phone: the keyboard must reach it
+    scroll.setAttribute("role", "region");
+    scroll.setAttribute("aria-label", "Hint table: every legal swap");
+    scroll.dataset.key = "hint-table";
     scroll.appendChild(table);
     box.appendChild(scroll);
     return box;
