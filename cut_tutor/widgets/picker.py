@@ -35,8 +35,9 @@ class GamePicker:
     def __init__(self, game_app: GameApp, board: BoardApp | None = None) -> None:
         self.game_app = game_app
         self.board = board
-        self.choice = w.ToggleButtons(options=list(GAMES), value="CUT", description="Game",
-                                      style={"button_width": "auto"},
+        # one slim row, no label (the game names say what it is), so the table below still fits a laptop screen
+        self.choice = w.ToggleButtons(options=list(GAMES), value="CUT", style={"button_width": "auto"},
+                                      layout=w.Layout(margin="0 0 2px 0"),
                                       tooltips=["CUT, the card game", "Clear 4, CUT's rules preset",
                                                 "Card Clear, the 6×6 poker-hand puzzle"])  # fmt: skip
         self.choice.add_class("cut-game-picker")
