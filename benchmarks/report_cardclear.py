@@ -1,4 +1,4 @@
-"""How good the Card Clear Hint is (H1–H7): stars and pass rate per level band for three ways to play.
+"""How good the Card Clear Hint is (H1–H8): stars and pass rate per level band for three ways to play.
 
 Every policy plays the same seeded deals (``LEVEL-DEAL`` codes): random legal swaps, the highest immediate score,
 and the Hint. Writes ``benchmarks/results/cardclear.md``.

@@ -183,8 +183,8 @@ def cmd_cardclear(args: argparse.Namespace) -> int:
                 print(json.dumps(row))
             return 0
         for row in advice.rows():
-            mark = "*" if row["best"] else " "
-            print(f"{mark} {row['swap']}  points {row['points']:>4} (base {row['base']}, ×{row['combo']:g})"
+            mark, least = "*" if row["best"] else " ", " " if row["sure"] else "≥"
+            print(f"{mark} {row['swap']}  points {least}{row['points']:>4} (base {row['base']}, ×{row['combo']:g})"
                   f"  moves +{row['extra_moves']}  goal {row['goal']:>5}  look {row['lookahead']:>5}"
                   f"  finish {row['finish']:>6}  total {row['total']:>7}")  # fmt: skip
         print(advice.text)

@@ -955,6 +955,109 @@ NOTEBOOKS["09_teacher"] = [
 ]
 
 
+NOTEBOOKS["10_card_clear"] = [
+    md("""
+    # 10 · Card Clear: swaps, hands and the Hint
+
+    **Goal:** play the 6×6 poker-hand puzzle from a board code, read what one swap scores, and see why the Hint
+    picks the swap it does — knowing only what you can see: the board and the three Next cards.
+
+    The rules are on the guide's *Card Clear* page (K1–K16), the Hint's parts there too (H1–H8).
+    """),
+    code("""
+    from cut_tutor.cardclear import State, board_text, view
+    from cut_tutor.cardclear.hint import hint, solve
+    from cut_tutor.cardclear.state import SWAPS
+
+    game = State.from_code("4-2")
+    """),
+    md("""
+    ## A board from its code
+
+    `4-2` is level 4, deal 2: the same board and the same refill order every time (K16). Level 4 deals Ace to 8
+    and has two hands live: three of a kind and the suited run (K2, K6). The goal bar's **Next** row is the top
+    three of the stock: the next cards to fall in (K9).
+    """),
+    code(f"""
+    {CHECK}
+    print(game.row.moves, "moves; goals:", ", ".join(str(goal) for goal in game.row.goals))
+    print(board_text(game))
+    """),
+    md("""
+    ## Swaps and bounces
+
+    A swap must make a hand; one that makes none bounces back with the reason and costs no move (K3). The tags a
+    picked card's neighbours show come from the same list of legal swaps:
+    """),
+    code(f"""
+    {CHECK}
+    legal = game.legal_swaps()
+    print(len(legal), "legal swaps, for example", legal[0])
+    print([tag["tag"] for tag in view(game)["legal"]][:4])
+    print(game.why_illegal(next(swap for swap in SWAPS if swap not in legal)))
+    """),
+    md("""
+    ## The Hint: every swap by its parts
+
+    Points and combo (H2), extra moves (H3), goal progress (H4), the lookahead (H5) and the finish (H6) add up to
+    each swap's total; the best is first and the sentence says why (H7). The Hint plays each swap out on the game
+    *as you see it* (H8): a refill reaching past the Next cards draws unknown cards, which make no hand, so such a
+    swap shows `sure = False` and its points are **at least** what it will score.
+    """),
+    code(f"""
+    {CHECK}
+    import pandas as pd
+
+    advice = hint(game)
+    table = pd.DataFrame(advice.rows()).set_index("swap")
+    print(advice.text)
+    print(table[["points", "combo", "goal", "lookahead", "total", "sure", "best"]].head(5).to_string())
+    """),
+    md("""
+    The Hint cannot cheat: two games with the same board and the same Next cards get the same advice, whatever
+    the rest of the stock holds.
+    """),
+    code(f"""
+    {CHECK}
+    other = game.copy()
+    other.stock[3:] = other.stock[3:][::-1]
+    print("same advice:", hint(other).rows() == advice.rows())
+    """),
+    md("""
+    ## Playing the level out
+
+    `solve` plays the Hint's pick every turn on the real game (it is the measuring tool: the stock is dealt as
+    the rules make it, while the Hint still sees only the view) and the result card lists every goal (K15).
+    """),
+    code(f"""
+    {CHECK}
+    played = game.copy()
+    turns = solve(played)
+    result = played.result()
+    print(len(turns), "swaps; score", result["score"], "+ bonus", result["bonus"], "=", result["final"],
+          "| passed:", result["passed"], "| stars:", result["stars"])
+    """),
+    md("""
+    ## On the board
+
+    The board widget draws the same view: tap a card, then a neighbour (or drag) to swap; arrow keys move a
+    cursor and Enter or Space picks. *Hint* opens the table above, and the result card offers *Try again*,
+    *New deal* and *Copy board code*. Every control has a Python twin, so you can drive it from here too.
+    """),
+    code("""
+    from cut_tutor.cardclear.widget import BoardApp
+
+    board = BoardApp("4-2")
+    board
+    """),
+    code(f"""
+    {CHECK}
+    board.swap(board.best_swap())
+    print(board.data["message"])
+    """),
+]
+
+
 def build(name: str, cells: list[tuple[str, str]]) -> NotebookNode:
     """A notebook with stable cell ids, so regenerating it changes nothing that did not change."""
     nb = nbformat.v4.new_notebook(metadata=METADATA)

@@ -1,4 +1,4 @@
-"""Card Clear's rules (K1–K16 in guide/docs/card-clear.md), the Hint (H1–H7), properties and the CLI."""
+"""Card Clear's rules (K1–K16 in guide/docs/card-clear.md), the Hint (H1–H8), properties and the CLI."""
 
 from __future__ import annotations
 
@@ -277,12 +277,26 @@ class TestView:
 
 class TestHint:
     def test_every_legal_swap_is_valued_by_parts_and_the_best_is_first(self) -> None:
-        """H1, H2: the parts are exact: playing the best swap scores what the Hint said."""
+        """H1, H2, H8: a sure swap scores exactly what the Hint said, any other at least that."""
         state = State.new(15, 4)
         advice = hint(state)
         assert {str(o.swap) for o in advice.options} == {str(s) for s in state.legal_swaps()}
         assert advice.best.total == max(o.total for o in advice.options)
-        assert state.copy().play(advice.best.swap).points == advice.best.points
+        for option in advice.options:
+            played = state.copy().play(option.swap).points
+            assert played == option.points if option.sure else played >= option.points
+
+    def test_the_hint_sees_only_the_board_and_the_three_next_cards(self) -> None:
+        """H8: two games alike but for the stock beyond the Next cards get the same Hint, word for word."""
+        state = State.new(12, 0)
+        other = state.copy()
+        other.stock[3:] = [card for card in reversed(state.stock[3:]) if card not in state.stock[3:6]]
+        other.discard = state.stock[3:6]
+        assert other.next_cards == state.next_cards and other.stock != state.stock
+        a, b = hint(state), hint(other)
+        assert a.rows() == b.rows() and a.text == b.text
+        assert not all(o.sure for o in a.options), "some swap draws past the Next cards"
+        assert "at least" in a.text
 
     def test_the_hint_is_goal_aware_and_says_why(self) -> None:
         """H4, H7: a suit goal can beat more points now."""

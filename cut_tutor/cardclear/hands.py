@@ -76,13 +76,13 @@ def best_in_line(line: Sequence[int], live: frozenset[str]) -> list[Found]:
     """The hands a row or column makes: of windows that overlap only the best stays (K7).
 
     Best means most base points, then more cards, then nearer the start (top or left): a deterministic choice
-    where the seed names none.
+    where the seed names none. A hole (0) or an unknown card (below 0) is in no hand.
     """
     found = [
         Found(kind, start, length)
         for length in (5, 4, 3)
         for start in range(len(line) - length + 1)
-        if 0 not in line[start : start + length]
+        if min(line[start : start + length]) > 0
         and (kind := window_kind(line[start : start + length], live)) is not None
     ]
     found.sort(key=lambda f: (-BASE[f.kind], -f.length, f.start))

@@ -1,8 +1,9 @@
-"""The Hint as a coach: every legal swap valued by named parts, the best by goal-aware value, and why (H1–H7).
+"""The Hint as a coach: every legal swap valued by named parts, the best by goal-aware value, and why (H1–H8).
 
-The refill order is part of the rules (K9), so the Hint plays each swap out on a copy of the game: its points,
-combo and extra moves are what the swap will score, not estimates (H2). Goals, the lookahead and the finish turn
-points into a value that knows what the level asks for (H4–H6).
+The Hint knows only what the player sees (H8): the board, the counts and the three Next cards. It plays each swap
+out on that seen game, where the cards beyond the Next ones are unknown and make no hand: its points, combo and
+extra moves are what the swap is sure to score, exact when no unknown card falls in and "at least" when one does
+(H2). Goals, the lookahead and the finish turn points into a value that knows what the level asks for (H4–H6).
 
 >>> from .state import State
 >>> advice = hint(State.from_code("4-2"))
@@ -50,6 +51,8 @@ class Option:
     turn: Turn
     #: How far each goal stands after the swap.
     amounts: tuple[int, ...]
+    #: Exact (no unknown card fell in), or only what the seen cards guarantee (H8).
+    sure: bool
 
     @property
     def total(self) -> float:
@@ -71,7 +74,7 @@ class Advice:
         """One JSON-ready object per swap: its parts, its total and whether it is the Hint's pick."""
         return [{"swap": str(o.swap), "hands": list(o.hands), "base": o.base, "combo": o.combo, "points": o.points,
                  "extra_moves": o.extra_moves, "goal": round(o.goal, 1), "lookahead": round(o.lookahead, 1),
-                 "finish": o.finish, "total": round(o.total, 1), "best": o is self.best}
+                 "finish": o.finish, "total": round(o.total, 1), "sure": o.sure, "best": o is self.best}
                 for o in self.options]  # fmt: skip
 
 
@@ -101,12 +104,13 @@ def _option(state: State, swap: Swap) -> tuple[Option, State]:
     finish = FINISH_WORTH + MOVE_BONUS * after.moves_left if after.passed else 0.0
     option = Option(swap, tuple(h.kind for h in turn.hands), sum(BASE[h.kind] for h in turn.hands), turn.combo,
                     turn.points, turn.extra_moves, goal_value(state, after), 0.0, finish, turn,
-                    tuple(after.amounts()))  # fmt: skip
+                    tuple(after.amounts()), turn.sure)  # fmt: skip
     return option, after
 
 
 def hint(state: State) -> Advice:
-    """Value every legal swap by its parts and pick the best (H1–H7)."""
+    """Value every legal swap by its parts and pick the best (H1–H8), from what the player sees of ``state``."""
+    state = state.seen()
     tried = [_option(state, swap) for swap in state.legal_swaps()]
     tried.sort(key=lambda pair: -pair[0].total)
     options = []
@@ -125,7 +129,7 @@ def explain(state: State, option: Option) -> str:
     parts = [f"{option.swap} makes {first}"]
     if len(rounds) > 1:
         parts.append(f"the refill chains {len(rounds) - 1} more round{'s' * (len(rounds) > 2)} up to ×{option.combo:g}")
-    said = ", ".join(parts) + f": {option.points} points"
+    said = ", ".join(parts) + f": {'' if option.sure else 'at least '}{option.points} points"
     if option.extra_moves:
         said += f", +{option.extra_moves} move{'s' * (option.extra_moves > 1)}"
     if option.finish:
@@ -136,7 +140,8 @@ def explain(state: State, option: Option) -> str:
     if moved:
         said += "; toward " + ", ".join(moved)
     if option.lookahead:
-        said += f"; it leaves a board with {int(option.lookahead / LOOKAHEAD_SHARE)} points ready"
+        ready = int(option.lookahead / LOOKAHEAD_SHARE)
+        said += f"; it leaves a board with {'' if option.sure else 'at least '}{ready} points ready"
     return said + "."
 
 
@@ -151,8 +156,10 @@ def random_policy(state: State, rng: random.Random) -> Swap:
 
 
 def greedy_policy(state: State, rng: random.Random) -> Swap:
-    """The swap that scores most right now (combos included), first in reading order on a tie."""
-    return max(state.legal_swaps(), key=lambda swap: _option(state, swap)[0].points)
+    """The swap sure to score most right now (combos the seen cards make included), first in reading order on a
+    tie."""
+    seen = state.seen()
+    return max(seen.legal_swaps(), key=lambda swap: _option(seen, swap)[0].points)
 
 
 def hint_policy(state: State, rng: random.Random) -> Swap:
@@ -164,7 +171,11 @@ POLICIES: dict[str, Policy] = {"random": random_policy, "greedy": greedy_policy,
 
 
 def solve(state: State, policy: Policy = hint_policy, rng: random.Random | None = None) -> list[Turn]:
-    """Play the level out with a policy (the Hint by default), the stock known as the rules make it; the turns."""
+    """Play the level out with a policy (the Hint by default); the turns.
+
+    A measuring tool with full knowledge: it plays the real game, whole stock and all, so the result is what the
+    policy's swaps truly score. The policies themselves see only what the player sees (H8).
+    """
     rng = rng or random.Random(state.code)
     turns = []
     while not state.over:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any, NamedTuple
 
@@ -27,6 +27,8 @@ SIZE = 6
 CELLS = SIZE * SIZE
 #: A hole left by a cleared card, until the refill fills it.
 HOLE = 0
+#: A card the player cannot see yet (the stock beyond the Next cards): it makes no hand (H8).
+UNKNOWN = -1
 #: How many of the stock's top cards the goal bar shows (K9).
 NEXT = 3
 #: The stock runs low when a refill leaves it fewer cards than the goal bar shows: then the discard goes under it
@@ -164,6 +166,11 @@ class Turn:
         return tuple(hand for rnd in self.rounds for hand in rnd.hands)
 
     @property
+    def sure(self) -> bool:
+        """Whether every card that fell in was known: if not, the unknown ones might have chained further (H8)."""
+        return UNKNOWN not in (card for rnd in self.rounds for card in rnd.drawn)
+
+    @property
     def combo(self) -> float:
         """The highest multiplier the swap's rounds reached (×1 with no refill clear)."""
         return multiplier(len(self.rounds))
@@ -185,6 +192,8 @@ class State:
     hands_made: dict[str, int] = field(default_factory=dict)
     suits_cleared: list[int] = field(default_factory=lambda: [0] * 4)
     ranks_cleared: list[int] = field(default_factory=lambda: [0] * 14)
+    #: A game built from what the player sees (:meth:`seen`): its stock beyond the Next cards is unknown.
+    seen_only: bool = False
 
     # -- dealing ------------------------------------------------------------------------------------------
 
@@ -224,7 +233,16 @@ class State:
         """An independent copy, for trying swaps out (the Hint and the solver)."""
         return State(self.level, self.deal, self.board[:], self.stock[:], self.discard[:], self.shuffles,
                      self.score, self.moves_left, self.swaps[:], dict(self.hands_made), self.suits_cleared[:],
-                     self.ranks_cleared[:])  # fmt: skip
+                     self.ranks_cleared[:], self.seen_only)  # fmt: skip
+
+    def seen(self) -> State:
+        """The game as the player sees it, for advice (H8): the board, the counts and the three Next cards, then
+        unknown cards that make no hand. A swap clears each known card at most once and every round clears at
+        least three, so one swap draws at most the 36 + 3 known cards: the unknown stock never runs low, and the
+        discard (never seen again before a shuffle) stays out. A reshuffle is not played out: its order is unseen.
+        """
+        stock = self.next_cards + [UNKNOWN] * (CELLS + NEXT)
+        return replace(self.copy(), stock=stock, discard=[], seen_only=True)
 
     def _rng(self) -> random.Random:
         """A fresh generator for the next shuffle of this deal, so copies and replays shuffle alike."""
@@ -340,7 +358,7 @@ class State:
         self.moves_left += extra - 1
         self.swaps.append(swap)
         reshuffled = not self.over and not any(makes_hand(board, s, live) for s in SWAPS)
-        if reshuffled:
+        if reshuffled and not self.seen_only:
             self._reshuffle()
         return Turn(swap, tuple(rounds), points, extra, reshuffled)
 

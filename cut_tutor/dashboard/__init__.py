@@ -24,7 +24,7 @@ def _here() -> Path:
 
 
 def notebook() -> Path:
-    """The dashboard notebook Voilà renders."""
+    """The dashboard notebook Voilà renders: the game picker (CUT, Clear 4, Card Clear) over the game it shows."""
     return _here() / "dashboard.ipynb"
 
 

@@ -1,0 +1,71 @@
+"""The dashboard's game picker: CUT, Clear 4 or Card Clear, one choice at the top of the page.
+
+CUT and Clear 4 are two presets of the same table game, so they pick the preset on the one :class:`GameApp`
+(its setup form shows the change); Card Clear is a game of its own, drawn by its board app, made when first picked.
+
+>>> import tempfile
+>>> picker = GamePicker(GameApp(tempfile.mkdtemp()))
+>>> picker.pick("Card Clear"); picker.board is not None, picker.shown is picker.board.widget
+(True, True)
+>>> picker.pick("Clear 4"); picker.game_app.setup.rules.clear4
+True
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import ipywidgets as w
+
+from cut_tutor.cardclear.widget import BoardApp
+from cut_tutor.engine.rules import CLEAR4
+
+from .app import GameApp
+
+CARD_CLEAR = "Card Clear"
+#: The games, in the order the picker offers them: CUT and Clear 4 are presets of the GameApp.
+GAMES: tuple[str, ...] = ("CUT", CLEAR4, CARD_CLEAR)
+#: The GameApp preset each table game picks when the setup is of the other game.
+PRESET_OF: dict[str, str] = {"CUT": "USA", CLEAR4: CLEAR4}
+
+
+class GamePicker:
+    """One game at a time under a row of three buttons; :meth:`pick` is the twin of a click."""
+
+    def __init__(self, game_app: GameApp, board: BoardApp | None = None) -> None:
+        self.game_app = game_app
+        self.board = board
+        # one slim row, no label (the game names say what it is), so the table below still fits a laptop screen
+        self.choice = w.ToggleButtons(options=list(GAMES), value="CUT", style={"button_width": "auto"},
+                                      layout=w.Layout(margin="0 0 2px 0"),
+                                      tooltips=["CUT, the card game", "Clear 4, CUT's rules preset",
+                                                "Card Clear, the 6×6 poker-hand puzzle"])  # fmt: skip
+        self.choice.add_class("cut-game-picker")
+        self.choice.observe(lambda change: self.pick(change["new"]), names="value")
+        self.area = w.Box([game_app.widget])
+        self.widget = w.VBox([self.choice, self.area])
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        return self.widget._repr_mimebundle_(**kwargs)
+
+    @property
+    def shown(self) -> w.Widget:
+        """The game shown under the picker now."""
+        return self.area.children[0]
+
+    def pick(self, name: str) -> None:
+        """Show a game: CUT or Clear 4 picks that preset on the table game, Card Clear shows its board."""
+        if name not in GAMES:
+            raise ValueError(f"unknown game {name!r}: the games are " + ", ".join(GAMES))
+        if self.choice.value != name:
+            self.choice.value = name  # its observer picks the game, as a click does
+            return
+        if name == CARD_CLEAR:
+            if self.board is None:
+                self.board = BoardApp()
+                self.board.set_theme(self.game_app.theme)
+            self.area.children = [self.board.widget]
+            return
+        if self.game_app.setup.rules.clear4 != (name == CLEAR4):  # CUT keeps a USA or Canada game as it is
+            self.game_app.set_preset(PRESET_OF[name])
+        self.area.children = [self.game_app.widget]

@@ -1,0 +1,164 @@
+"""Card Clear in a real browser: the dashboard's picker shows the board, a level is played to its result card by
+clicking the Hint's best swap each turn (one by keyboard), a bounce says why, axe-core finds nothing critical or
+serious in either theme, and screenshots are kept for desktop and phone, light and dark.
+
+This proves the wiring only: the board's logic is tested through its Python twins (tests/test_cardclear_widget.py).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from serving import CHROMIUM, ROOT, free_port, open_page, voila_server
+from test_study import axe_problems
+
+from cut_tutor import dashboard
+from cut_tutor.cli import voila_command
+
+SHOTS = ROOT / "test-artifacts" / "screenshots"
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(900)]
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    if CHROMIUM is None:
+        pytest.skip("chromium is not on PATH")
+    port = free_port()
+    with voila_server(voila_command(dashboard.notebook(), port), port) as url:
+        yield url + "/"
+
+
+def shot(page: Any, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"cardclear-{name}.png"), full_page=True)
+
+
+def open_board(page: Any, url: str) -> Any:
+    """Open the dashboard, pick Card Clear, and open the Hint table; the board's root."""
+    from playwright.sync_api import expect
+
+    page.goto(url)
+    page.get_by_role("button", name="Card Clear", exact=True).click()
+    board = page.locator(".cc-board")
+    expect(board.locator(".cc-grid")).to_be_visible()
+    page.get_by_role("button", name="Show the Hint: the value of every swap").click()
+    expect(board.locator("tr.cc-best")).to_have_count(1)
+    return board
+
+
+def best_swap(board: Any) -> tuple[str, str]:
+    swap = board.locator("tr.cc-best").get_attribute("data-swap")
+    first, second = swap.split("-")
+    return first, second
+
+
+def play_best(page: Any, board: Any, keyboard: bool = False) -> None:
+    """Swap the Hint's best pair by clicking (or with the arrow keys and Enter) and wait for the score to move."""
+    from playwright.sync_api import expect
+
+    score = board.locator(".cc-score")
+    before = score.inner_text()
+    first, second = best_swap(board)
+    if keyboard:
+        board.locator(".cc-cell[tabindex='0']").focus()
+        walk(page, board, first)
+        page.keyboard.press("Enter")
+        expect(board.locator(f"[data-cell='{first}']")).to_have_class("cc-cell cc-card cc-picked")
+        expect(board.locator(".cc-tag").first).to_be_visible()
+        walk(page, board, second)
+        page.keyboard.press(" ")
+    else:
+        board.locator(f"[data-cell='{first}']").click()
+        expect(board.locator(f"[data-cell='{second}'] .cc-tag")).to_be_visible()  # "Trips 30" on the neighbour
+        board.locator(f"[data-cell='{second}']").click()
+    expect(score).not_to_have_text(before)
+
+
+def walk(page: Any, board: Any, cell: str) -> None:
+    """Move the focus cursor to a cell with the arrow keys; focus must survive every redraw."""
+    row, col = int(cell[1]), int(cell[3])
+    for _ in range(12):
+        at = page.evaluate("document.activeElement.dataset.cell || ''")
+        assert at, "the focus cursor is on a card"
+        r, c = int(at[1]), int(at[3])
+        if (r, c) == (row, col):
+            return
+        page.keyboard.press(
+            "ArrowDown" if r < row else "ArrowUp" if r > row else "ArrowRight" if c < col else "ArrowLeft"
+        )
+    raise AssertionError(f"the cursor did not reach {cell}")
+
+
+def test_play_a_level_to_its_result_card(server: str) -> None:
+    from playwright.sync_api import expect, sync_playwright
+
+    with sync_playwright() as p:
+        browser, page = open_page(p)
+        page.set_viewport_size(DESKTOP)
+        board = open_board(page, server)
+        expect(board).to_have_class("cc-board cc-light")
+        expect(board.locator(".cc-next .cc-mini")).to_have_count(3)
+
+        # a swap that makes no hand bounces back with the reason
+        legal = set(board.locator("tr[data-swap]").evaluate_all("rows => rows.map(r => r.dataset.swap)"))
+        bad = next(
+            f"r{r}c{c}-r{r}c{c + 1}" for r in range(1, 7) for c in range(1, 6) if f"r{r}c{c}-r{r}c{c + 1}" not in legal
+        )
+        moves = board.locator(".cc-moves").inner_text()
+        board.locator(f"[data-cell='{bad[:4]}']").click()
+        board.locator(f"[data-cell='{bad[5:]}']").click()
+        expect(board.locator(".cc-bounce")).to_contain_text(re.compile("makes no hand|not unlocked until"))
+        expect(board.locator(".cc-moves")).to_have_text(moves)
+
+        play_best(page, board, keyboard=True)
+        assert axe_problems(page) == [], "board with the Hint open, light"
+        shot(page, "desktop-light")
+
+        for _ in range(40):
+            if board.locator(".cc-result").count():
+                break
+            play_best(page, board)
+        result = board.locator(".cc-result")
+        expect(result).to_be_visible()
+        expect(result).to_contain_text("Score")
+        assert axe_problems(page) == [], "result card"
+        result.scroll_into_view_if_needed()
+        shot(page, "result-light")
+        page.get_by_role("button", name="Copy board code 1-0").click()
+        expect(result.locator(".cc-copy")).to_have_text("Copied 1-0")
+
+        page.get_by_role("button", name="Try again: the same deal").click()
+        expect(result).to_have_count(0)
+        page.set_viewport_size(PHONE)
+        board.locator(".cc-cell").first.click()
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= PHONE["width"], f"the board fits a phone ({width} px)"
+        shot(page, "phone-light")
+        browser.close()
+
+
+def test_dark_theme_follows_the_page(server: str) -> None:
+    from playwright.sync_api import expect, sync_playwright
+
+    with sync_playwright() as p:
+        browser, page = open_page(p)
+        page.set_viewport_size(DESKTOP)
+        board = open_board(page, server + "?theme=dark")
+        expect(board).to_have_class("cc-board cc-dark")
+        play_best(page, board)
+        assert axe_problems(page) == [], "board with the Hint open, dark"
+        shot(page, "desktop-dark")
+        page.set_viewport_size(PHONE)
+        first, _ = best_swap(board)
+        board.locator(f"[data-cell='{first}']").click()
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        shot(page, "phone-dark")
+        page.get_by_role("button", name="Light theme").click()
+        expect(board).to_have_class("cc-board cc-light")
+        browser.close()

@@ -1,0 +1,163 @@
+"""The Card Clear board widget without a browser: every control's Python twin, and what reaches the page (H8)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from cut_tutor.cardclear import LevelError, State, SwapError
+from cut_tutor.cardclear.widget import BoardApp, IntentError, parse_intent
+
+
+def a_bouncing_swap(app: BoardApp) -> str:
+    legal = {str(swap) for swap in app.state.legal_swaps()}
+    return next(f"r1c{c}-r1c{c + 1}" for c in range(1, 6) if f"r1c{c}-r1c{c + 1}" not in legal)
+
+
+class TestPickAndSwap:
+    def test_tapping_a_card_picks_it_and_tags_the_neighbours_that_make_a_hand(self) -> None:
+        app = BoardApp("12-0")
+        swap = app.state.legal_swaps()[0]
+        first, second = str(swap).split("-")
+        app.pick(first)
+        assert app.data["selected"] == first
+        assert app.data["tags"][second].split()[-1].isdigit()  # "Trips 30"
+        app.pick(first)
+        assert app.data["selected"] is None and app.data["tags"] == {}
+
+    def test_tapping_a_neighbour_swaps_and_costs_a_move(self) -> None:
+        app = BoardApp("12-0")
+        moves = app.state.moves_left
+        first, second = str(app.state.legal_swaps()[0]).split("-")
+        app.pick(first)
+        app.pick(second)
+        assert app.state.swaps and app.state.moves_left <= moves and app.data["selected"] is None
+        assert app.data["message"].startswith(f"{first}-{second}")
+
+    def test_a_card_that_does_not_touch_is_picked_instead(self) -> None:
+        app = BoardApp("12-0")
+        app.pick("r1c1")
+        app.pick("r3c3")
+        assert app.data["selected"] == "r3c3" and not app.state.swaps
+
+    def test_a_swap_that_makes_no_hand_bounces_with_the_reason_and_costs_nothing(self) -> None:
+        app = BoardApp("12-0")
+        moves = app.state.moves_left
+        app.swap(a_bouncing_swap(app))
+        assert "makes no hand" in app.data["bounce"] and app.state.moves_left == moves and not app.state.swaps
+
+    def test_a_drag_between_cards_that_do_not_touch_is_refused(self) -> None:
+        app = BoardApp("12-0")
+        assert not app.widget.receive({"type": "swap", "swap": "r1c1-r3c3"})
+        assert "touch" in app.widget.error and not app.state.swaps
+        with pytest.raises(SwapError):
+            app.swap("r1c1-r1c1")
+
+
+class TestHintTable:
+    def test_the_hint_table_lists_every_swap_with_its_parts_and_marks_the_best(self) -> None:
+        app = BoardApp("12-0")
+        assert app.data["hint"] is None
+        app.show_hint()
+        rows = app.data["hint"]["rows"]
+        assert {r["swap"] for r in rows} == {str(s) for s in app.state.legal_swaps()}
+        assert [r["swap"] for r in rows if r["best"]] == [app.best_swap()]
+        assert {"points", "combo", "extra_moves", "goal", "lookahead", "finish", "total", "sure"} <= set(rows[0])
+        assert app.data["hint"]["text"].startswith(app.best_swap())
+        app.show_hint(False)
+        assert app.data["hint"] is None
+
+
+class TestResult:
+    def play_out(self, app: BoardApp) -> None:
+        while not app.state.over:
+            app.swap(app.best_swap())
+
+    def test_a_level_played_to_its_result_card_then_try_again_and_new_deal(self) -> None:
+        app = BoardApp("1-0")
+        self.play_out(app)
+        result = app.data["view"]["result"]
+        assert result["code"] == "1-0" and {"score", "bonus", "final", "stars", "goals"} <= set(result)
+        assert app.board_code() == "1-0"
+        app.try_again()
+        assert app.state == State.from_code("1-0") and app.data["view"]["result"] is None
+        app.new_deal()
+        assert app.board_code() == "1-1"
+        app.set_level(7)
+        assert app.board_code() == "7-0"
+        with pytest.raises(LevelError):
+            app.set_level(99)
+
+    def test_combo_badge_shows_the_last_swaps_multiplier(self) -> None:
+        app = BoardApp("12-0")
+        seen = set()
+        while not app.state.over and max(seen, default=1) == 1:
+            swap = app.best_swap()
+            expected = app.state.copy().play(swap).combo
+            app.swap(swap)
+            assert app.data["combo"] == expected
+            seen.add(expected)
+        assert max(seen) > 1, "a combo on this deal"
+        app.try_again()
+        assert app.data["combo"] == 1
+
+
+class TestIntents:
+    @pytest.mark.parametrize(
+        "content",
+        [None, {"type": "cheat"}, {"type": "pick"}, {"type": "pick", "cell": "x" * 99}, {"type": "hint", "on": 1},
+         {"type": "level", "level": "7"}, {"type": "level", "level": True}],
+    )  # fmt: skip
+    def test_malformed_messages_are_refused(self, content: object) -> None:
+        with pytest.raises(IntentError):
+            parse_intent(content)
+
+    def test_every_control_reaches_its_twin_through_the_widget(self) -> None:
+        app = BoardApp("4-2")
+        widget = app.widget
+        assert widget.receive({"type": "pick", "cell": "r2c2"}) and app.data["selected"] == "r2c2"
+        assert widget.receive({"type": "hint", "on": True}) and app.data["hint"]
+        assert widget.receive({"type": "theme", "theme": "dark"}) and widget.theme == "dark"
+        assert not widget.receive({"type": "theme", "theme": "pink"}) and widget.theme == "dark"
+        assert widget.receive({"type": "level", "level": 3}) and app.board_code() == "3-0"
+        assert widget.receive({"type": "new"}) and app.board_code() == "3-1"
+        assert widget.receive({"type": "retry"}) and app.board_code() == "3-1"
+        assert not widget.receive({"type": "pick", "cell": "r9c9"}) and "r1c1" in widget.error
+        assert widget.receive({"type": "pick", "cell": "r1c1"}) and widget.error == ""
+
+
+def test_the_page_receives_only_the_board_and_the_three_next_cards() -> None:
+    """H8: two games alike but for the stock beyond the Next cards sync the same data, Hint table open, before
+    and after a swap, and no field names the stock."""
+    app, other = BoardApp("12-0"), BoardApp("12-0")
+    deeper = other.state.stock[3:]
+    other.state.stock[3:] = deeper[::-1]
+    assert other.state.stock != app.state.stock
+    for each in (app, other):
+        each.show_hint()
+    assert app.widget.synced_json() == other.widget.synced_json()
+    assert set(app.data["view"]) & {"stock", "discard"} == set()
+    assert json.loads(app.widget.synced_json())["board"]["view"]["next"] == app.data["view"]["next"]
+    assert len(app.data["view"]["next"]) == 3
+
+
+class TestGamePicker:
+    def test_the_picker_shows_cut_clear_4_or_the_card_clear_board(self, tmp_path: Path) -> None:
+        from cut_tutor.widgets import GameApp, GamePicker
+
+        picker = GamePicker(GameApp(tmp_path))
+        assert picker.choice.options == ("CUT", "Clear 4", "Card Clear") and picker.shown is picker.game_app.widget
+        picker.pick("Clear 4")
+        assert picker.game_app.setup.rules.clear4 and picker.shown is picker.game_app.widget
+        picker.choice.value = "Card Clear"  # a click
+        assert picker.board is not None and picker.shown is picker.board.widget
+        picker.pick("CUT")
+        assert picker.game_app.setup.rules.preset == "USA" and picker.shown is picker.game_app.widget
+        picker.game_app.set_preset("Canada")
+        picker.pick("Card Clear")
+        picker.pick("CUT")
+        assert picker.game_app.setup.rules.preset == "Canada", "CUT keeps a Canada setup"
+        with pytest.raises(ValueError, match="unknown game"):
+            picker.pick("Chess")
