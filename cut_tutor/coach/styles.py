@@ -23,6 +23,7 @@ class Style:
     group: float  # weight on the number of cards shed: the solid group play
     spare_clear: float  # bonus for a clear play when holding more clears than one, to seize the board
     dump_clears_at: int  # dump clear cards once a seat is down to this many cards (C6); Rock holds its insurance
+    take: float = 0.7  # share of the taken cards' shed value a take costs: what the pile adds to the hand
 
 
 @dataclass(frozen=True)
@@ -38,6 +39,8 @@ class Level:
     odds_margin: float  # extra cost a gamble must overcome: higher levels act on thinner odds
     hinder: float  # how sharply it plays low against a seat about to go out (C6)
     hints: int  # how many hints a learner at this Level sees on their own seat (C7)
+    line_weight: float = 1.0  # how much the line (C5) counts against this turn's parts
+    strand_weight: float = 0.25  # what the line charges for each point of card still held at its end
 
 
 STYLES: dict[str, Style] = {
