@@ -257,12 +257,12 @@ class TestDeterminism:
 
 
 class TestLoopingHands:
-    """R15: AI play makes stalemates rare. Expert seats once looped here (K, A, take, 2×9, A, take …)."""
+    """R15: AI play makes stalemates rare. Expert seats loop in this hand for over 300 turns."""
 
     def test_a_looping_hand_ends(self) -> None:
         rules = Rules(risk_play=True, pile_card_flip=True)
-        state = State.deal(rules, seed=47, dealer=47 % 4)
-        seats = [AIPlayer("Expert", style, seed=47) for style in ("Rock", "Balanced", "Gambler", "Balanced")]
+        state = State.deal(rules, seed=199, dealer=199 % 4)
+        seats = [AIPlayer("Expert", style, seed=199) for style in ("Rock", "Balanced", "Gambler", "Balanced")]
         while not state.over:
             state.apply(seats[state.turn].choose(knowledge(state)))
         assert state.winner is not None and not state.stalemate
