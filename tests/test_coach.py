@@ -155,9 +155,9 @@ class TestExplanations:
 
     def test_the_line_says_why_it_sheds_less(self) -> None:
         """Overriding "shed the most", the line names the high card the bigger play would strand."""
-        a = advice(pos("10 9 6 6 5"), level="Expert")
-        assert str(a.move) == "1×9"
-        assert "it sheds less right now, but it saves your 9 from being stranded" in a.text
+        a = advice(pos("J 9 7 7 5"), level="Expert")
+        assert str(a.move) == "1×J"
+        assert "it sheds less right now, but it saves your J from being stranded" in a.text
 
 
 class TestStyles:
@@ -355,12 +355,12 @@ class TestDeterminism:
 
 
 class TestLoopingHands:
-    """R15: AI play makes stalemates rare. Expert seats once looped here (K, A, take, 2×9, A, take …)."""
+    """R15: AI play makes stalemates rare. Expert seats loop in this hand for over 300 turns."""
 
     def test_a_looping_hand_ends(self) -> None:
         rules = Rules(risk_play=True, pile_card_flip=True)
-        state = State.deal(rules, seed=278, dealer=278 % 4)
-        seats = [AIPlayer("Expert", style, seed=278) for style in ("Rock", "Balanced", "Gambler", "Balanced")]
+        state = State.deal(rules, seed=89, dealer=89 % 4)
+        seats = [AIPlayer("Expert", style, seed=89) for style in ("Rock", "Balanced", "Gambler", "Balanced")]
         while not state.over:
             state.apply(seats[state.turn].choose(knowledge(state)))
         assert state.winner is not None and not state.stalemate

@@ -69,7 +69,7 @@ def score(seat: Knowledge, nums: Numbers, move: Move, style: Style, level: Level
     elif kind in (CLEAR, PUSH_MOVE):
         _score_special(seat, nums, move, style, level, cand)
     elif kind == TAKE:
-        parts["shed"] = -sum(nums.shed[c] for c in seat.pile) * 0.7
+        parts["shed"] = -sum(nums.shed[c] for c in seat.pile) * style.take
         parts["assets"] = sum(_asset(seat, c, -1, style) for c in seat.pile) * 0.5
         parts["control"] = -8.0 * level.hinder if seat.next_left <= NEAR_OUT else 0.0
         hand = list(seat.hand)

@@ -147,4 +147,4 @@ def line(
     cand.stranded = tuple(card for card in numbers.groups if card > numbers.middling and hand[card])
     # The line only pays if the hand goes on: less likely with a seat about to go out.
     continues = 0.25 if seat.min_left <= NEAR_OUT else 1.0
-    return round(continues * (value - 0.25 * stranded), 2)
+    return round(level.line_weight * continues * (value - level.strand_weight * stranded), 2)

@@ -23,6 +23,7 @@ class Style:
     group: float  # weight on the number of cards shed: the solid group play
     spare_clear: float  # bonus for a clear play when holding more clears than one, to seize the board
     dump_clears_at: int  # dump clear cards once a seat is down to this many cards (C6); Rock holds its insurance
+    take: float = 0.7  # share of the taken cards' shed value a take costs: what the pile adds to the hand
     #: C3: a blind play onto a non-empty pile only when nothing else is legal or the card would go out (Rock)
     empty_pile_flips: bool = False
     #: C3: the high-pile bonus is the style's principle, said in its advice when it decides (Gambler)
@@ -42,11 +43,14 @@ class Level:
     odds_margin: float  # extra cost a gamble must overcome: higher levels act on thinner odds
     hinder: float  # how sharply it plays low against a seat about to go out (C6)
     hints: int  # how many hints a learner at this Level sees on their own seat (C7)
+    line_weight: float = 1.0  # how much the line (C5) counts against this turn's parts
+    strand_weight: float = 0.25  # what the line charges for each point of card still held at its end
 
 
 STYLES: dict[str, Style] = {
     "Rock": Style("Rock", "Protect the position", 1.5, 6.0, 0.0, 2.0, 10.0, 0.6, 1.3, 0.0, 1, empty_pile_flips=True),
-    "Balanced": Style("Balanced", "None, deliberately", 1.0, 1.0, 1.0, 1.0, 3.0, 1.2, 1.0, 1.0, 2),
+    # Balanced and Expert's weights are tuned on duplicate deals against the untuned seat (benchmarks/tune_coach.py).
+    "Balanced": Style("Balanced", "None, deliberately", 1.0, 1.0, 1.0, 1.5, 4.5, 2.4, 2.0, 1.0, 2, take=1.05),
     "Gambler": Style("Gambler", "Act to remove risk", 0.6, 0.0, 4.0, 0.5, 1.0, 2.5, 0.9, 4.0, 2, high_pile_flips=True),
 }
 

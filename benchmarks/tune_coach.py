@@ -1,0 +1,127 @@
+"""Tune the move-value engine's weights (the Style and Level tables) against play, and measure the result.
+
+The baseline is the Expert:Balanced seat as it was before this tuning, frozen here as :data:`BEFORE_STYLE` and
+:data:`BEFORE_LEVEL` and registered for this process only under the name ``Before``, so both can sit at one table.
+Two measures:
+
+- ``duplicate``: the seat under test in chair 0 against three ``Before`` seats, every rotation of each shuffle
+  (duplicate deals), paired with ``Before`` in the same chair on the same deals: mean points per hand of the
+  seat minus ``Before``, with a 95% interval (lower is better).
+- ``regret``: on the decisions recorded by ``report_regret.py`` (``benchmarks/results/regret-*.jsonl``), the mean
+  points the seat's choice loses against the best move's Monte-Carlo value there.
+
+``search`` changes one weight of Balanced or Expert at a time by a few factors and keeps a change when the
+duplicate measure improves. Run: ``.venv/bin/python benchmarks/tune_coach.py compare [DEALS] [SEED]`` (today's
+tables against Before) or ``search [DEALS] [SEED] [ROUNDS]`` (prints the weights found; copy them into styles.py).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import json
+import statistics
+import sys
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from cut_tutor import Rules
+from cut_tutor.coach import LEVELS, STYLES, Knowledge, Level, Style
+from cut_tutor.coach.advice import choose
+from cut_tutor.coach.values import evaluate_knowledge
+from cut_tutor.sim import simulate
+
+#: Expert:Balanced before tuning (the tables as they stood when the regret report was first run).
+BEFORE_STYLE = Style("Before", "None, deliberately", 1.0, 1.0, 1.0, 1.0, 3.0, 1.2, 1.0, 1.0, 2)
+BEFORE_LEVEL = Level("Before", 2, 0.0, True, 0.0, 1.0, 0)
+STYLES["Before"], LEVELS["Before"] = BEFORE_STYLE, BEFORE_LEVEL
+
+#: The float weights the search may change.
+STYLE_KNOBS = [f.name for f in dataclasses.fields(Style) if f.type in ("float", float)]
+LEVEL_KNOBS = ["odds_margin", "hinder", *(f.name for f in dataclasses.fields(Level) if f.name.endswith("_weight"))]
+FACTORS = (0.0, 0.5, 1.5, 2.0)
+
+
+def duplicate(deals: int, seed: int, seat: str = "Expert:Balanced") -> tuple[float, float, float, float]:
+    """``seat`` minus ``Before`` in chair 0 on the same duplicate deals: mean, 95% half-width, and both means."""
+    rules = Rules()
+    others = ["Before:Before"] * 3
+    tested = simulate([seat, *others], rules, hands=deals, seed=seed, duplicate=True)
+    a = tested[tested["player"] == 0].set_index(["hand", "rotation"])["points"]
+    b = _before(deals, seed)
+    diff = (a - b).to_numpy()
+    half = 1.96 * float(diff.std(ddof=1)) / len(diff) ** 0.5
+    return float(diff.mean()), half, float(a.mean()), float(b.mean())
+
+
+@functools.cache
+def _before(deals: int, seed: int) -> pd.Series:
+    """Chair 0's points with Before in it: the same for every trial of a search."""
+    base = simulate(["Before:Before"] * 4, Rules(), hands=deals, seed=seed, duplicate=True)
+    return base[base["player"] == 0].set_index(["hand", "rotation"])["points"]
+
+
+def regret(records: list[dict[str, Any]], style: Style, level: Level) -> float:
+    """Mean points the seat's choice loses against the best Monte-Carlo value on the recorded decisions."""
+    losses = []
+    for r in records:
+        seat = Knowledge.from_view(r["view"])
+        best, _ = choose(evaluate_knowledge(seat, style, level), level)
+        losses.append(r["means"][r["view"]["legal"].index(str(best.move))] - min(r["means"]))
+    return statistics.fmean(losses)
+
+
+def records() -> list[dict[str, Any]]:
+    """Every decision recorded by ``report_regret.py`` for the Before or Expert:Balanced seat."""
+    found = []
+    for path in sorted((Path(__file__).parent / "results").glob("regret-*.jsonl")):
+        found.extend(json.loads(line) for line in path.read_text(encoding="utf-8").splitlines())
+    return found
+
+
+def search(deals: int, seed: int, passes: int) -> None:
+    """Coordinate search over the Balanced style and Expert level weights on the duplicate measure."""
+    style, level = STYLES["Balanced"], LEVELS["Expert"]
+    best, half, _, _ = duplicate(deals, seed)
+    print(f"start: {best:+.2f} ± {half:.2f}", flush=True)
+    for _ in range(passes):
+        for table, knobs in (("style", STYLE_KNOBS), ("level", LEVEL_KNOBS)):
+            for knob in knobs:
+                current = getattr(style if table == "style" else level, knob)
+                for factor in FACTORS:
+                    value = round(current * factor, 3) if current else round(factor * 2.0, 3)
+                    trial = dataclasses.replace(style if table == "style" else level, **{knob: value})
+                    if table == "style":
+                        STYLES["Balanced"] = trial  # type: ignore[assignment]
+                    else:
+                        LEVELS["Expert"] = trial  # type: ignore[assignment]
+                    mean, half, _, _ = duplicate(deals, seed)
+                    if mean < best - 0.2:
+                        best = mean
+                        style, level = STYLES["Balanced"], LEVELS["Expert"]
+                        print(f"{knob} = {value}: {mean:+.2f} ± {half:.2f}", flush=True)
+                    STYLES["Balanced"], LEVELS["Expert"] = style, level
+    print(f"found: {best:+.2f}\n{style}\n{level}")
+
+
+def main() -> None:
+    command = sys.argv[1] if len(sys.argv) > 1 else "compare"
+    deals = int(sys.argv[2]) if len(sys.argv) > 2 else 100
+    seed = int(sys.argv[3]) if len(sys.argv) > 3 else 77
+    if command == "search":
+        search(deals, seed, int(sys.argv[4]) if len(sys.argv) > 4 else 1)
+        return
+    mean, half, tested, base = duplicate(deals, seed)
+    print(f"Expert:Balanced {tested:.2f} vs Before {base:.2f} points per hand in the same chair, {deals} deals × 4:"
+          f" {mean:+.2f} ± {half:.2f} (95%)")  # fmt: skip
+    found = records()
+    if found:
+        before = regret(found, BEFORE_STYLE, BEFORE_LEVEL)
+        after = regret(found, STYLES["Balanced"], LEVELS["Expert"])
+        print(f"regret on {len(found)} recorded decisions (all-sample means): Before {before:.2f}, now {after:.2f}")
+
+
+if __name__ == "__main__":
+    main()
