@@ -290,8 +290,8 @@ for name, description in COACHES.items():
     md("""
     ## A pair of Kings on the pile
 
-    Twelve cards in hand, including a Joker. Three coaches, two plays: Daryl takes the solid pair of 7s, while
-    Madonna and Marty both shed the J and keep the 7s for the line that follows.
+    Twelve cards in hand, including a Joker. Three coaches, two plays: Daryl and Madonna both take the solid pair
+    of 7s, while Marty sheds the J and keeps the 7s for the line that follows.
     """),
     code("""
     kings = position("JK J 8 7 7 6 5 3 2 2 2 A", pile="K@1 K@1",
@@ -300,9 +300,9 @@ for name, description in COACHES.items():
     """),
     code("compare(view(kings, 0))"),
     code("""
-    # the claim above, checked: Daryl alone plays the 7s
+    # the claim above, checked: Marty alone plays the J
     picks = {coach: str(advise(view(kings, 0), coach).move) for coach in COACHES}
-    assert picks == {"Daryl": "2×7", "Madonna": "1×J", "Marty": "1×J"}, picks
+    assert picks == {"Daryl": "2×7", "Madonna": "2×7", "Marty": "1×J"}, picks
     picks
     """),
     md("""
@@ -336,8 +336,8 @@ for name, description in COACHES.items():
     md("""
     ## Side by side
 
-    One table of every move and each coach's total, sorted by Madonna's: her pick and Marty's head the table, while
-    Daryl's highest total is the 7s one row down. Each coach recommends the move with the highest total in their
+    One table of every move and each coach's total, sorted by Madonna's: her pick and Daryl's head the table, while
+    Marty's highest total is the J one row down. Each coach recommends the move with the highest total in their
     own column.
     """),
     code("""

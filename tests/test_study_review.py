@@ -106,7 +106,7 @@ class TestCompare:
         app.set_players(3)
         app.set_pacing("Auto")
         app.deal(seed=0)
-        for _ in range(5):
+        for _ in range(6):
             app.coach_play()
         return app
 

@@ -10,7 +10,7 @@ move in ``data-move``; the page sends a click on a row to the app, which selects
 ...     "seats": [{"hand": "J 7 7 5 5"}, {"hand": "K K Q Q 9"}]})
 >>> rows = move_rows(advise(view(state, 0), coach="Madonna", level="Expert"))
 >>> [(r.label, r.recommended) for r in rows][:2]
-[('Play 1× J', True), ('Play 1× 7', False)]
+[('Play 1× J', True), ('Play 2× 7', False)]
 """
 
 from __future__ import annotations

@@ -164,9 +164,13 @@ class Replayer:
             seat = state.turn
             advice = advise(view(state, seat), coach=self.coach, level=self.level, names=self.names)
             made = self.moves[step]
-            totals = {c.move: c.total for c in advice.candidates}
-            best = totals.get(advice.move, 0.0)
-            points = 0.0 if made == advice.move else round(best - totals.get(made, best), 1)
+            scored = {c.move: c for c in advice.candidates}
+            chosen = scored[advice.move]
+            # a clear this turn is chosen by its worth for this turn alone (C5): its lead is measured the same way
+            by_turn = chosen.clears and not chosen.goes_out
+            worth = {move: c.turn_value if by_turn else c.total for move, c in scored.items()}
+            best = worth[advice.move]
+            points = 0.0 if made == advice.move else round(best - worth.get(made, best), 1)
             self._compared[key] = Comparison(step, seat, made, advice.move, points)
         return self._compared[key]
 
