@@ -122,6 +122,7 @@ def cmd_review(args: argparse.Namespace) -> int:
     import json
 
     from .review import review
+    from .review.hand import DEAL_ROLLOUTS
 
     record = json.loads(Path(args.record).read_text(encoding="utf-8"))
     executor = None
@@ -129,9 +130,10 @@ def cmd_review(args: argparse.Namespace) -> int:
         from concurrent.futures import ProcessPoolExecutor
 
         executor = ProcessPoolExecutor(args.workers)
+    deals = DEAL_ROLLOUTS if args.deal_rollouts is None else args.deal_rollouts
     try:
         result = review(record, args.seat, seconds=args.seconds, rollouts=args.rollouts, seed=args.seed,
-                        executor=executor)  # fmt: skip
+                        executor=executor, deal_rollouts=deals)  # fmt: skip
     finally:
         if executor is not None:
             executor.shutdown()
@@ -276,6 +278,7 @@ def build_parser() -> argparse.ArgumentParser:
     rev.add_argument("--json", action="store_true", help="one JSON object per decision, then a summary object")
     rev.add_argument("--seconds", type=float, help="time budget of the whole review (default: none)")
     rev.add_argument("--rollouts", type=int, default=96, help="rollout budget of each decision (default 96)")
+    rev.add_argument("--deal-rollouts", type=int, help="fresh deals that measure the deal's luck (default 64)")
     rev.add_argument("--seed", type=int, default=0)
     rev.add_argument("--workers", type=int, default=1)
     rev.set_defaults(func=cmd_review)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import random
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -25,14 +25,18 @@ def value(move: str, expected: float, gap: float, low: float, high: float, verdi
     return MoveValue(Move.parse(move), move, expected, expected - 1, expected + 1, gap, low, high, 0.0, 50, verdict)
 
 
+#: Small budgets keep each review to a few seconds: the tests check what a review does, not how well it measures.
+FAST = {"rollouts": 8, "deal_rollouts": 2}
+
+
 def analysis(*moves: MoveValue, seat: int = 0) -> Analysis:
     return Analysis(seat, list(moves), 100, 0.1, "budget", 0, "Expert:Balanced")
 
 
 @pytest.fixture(scope="module")
 def finished() -> dict[str, Any]:
-    """A short 2-seat hand played by Expert seats."""
-    state = State.deal(Rules(players=2), seed=4)
+    """A short 2-seat hand played by Average seats: 35 moves, 14 decisions of seat 0 and 13 of seat 1."""
+    state = State.deal(Rules(players=2), seed=47)
     seats = [AIPlayer("Average", "Balanced", seed=k) for k in range(2)]
     while not state.over:
         state.apply(seats[state.turn].choose(Knowledge.from_sight(sight(state, state.turn))))
@@ -84,7 +88,7 @@ class TestReview:
             return real(v, **options)
 
         monkeypatch.setattr(hand_module, "analyse", spy)
-        result = review(finished, 1, rollouts=8)
+        result = review(finished, 1, **FAST)
         plies = [d.ply for d in result.decisions]
         assert plies and seen == [view(replay(finished, upto=p), 1) for p in plies]
 
@@ -96,11 +100,36 @@ class TestReview:
         first = [hand_module.analyse(view(s, s.turn), seconds=None, max_rollouts=40, seed=3) for s in (state, twin)]
         assert [m.to_dict() for m in first[0].moves] == [m.to_dict() for m in first[1].moves]
 
-    def test_deterministic_with_the_seed_and_any_executor(self, finished: dict[str, Any]) -> None:
-        one = review(finished, 0, rollouts=8, seed=2).rows()
-        with ThreadPoolExecutor(2) as pool:
-            two = review(finished, 0, rollouts=8, seed=2, executor=pool).rows()
+    def test_deterministic_with_the_seed_and_any_number_of_workers(self, finished: dict[str, Any]) -> None:
+        """One worker in-process and two worker processes give the same review; another seed another one."""
+        budget = {**FAST, "deal_rollouts": 5}  # an odd count: the deals split unevenly between the tasks
+        one = review(finished, 0, seed=2, **budget).rows()
+        with ProcessPoolExecutor(2) as pool:
+            two = review(finished, 0, seed=2, executor=pool, **budget).rows()
         assert one == two
+        assert review(finished, 0, seed=3, **budget).rows() != one
+
+    def test_the_deal_budget_is_the_number_of_deals(
+        self, finished: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        played: list[int] = []
+        real = hand_module.deal_points
+
+        def spy(*args: Any) -> list[int]:
+            played.extend(args[-1])
+            return real(*args)
+
+        monkeypatch.setattr(hand_module, "deal_points", spy)
+        monkeypatch.setattr(hand_module, "analyse", self.no_analysis)
+        review(finished, 0, rollouts=8, deal_rollouts=3)
+        assert sorted(played) == [0, 1, 2]
+        with pytest.raises(ValueError, match="deal_rollouts"):
+            review(finished, 0, rollouts=8, deal_rollouts=0)
+
+    @staticmethod
+    def no_analysis(v: dict[str, Any], **options: Any) -> Analysis:
+        """Every legal move worth the same: the review's arithmetic without the Monte-Carlo cost."""
+        return analysis(*(value(m, 1.0, 0.0, 0.0, 0.0, "best") for m in v["legal"]), seat=v["seat"])
 
     def test_unfinished_hands_and_bad_seats_are_refused(self, finished: dict[str, Any]) -> None:
         with pytest.raises(ValueError, match="not finished"):
@@ -111,7 +140,7 @@ class TestReview:
     def test_cli_json(self, finished: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
         path = tmp_path / "hand.json"
         path.write_text(json.dumps(finished), encoding="utf-8")
-        assert cli.main(["review", str(path), "--seat", "0", "--json", "--rollouts", "8"]) == 0
+        assert cli.main(["review", str(path), "--seat", "0", "--json", "--rollouts", "8", "--deal-rollouts", "2"]) == 0
         rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
         assert rows[-1]["summary"] is True and rows[-1]["decisions"] == len(rows) - 1
         for row in rows[:-1]:
@@ -218,7 +247,7 @@ class TestDrills:
 
 
 def test_progress_frame_figure_and_csv(finished: dict[str, Any], tmp_path: Path) -> None:
-    hand = review(finished, 0, rollouts=8)
+    hand = review(finished, 0, **FAST)
     frame = progress_frame([({"game": 1, "hand": 1}, hand), ({"game": 1, "hand": 2}, hand)])
     assert list(frame["accuracy"]) == [hand.summary.accuracy] * 2
     assert progress_figure(frame).axes

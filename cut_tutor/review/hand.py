@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import Executor
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ..analysis import POLICY, Analysis, analyse
-from ..analysis.run import Submitter
+from ..analysis.run import CHUNK, Submitter
 from ..analysis.search import players
 from ..analysis.stats import mean_interval
 from ..coach import Knowledge
@@ -155,11 +155,15 @@ def review(
     executor: Executor | Submitter | None = None,
     thresholds: tuple[tuple[str, float], ...] = THRESHOLDS,
     progress: Callable[[float], None] | None = None,
+    deal_rollouts: int = DEAL_ROLLOUTS,
 ) -> HandReview:
     """Review ``seat``'s decisions in a finished hand's record.
 
     ``seconds`` is the time budget of the whole review, shared evenly by the decisions; ``rollouts`` the budget of
-    each decision. With no time budget the review depends only on the record, the seat and the seed.
+    each decision; ``deal_rollouts`` the number of fresh deals that measure the deal's luck (the slowest part of a
+    short hand's review: each is a whole hand). The deals are sent to ``executor`` first, so they are played
+    while the decisions are analysed. With no time budget the review depends only on the record, the seat, the
+    seed and the budgets, whatever the executor and its number of workers.
     """
     final = replay(dict(record))
     if not final.over:
@@ -167,6 +171,7 @@ def review(
     if not 0 <= seat < final.players:
         raise ValueError(f"review: seat {seat} is not one of the {final.players} seats")
     plies, movers = decision_points(record, seat)
+    average = deal_average(record["rules"], final.dealer, seat, policy, seed, deal_rollouts, executor)
     share = None if seconds is None else seconds / max(1, len(plies))
     moves = [Move.parse(str(text)) for text in record["moves"]]
     found: list[tuple[int, Analysis]] = []
@@ -177,8 +182,7 @@ def review(
                                    max_rollouts=budget)))  # fmt: skip
         if progress:
             progress((k + 1) / max(1, len(plies)))
-    average = deal_average(Rules.from_dict(record["rules"]), final.dealer, seat, policy, seed)
-    return summarise(found, moves, movers, seat, final.scores()[seat], average, thresholds)
+    return summarise(found, moves, movers, seat, final.scores()[seat], average(), thresholds)
 
 
 def summarise(
@@ -237,15 +241,40 @@ def summarise(
     return HandReview(decisions, summary)
 
 
-def deal_average(rules: Rules, dealer: int, seat: int, policy: str, seed: int, rollouts: int = DEAL_ROLLOUTS) -> float:
+def deal_average(
+    rules: Mapping[str, Any],
+    dealer: int,
+    seat: int,
+    policy: str,
+    seed: int,
+    rollouts: int = DEAL_ROLLOUTS,
+    executor: Executor | Submitter | None = None,
+) -> Callable[[], float]:
     """What a fresh deal is worth to ``seat`` on average: its points over ``rollouts`` random deals with the same
-    rules and dealer, every seat played by ``policy`` (the yardstick of the deal's luck)."""
+    rules and dealer, every seat played by ``policy`` (the yardstick of the deal's luck). With an executor the
+    deals are submitted at once and the returned function waits for them; without, it plays them when called."""
+    if rollouts < 1:
+        raise ValueError("review: deal_rollouts must be at least 1")
+    chunks = [range(i, min(i + CHUNK, rollouts)) for i in range(0, rollouts, CHUNK)]
+    args = (dict(rules), dealer, seat, policy, seed)
+    if executor is None:
+        return lambda: mean_interval([p for chunk in chunks for p in deal_points(*args, chunk)])[0]
+    futures = [executor.submit(deal_points, *args, chunk) for chunk in chunks]
+    return lambda: mean_interval([p for future in futures for p in future.result()])[0]
+
+
+def deal_points(
+    rules: Mapping[str, Any], dealer: int, seat: int, policy: str, seed: int, deals: Iterable[int]
+) -> list[int]:
+    """``seat``'s points on each numbered fresh deal, every seat played by ``policy``: one task of
+    :func:`deal_average`, seeded by the deal's number alone so that any split between workers gives the same
+    points."""
     points = []
-    for i in range(rollouts):
+    for i in deals:
         rng = random.Random(f"review-deal:{seed}:{i}")
-        state = State.deal(rules, rng.getrandbits(48), dealer)
+        state = State.deal(Rules.from_dict(dict(rules)), rng.getrandbits(48), dealer)
         seats = players(policy, [rng.getrandbits(32) for _ in range(state.players)])
         while not state.over:
             state.apply(seats[state.turn].choose(Knowledge.from_sight(sight(state, state.turn))))
         points.append(state.scores()[seat])
-    return mean_interval(points)[0]
+    return points
