@@ -78,12 +78,20 @@ def title_of(seat_view: Mapping[str, Any]) -> str:
     return f"Turn {seat_view['turns'] + 1}, seat {seat_view['seat']}: {count} card{'s' * (count != 1)} in hand, {top}"
 
 
-def solved(analysis: Analysis, move: str) -> bool:
-    """Is ``move`` the analysis' best move, or too close to it to call?"""
+def judge(analysis: Analysis, move: str) -> tuple[str, float]:
+    """How ``move`` compares with the analysis' best: ``best``, ``close`` (too close to call) or ``worse``, and its
+    loss in points (what a retry and a drill tell the learner once they have chosen)."""
     mine = next((m for m in analysis.moves if str(m.move) == move), None)
     if mine is None:
         raise ValueError(f"drill: {move} is not a legal move here")
-    return mine.move == analysis.best.move or mine.gap_low <= 0
+    if mine.move == analysis.best.move:
+        return "best", 0.0
+    return ("close" if mine.gap_low <= 0 else "worse"), mine.gap
+
+
+def solved(analysis: Analysis, move: str) -> bool:
+    """Is ``move`` the analysis' best move, or too close to it to call?"""
+    return judge(analysis, move)[0] != "worse"
 
 
 class Drills:

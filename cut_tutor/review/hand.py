@@ -176,13 +176,29 @@ def review(
     moves = [Move.parse(str(text)) for text in record["moves"]]
     found: list[tuple[int, Analysis]] = []
     for k, ply in enumerate(plies):
-        seat_view = view(replay(dict(record), upto=ply), seat)
-        budget = None if rollouts is None else max(rollouts, 2 * len(seat_view["legal"]))
-        found.append((ply, analyse(seat_view, seconds=share, seed=seed + ply, policy=policy, executor=executor,
-                                   max_rollouts=budget)))  # fmt: skip
+        found.append((ply, position_analysis(record, seat, ply, seconds=share, rollouts=rollouts, seed=seed,
+                                             policy=policy, executor=executor)))  # fmt: skip
         if progress:
             progress((k + 1) / max(1, len(plies)))
     return summarise(found, moves, movers, seat, final.scores()[seat], average(), thresholds)
+
+
+def position_analysis(
+    record: Mapping[str, Any],
+    seat: int,
+    ply: int,
+    *,
+    seconds: float | None = None,
+    rollouts: int | None = ROLLOUTS,
+    seed: int = 0,
+    policy: str = POLICY,
+    executor: Executor | Submitter | None = None,
+) -> Analysis:
+    """The analysis a review makes of ``seat``'s decision before ply ``ply``, from the seat's view then: with the
+    same budgets and seed it is the same analysis, so a retry can show it again without storing it."""
+    seat_view = view(replay(dict(record), upto=ply), seat)
+    budget = None if rollouts is None else max(rollouts, 2 * len(seat_view["legal"]))
+    return analyse(seat_view, seconds=seconds, seed=seed + ply, policy=policy, executor=executor, max_rollouts=budget)
 
 
 def summarise(
