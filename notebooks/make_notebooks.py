@@ -848,7 +848,7 @@ NOTEBOOKS["08_review_your_game"] = [
     if Replayer:
         from cut_tutor.widgets.review_panel import ReviewPanel
 
-        panel = ReviewPanel(record, hand)
+        panel = ReviewPanel(record, hand, rollouts=24)  # retries analysed as the review was
         panel.next_mistake()
         display(panel)
     """),

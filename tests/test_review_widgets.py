@@ -16,7 +16,7 @@ from cut_tutor.coach import AIPlayer, Knowledge
 from cut_tutor.engine import Move, Rules, State, record_of, replay, view
 from cut_tutor.engine.view import sight
 from cut_tutor.engine.words import NO_DRILLS, NO_MISTAKES, RETRY_ASK
-from cut_tutor.review import Drills, HandReview, progress_frame
+from cut_tutor.review import Drills, HandReview, progress_frame, review
 from cut_tutor.review.hand import decision_points, summarise
 from cut_tutor.widgets.belief_panel import BeliefPanel
 from cut_tutor.widgets.drills_panel import DrillsPanel
@@ -130,6 +130,18 @@ class TestReviewPanel:
         assert panel.choose(str(close)) == "Within noise of the best move."
         panel.select(0)
         assert panel.analysis is None and panel._shown.value == "" and panel._choices.children == ()
+
+    def test_by_default_a_retry_shows_the_review_s_own_analysis(self, record: dict[str, Any]) -> None:
+        hand = review(record, 0, rollouts=8, deal_rollouts=2, seed=5)
+        panel = ReviewPanel(record, hand, rollouts=8, seed=5)
+        for k in (0, len(hand.decisions) - 1):
+            d = hand.decisions[k]
+            panel.select(k)
+            panel.retry()
+            panel.choose(d.move)
+            assert panel.analysis is not None and str(panel.analysis.best.move) == d.best
+            mine = next(m for m in panel.analysis.moves if str(m.move) == d.move)
+            assert round(mine.gap, 3) == d.loss
 
 
 class TestBeliefPanel:

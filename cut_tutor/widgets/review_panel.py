@@ -28,9 +28,9 @@ from cut_tutor.engine.words import (
     retry_verdict,
     review_summary,
 )
-from cut_tutor.review import HandReview
+from cut_tutor.review import Decision, HandReview
 from cut_tutor.review.drills import judge
-from cut_tutor.review.hand import position_analysis
+from cut_tutor.review.hand import ROLLOUTS, position_analysis
 
 from .table import move_label
 
@@ -41,8 +41,9 @@ Analyser = Callable[[Mapping[str, Any], int, int], Analysis]
 class ReviewPanel:
     """The review table of ``hand`` (a :func:`~cut_tutor.review.review` of ``record``), with its controls.
 
-    ``analyser`` gives the analysis a retry reveals; by default the review's own (same budget and seed), so the
-    retry agrees with the table. ``names`` name the seats in PUSH labels.
+    ``analyser`` gives the analysis a retry reveals; by default the review's own, made again with the review's
+    ``rollouts`` and ``seed`` (pass those the review was made with), so the retry agrees with the table.
+    ``names`` name the seats in PUSH labels.
     """
 
     def __init__(
@@ -51,15 +52,18 @@ class ReviewPanel:
         hand: HandReview,
         *,
         names: Sequence[str] | None = None,
+        rollouts: int = ROLLOUTS,
+        seed: int = 0,
         analyser: Analyser | None = None,
     ) -> None:
         self.record, self.hand, self.names = dict(record), hand, names
         self.seat = hand.summary.seat
-        self.analyser: Analyser = analyser or (lambda r, seat, ply: position_analysis(r, seat, ply))
+        self.analyser: Analyser = analyser or partial(position_analysis, rollouts=rollouts, seed=seed)
         self.selected: int | None = None  # index into hand.decisions
         self.retrying = False
         self.verdict = ""
         self.analysis: Analysis | None = None  # shown only once a retry is answered
+        self._rows = [self._row(d) for d in hand.decisions]
         self._summary = w.HTML(escape(self.summary()))
         self._table = w.HTML()
         self._previous = w.Button(description=PREVIOUS_MISTAKE)
@@ -96,14 +100,15 @@ class ReviewPanel:
         s = self.hand.summary
         return review_summary(s.accuracy, s.lost_to_mistakes, s.luck, s.graded)
 
+    def _row(self, d: Decision) -> dict[str, str]:
+        cells = (str(d.ply + 1), self._label(d.move, d.ply), self._label(d.best, d.ply),
+                 loss_text(d.loss, d.loss_low, d.loss_high), grade_text(d.grade))  # fmt: skip
+        return dict(zip(REVIEW_COLUMNS, cells, strict=True))
+
     def rows(self) -> list[dict[str, str]]:
         """The table's rows as shown: the turn, the move made and the best in the buttons' words, the loss ± its
         interval and the grade's mark."""
-        return [
-            dict(zip(REVIEW_COLUMNS, (str(d.ply + 1), self._label(d.move, d.ply), self._label(d.best, d.ply),
-                                      loss_text(d.loss, d.loss_low, d.loss_high), grade_text(d.grade)), strict=True))
-            for d in self.hand.decisions
-        ]  # fmt: skip
+        return [dict(row) for row in self._rows]
 
     def _draw(self) -> None:
         head = "".join(f"<th>{escape(c)}</th>" for c in REVIEW_COLUMNS)
