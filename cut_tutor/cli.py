@@ -1,4 +1,5 @@
-"""The ``cut-tutor`` command: ``simulate``, ``advise``, ``analyse``, ``dashboard``, ``cardclear`` and ``class``."""
+"""The ``cut-tutor`` command: ``simulate``, ``advise``, ``analyse``, ``review``, ``dashboard``, ``cardclear`` and
+``class``."""
 
 from __future__ import annotations
 
@@ -114,6 +115,42 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     else:
         print(f"seat {state.turn} to move: {result.rollouts} rollouts in {result.seconds:.1f} s")
         print(result.to_frame().to_string(index=False))
+    return 0
+
+
+def cmd_review(args: argparse.Namespace) -> int:
+    """Grade every decision of one seat in a finished hand's record: a table, or JSON lines then a summary."""
+    import json
+
+    from .review import review
+    from .review.hand import DEAL_ROLLOUTS
+
+    record = json.loads(Path(args.record).read_text(encoding="utf-8"))
+    executor = None
+    if args.workers > 1:
+        from concurrent.futures import ProcessPoolExecutor
+
+        executor = ProcessPoolExecutor(args.workers)
+    deals = DEAL_ROLLOUTS if args.deal_rollouts is None else args.deal_rollouts
+    try:
+        result = review(record, args.seat, seconds=args.seconds, rollouts=args.rollouts, seed=args.seed,
+                        executor=executor, deal_rollouts=deals)  # fmt: skip
+    finally:
+        if executor is not None:
+            executor.shutdown()
+    if args.json:
+        for row in result.rows():
+            print(json.dumps(row, ensure_ascii=False))
+        return 0
+    marks = {"inaccuracy": "?!", "mistake": "?", "blunder": "??", None: ""}
+    for d in result.decisions:
+        best = "" if d.move == d.best else f"  best {d.best}"
+        interval = f"[{d.loss_low:+.1f}, {d.loss_high:+.1f}]"
+        print(f"ply {d.ply:3d}  {d.move:<12}{marks[d.grade]:<3} loss {d.loss:5.1f} {interval}{best}")
+    s = result.summary
+    print(f"seat {s.seat}: {s.points} points, accuracy {s.accuracy:.0f}%, {s.lost:.1f} points lost"
+          f" ({s.lost_to_mistakes:.1f} to graded moves), luck {s.luck:+.1f} (deal {s.luck_deal:+.1f},"
+          f" blind cards {s.luck_blind:+.1f}, other play {s.luck_play:+.1f})")  # fmt: skip
     return 0
 
 
@@ -255,6 +292,17 @@ def build_parser() -> argparse.ArgumentParser:
     out.add_argument("--json", action="store_true", help="one JSON object per legal move")
     out.add_argument("--csv", action="store_true", help="one CSV row per legal move")
     ana.set_defaults(func=cmd_analyse)
+
+    rev = sub.add_parser("review", help="grade every decision of one seat in a finished hand's record")
+    rev.add_argument("record", help="a JSON hand record")
+    rev.add_argument("--seat", type=int, required=True)
+    rev.add_argument("--json", action="store_true", help="one JSON object per decision, then a summary object")
+    rev.add_argument("--seconds", type=float, help="time budget of the whole review (default: none)")
+    rev.add_argument("--rollouts", type=int, default=96, help="rollout budget of each decision (default 96)")
+    rev.add_argument("--deal-rollouts", type=int, help="fresh deals that measure the deal's luck (default 64)")
+    rev.add_argument("--seed", type=int, default=0)
+    rev.add_argument("--workers", type=int, default=1)
+    rev.set_defaults(func=cmd_review)
 
     dash = sub.add_parser("dashboard", help="serve the tutor's dashboard with Voilà on 127.0.0.1")
     dash.add_argument("--port", type=int, default=8866)

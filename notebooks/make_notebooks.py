@@ -822,6 +822,68 @@ NOTEBOOKS["08_review_your_game"] = [
         replayer.go(int(worst["step"]))
         display(replayer)
     """),
+    md("""
+    ## The hand review
+
+    The coach's totals are a heuristic. The hand review asks the Monte-Carlo analysis instead, from what seat 0
+    could see at each decision: the loss of each move in expected points with its interval, a grade where the
+    loss is clear of noise (?! inaccuracy, ? mistake, ?? blunder), the accuracy, and the luck the deal and the
+    other seats' plays brought (the guide's *Hand review* page). A small budget keeps this notebook quick; the
+    app's default is 96 rollouts a decision.
+    """),
+    code("""
+    from cut_tutor.review import review as review_hand
+
+    hand = review_hand(record, 0, rollouts=24, deal_rollouts=8)
+    s = hand.summary
+    print(f"{s.decisions} decisions, accuracy {s.accuracy}%, {s.lost_to_mistakes} points lost to mistakes,"
+          f" luck {s.luck:+}")
+    pd.DataFrame([d.to_dict() for d in hand.decisions])[["ply", "move", "best", "loss", "loss_low", "grade"]]
+    """),
+    md("""
+    The review panel shows the same table in the buttons' words. *Next mistake* steps to a graded move;
+    *Find a better move* puts you back in that position with the answer hidden, and shows the analysis only once
+    you have chosen.
+    """),
+    code("""
+    if Replayer:
+        from cut_tutor.widgets.review_panel import ReviewPanel
+
+        panel = ReviewPanel(record, hand, rollouts=24)  # retries analysed as the review was
+        panel.next_mistake()
+        display(panel)
+    """),
+    md("""
+    ## What seat 0 knew
+
+    The belief panel shows, at the costliest decision, what seat 0 knew of the other seats, the cards it could
+    not see, and the chance the next seat can play on a pile top, over deals consistent with its view.
+    """),
+    code("""
+    if Replayer:
+        from cut_tutor.widgets.belief_panel import BeliefPanel
+
+        display(BeliefPanel(view(replay(record, upto=int(worst["step"])), 0), samples=200))
+    """),
+    md("""
+    ## Drills from your mistakes
+
+    Each graded move becomes a drill, scheduled by spaced repetition: answer the due ones, and watch accuracy and
+    points lost hand after hand. (Here the deck lives in a scratch folder; the app keeps one per learner.)
+    """),
+    code("""
+    import tempfile
+    from pathlib import Path
+
+    from cut_tutor.review import Drills, progress_frame
+
+    deck = Drills(Path(tempfile.mkdtemp()) / "drills.sqlite")
+    print(len(deck.add_mistakes(record, hand)), "drills from this hand")
+    if Replayer:
+        from cut_tutor.widgets.drills_panel import DrillsPanel
+
+        display(DrillsPanel(deck, frame=progress_frame([({"game": 1, "hand": 1}, hand)])))
+    """),
 ]
 
 NOTEBOOKS["09_teacher"] = [

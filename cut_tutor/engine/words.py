@@ -455,3 +455,104 @@ def verdict_word(verdict: str, gap: float) -> str:
 def differs_from(coach: str) -> str:
     """A Compare-all-three mark: this coach would play otherwise than the one you chose."""
     return f"differs from {coach}"
+
+
+# -- the hand review, the belief panel and the drills -------------------------------------------------------------
+
+#: Each grade's mark on the move list, as chess reviews write them (the guide's *Hand review* page).
+GRADE_MARKS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
+REVIEW_COLUMNS = ("Turn", "You played", "Best", "Loss", "Grade")
+NEXT_MISTAKE, PREVIOUS_MISTAKE, FIND_BETTER = "Next mistake ›", "‹ Previous mistake", "Find a better move"
+NO_MISTAKES = "No graded mistakes in this hand."
+RETRY_ASK = "Find a better move: which would you play here?"
+NO_DRILLS = "No drills due: well done. New ones come from your graded mistakes."
+
+
+def grade_text(grade: str | None) -> str:
+    """A grade as the move list shows it: its mark and its name, nothing for an ungraded move.
+
+    >>> grade_text("mistake"), grade_text(None)
+    ('? mistake', '')
+    """
+    return f"{GRADE_MARKS[grade]} {grade}" if grade else ""
+
+
+def loss_text(loss: float, low: float, high: float) -> str:
+    """A loss in points with its interval's half-width: ``12.0 ± 3.5 points``; the best move loses nothing.
+
+    >>> loss_text(12.0, 8.5, 15.5), loss_text(0.0, 0.0, 0.0)
+    ('12.0 ± 3.5 points', '—')
+    """
+    if loss == 0 and low == high == 0:
+        return "—"
+    return f"{loss:.1f} ± {(high - low) / 2:.1f} points"
+
+
+def review_summary(accuracy: float, lost_to_mistakes: float, luck: float, graded: Mapping[str, int]) -> str:
+    """The hand review's summary line: accuracy, points lost to graded moves, luck (positive: it helped) and the
+    count of each grade.
+
+    >>> review_summary(81.24, 17.0, -6.5, {"inaccuracy": 1, "mistake": 1, "blunder": 0})
+    'Accuracy 81.2% · 17.0 points lost to mistakes · luck: 6.5 points against you · 1 inaccuracy and 1 mistake'
+    """
+    fortune = f"{abs(luck):.1f} points {'for' if luck >= 0 else 'against'} you"
+    kinds = [count(n, name) for name, n in graded.items() if n]
+    return " · ".join([f"Accuracy {accuracy:.1f}%", f"{lost_to_mistakes:.1f} points lost to mistakes",
+                       f"luck: {fortune}", and_list(kinds) if kinds else "no graded moves"])  # fmt: skip
+
+
+def retry_verdict(kind: str, loss: float) -> str:
+    """What the tutor says of a retried move: ``best``, ``close`` (within noise of the best) or ``worse``.
+
+    >>> retry_verdict("best", 0.0), retry_verdict("close", 1.2), retry_verdict("worse", 8.04)
+    ('The best move.', 'Within noise of the best move.', 'Worse than the best move by 8.0 points.')
+    """
+    if kind == "best":
+        return "The best move."
+    if kind == "close":
+        return "Within noise of the best move."
+    return f"Worse than the best move by {loss:.1f} points."
+
+
+def opponent_line(name: str, picked_up: Sequence[str], shown: Sequence[str], hand_count: int) -> str:
+    """What the seat knows of another: the cards seen going into its hand, its face-up cards, its hand's size.
+
+    >>> opponent_line("Daryl", ["K", "K"], [], 5)
+    'Daryl: picked up K K · nothing face up · 5 cards in hand'
+    """
+    known = "picked up " + " ".join(picked_up) if picked_up else "no known cards"
+    up = "shows " + " ".join(shown) if shown else "nothing face up"
+    return f"{name}: {known} · {up} · {count(hand_count, 'card')} in hand"
+
+
+def chance_line(name: str, top: str, chance: float) -> str:
+    """The analysis' assumption about the next seat, from deals consistent with the view.
+
+    >>> chance_line("Daryl", "7", 0.425)
+    'Chance Daryl can play on a 7: 42%'
+    """
+    return f"Chance {name} can play on a {top}: {chance:.0%}"
+
+
+def drill_heading(index: int, total: int, title: str) -> str:
+    """A due drill's heading (its title gives nothing away).
+
+    >>> drill_heading(0, 3, "Turn 12, seat 1: 2 cards in hand, the pile topped by 9")
+    'Drill 1 of 3 — Turn 12, seat 1: 2 cards in hand, the pile topped by 9'
+    """
+    return f"Drill {index + 1} of {total} — {title}"
+
+
+def unseen_line(pool: Mapping[str, int]) -> str:
+    """The cards the seat cannot see, by rank.
+
+    >>> unseen_line({"7": 2, "K": 6}), unseen_line({})
+    ('Unseen (8 cards): 2× 7, 6× K', 'Unseen: none')
+    """
+    if not pool:
+        return "Unseen: none"
+    return f"Unseen ({count(sum(pool.values()), 'card')}): " + ", ".join(f"{n}× {rank}" for rank, n in pool.items())
+
+
+NEXT_DRILL = "Next drill"
+PROGRESS_TITLE = "Your progress: accuracy and points lost, hand after hand"

@@ -1,0 +1,53 @@
+"""Progress over time: accuracy and points lost per hand across games, as a table, a figure and CSV."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..engine.storage import write_atomic
+from .hand import HandReview
+
+if TYPE_CHECKING:
+    import pandas as pd
+    from matplotlib.figure import Figure
+
+COLUMNS = ["game", "hand", "seat", "points", "accuracy", "lost", "lost_to_mistakes", "inaccuracy", "mistake",
+           "blunder", "luck"]  # fmt: skip
+
+
+def progress_frame(reviews: Iterable[tuple[Mapping[str, Any], HandReview]]) -> pd.DataFrame:
+    """One row per reviewed hand, in the order given: ``(key, review)`` pairs, the key naming ``game`` and ``hand``."""
+    import pandas as pd
+
+    rows = []
+    for key, hand in reviews:
+        s = hand.summary
+        rows.append({"game": key.get("game"), "hand": key.get("hand"), "seat": s.seat, "points": s.points,
+                     "accuracy": s.accuracy, "lost": s.lost, "lost_to_mistakes": s.lost_to_mistakes,
+                     **{name: s.graded.get(name, 0) for name in ("inaccuracy", "mistake", "blunder")},
+                     "luck": s.luck})  # fmt: skip
+    return pd.DataFrame(rows, columns=COLUMNS)
+
+
+def progress_figure(frame: pd.DataFrame) -> Figure:
+    """Accuracy (left axis) and points lost (right axis) hand after hand."""
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=(7, 3.2))
+    ax = figure.subplots()
+    x = range(1, len(frame) + 1)
+    ax.plot(x, frame["accuracy"], marker="o", color="#2a7", label="accuracy")
+    ax.set(xlabel="hand", ylabel="accuracy (%)", ylim=(0, 100))
+    lost = ax.twinx()
+    lost.bar(x, frame["lost"], color="#d88", alpha=0.5, label="points lost")
+    lost.set_ylabel("points lost")
+    figure.legend(loc="upper left")
+    figure.tight_layout()
+    return figure
+
+
+def progress_csv(frame: pd.DataFrame, path: str | Path) -> Path:
+    """The table as CSV, written atomically."""
+    return write_atomic(path, frame.to_csv(index=False))

@@ -1,0 +1,182 @@
+"""The hand review of a finished hand: every decision of the seat graded, the summary, a step to the next or
+previous mistake, and *Find a better move* (the guide's *Hand review* page).
+
+A retry shows the position's legal moves as buttons with the answer hidden; only after a choice does it say how
+the move compares and show the analysis. Every control has a Python twin, so the tests drive it as a click does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from functools import partial
+from html import escape
+from typing import Any
+
+import ipywidgets as w
+
+from cut_tutor.analysis import Analysis
+from cut_tutor.engine import Move, replay, view
+from cut_tutor.engine.words import (
+    FIND_BETTER,
+    NEXT_MISTAKE,
+    NO_MISTAKES,
+    PREVIOUS_MISTAKE,
+    RETRY_ASK,
+    REVIEW_COLUMNS,
+    grade_text,
+    loss_text,
+    retry_verdict,
+    review_summary,
+)
+from cut_tutor.review import Decision, HandReview
+from cut_tutor.review.drills import judge
+from cut_tutor.review.hand import ROLLOUTS, position_analysis
+
+from .table import move_label
+
+#: Analyses a decision's position again: ``(record, seat, ply) -> Analysis``.
+Analyser = Callable[[Mapping[str, Any], int, int], Analysis]
+
+
+class ReviewPanel:
+    """The review table of ``hand`` (a :func:`~cut_tutor.review.review` of ``record``), with its controls.
+
+    ``analyser`` gives the analysis a retry reveals; by default the review's own, made again with the review's
+    ``rollouts`` and ``seed`` (pass those the review was made with), so the retry agrees with the table.
+    ``names`` name the seats in PUSH labels.
+    """
+
+    def __init__(
+        self,
+        record: Mapping[str, Any],
+        hand: HandReview,
+        *,
+        names: Sequence[str] | None = None,
+        rollouts: int = ROLLOUTS,
+        seed: int = 0,
+        analyser: Analyser | None = None,
+    ) -> None:
+        self.record, self.hand, self.names = dict(record), hand, names
+        self.seat = hand.summary.seat
+        self.analyser: Analyser = analyser or partial(position_analysis, rollouts=rollouts, seed=seed)
+        self.selected: int | None = None  # index into hand.decisions
+        self.retrying = False
+        self.verdict = ""
+        self.analysis: Analysis | None = None  # shown only once a retry is answered
+        self._rows = [self._row(d) for d in hand.decisions]
+        self._summary = w.HTML(escape(self.summary()))
+        self._table = w.HTML()
+        self._previous = w.Button(description=PREVIOUS_MISTAKE)
+        self._next = w.Button(description=NEXT_MISTAKE)
+        self._find = w.Button(description=FIND_BETTER, disabled=True)
+        self._previous.on_click(lambda _: self.previous_mistake())
+        self._next.on_click(lambda _: self.next_mistake())
+        self._find.on_click(lambda _: self.retry())
+        self._choices = w.HBox()
+        self._said = w.HTML()
+        self._shown = w.HTML()
+        self.root = w.VBox([self._summary, self._table, w.HBox([self._previous, self._next, self._find]),
+                          self._choices, self._said, self._shown])  # fmt: skip
+        self._draw()
+
+    @property
+    def widget(self) -> w.VBox:
+        """The panel's widget, to place in a page."""
+        return self.root
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        return self.root._repr_mimebundle_(**kwargs)
+
+    # -- what is shown -------------------------------------------------------------------------------------------
+
+    def _view(self, ply: int) -> dict[str, Any]:
+        return dict(view(replay(self.record, upto=ply), self.seat))
+
+    def _label(self, move: str, ply: int) -> str:
+        return move_label(Move.parse(move), self._view(ply), self.names)
+
+    def summary(self) -> str:
+        """The summary line: accuracy, points lost to mistakes, luck and the grades' counts."""
+        s = self.hand.summary
+        return review_summary(s.accuracy, s.lost_to_mistakes, s.luck, s.graded)
+
+    def _row(self, d: Decision) -> dict[str, str]:
+        cells = (str(d.ply + 1), self._label(d.move, d.ply), self._label(d.best, d.ply),
+                 loss_text(d.loss, d.loss_low, d.loss_high), grade_text(d.grade))  # fmt: skip
+        return dict(zip(REVIEW_COLUMNS, cells, strict=True))
+
+    def rows(self) -> list[dict[str, str]]:
+        """The table's rows as shown: the turn, the move made and the best in the buttons' words, the loss ± its
+        interval and the grade's mark."""
+        return [dict(row) for row in self._rows]
+
+    def _draw(self) -> None:
+        head = "".join(f"<th>{escape(c)}</th>" for c in REVIEW_COLUMNS)
+        body = []
+        for k, row in enumerate(self.rows()):
+            style = ' style="background:#fde8b0"' if k == self.selected else ""
+            body.append(f"<tr{style}>" + "".join(f"<td>{escape(v)}</td>" for v in row.values()) + "</tr>")
+        empty = "" if self.hand.mistakes() else f"<p>{escape(NO_MISTAKES)}</p>"
+        self._table.value = f"<table><tr>{head}</tr>{''.join(body)}</table>{empty}"
+        has = bool(self.hand.mistakes())
+        self._previous.disabled = self._next.disabled = not has
+        self._find.disabled = self.selected is None
+
+    # -- the twins of the controls -------------------------------------------------------------------------------
+
+    def select(self, index: int) -> None:
+        """Select a decision of the table (ending any retry)."""
+        if not 0 <= index < len(self.hand.decisions):
+            raise IndexError(f"review: no decision {index}")
+        self.selected, self.retrying, self.verdict, self.analysis = index, False, "", None
+        self._choices.children, self._said.value, self._shown.value = (), "", ""
+        self._draw()
+
+    def _step(self, forward: bool) -> int | None:
+        graded = [k for k, d in enumerate(self.hand.decisions) if d.grade is not None]
+        if not graded:
+            return None
+        here = self.selected if self.selected is not None else -1 if forward else len(self.hand.decisions)
+        after = [k for k in graded if k > here] if forward else [k for k in reversed(graded) if k < here]
+        target = after[0] if after else (graded[0] if forward else graded[-1])  # wraps round
+        self.select(target)
+        return self.hand.decisions[target].ply
+
+    def next_mistake(self) -> int | None:
+        """Select the next graded decision (wrapping round); its ply, or ``None`` if none is graded."""
+        return self._step(True)
+
+    def previous_mistake(self) -> int | None:
+        """Select the previous graded decision (wrapping round); its ply, or ``None`` if none is graded."""
+        return self._step(False)
+
+    def retry(self) -> list[str]:
+        """*Find a better move* at the selected decision: its legal moves as buttons, the answer hidden; the
+        buttons' labels."""
+        if self.selected is None:
+            raise ValueError("review: select a decision to retry")
+        ply = self.hand.decisions[self.selected].ply
+        legal = self._view(ply)["legal"]
+        self.retrying, self.verdict, self.analysis = True, "", None
+        labels = [self._label(m, ply) for m in legal]
+        buttons = []
+        for move, label in zip(legal, labels, strict=True):
+            button = w.Button(description=label)
+            button.on_click(partial(lambda move, _: self.choose(move), move))
+            buttons.append(button)
+        self._choices.children = tuple(buttons)
+        self._said.value, self._shown.value = escape(RETRY_ASK), ""
+        return labels
+
+    def choose(self, move: str) -> str:
+        """Answer the retry with ``move`` (its text form): the verdict, then the analysis is shown."""
+        if not self.retrying or self.selected is None:
+            raise ValueError("review: choose a move after Find a better move")
+        ply = self.hand.decisions[self.selected].ply
+        self.analysis = self.analyser(self.record, self.seat, ply)
+        kind, loss = judge(self.analysis, move)
+        self.verdict, self.retrying = retry_verdict(kind, loss), False
+        self._choices.children = ()
+        self._said.value = escape(self.verdict)
+        self._shown.value = self.analysis._repr_html_()
+        return self.verdict
