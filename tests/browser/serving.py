@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -24,6 +25,8 @@ CHROMIUM = shutil.which("chromium")
 #: As root in a sandbox, with the machine's closed network: no sandbox, no background traffic.
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run"]  # fmt: skip
+#: The Turn Status once a deal is on the table: Step pacing (the default) waits for Next before an AI seat plays.
+DEALT = re.compile(r"( to play|^Your turn)$")
 
 
 def free_port() -> int:

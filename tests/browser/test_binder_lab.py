@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from serving import CHROMIUM, ROOT, jupyter_lab, open_page
+from serving import CHROMIUM, DEALT, ROOT, jupyter_lab, open_page
 
 BASE = "/user/learner/"
 DASHBOARD = "voila/render/cut_tutor/dashboard/dashboard.ipynb"
@@ -39,7 +39,7 @@ def test_the_dashboard_on_binder_deals_and_opens_the_guide(
         href = link.get_attribute("href") or ""
         assert href == f"{BASE}cut-tutor/guide/glossary.html#risk-play", href
         deal.click()
-        expect(page.locator(".cut-status")).to_have_text("Your turn")
+        expect(page.locator(".cut-status")).to_have_text(DEALT)
         legend = page.locator("a.cut-legend-item", has_text="Dealer")
         assert (legend.get_attribute("href") or "").startswith(f"{BASE}cut-tutor/guide/")
         page.screenshot(path=str(ARTIFACTS / "binder-dashboard.png"), full_page=True)

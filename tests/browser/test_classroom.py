@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from serving import ARGS, CHROMIUM, free_port, voila_server
+from serving import ARGS, CHROMIUM, DEALT, free_port, voila_server
 
 from cut_tutor import dashboard
 from cut_tutor.cli import voila_command
@@ -23,7 +23,7 @@ def test_two_browsers_on_one_server_keep_their_games_apart() -> None:
         ann, ben = (browser.new_context(viewport={"width": 1280, "height": 900}).new_page() for _ in range(2))
         ann.goto(url + "/")
         ann.get_by_role("button", name="Deal & play").click()
-        expect(ann.locator(".cut-status")).to_contain_text("turn")
+        expect(ann.locator(".cut-status")).to_have_text(DEALT)
         ben.goto(url + "/")  # another browser: another learner, who has no game waiting
         expect(ben.get_by_role("button", name="Deal & play")).to_be_visible()
         expect(ben.get_by_text("A saved game is waiting.")).to_be_hidden()
@@ -45,13 +45,13 @@ def test_two_tabs_of_one_learner_each_keep_their_own_game() -> None:
         first, second = context.new_page(), context.new_page()
         first.goto(url + "/")
         first.get_by_role("button", name="Deal & play").click()
-        expect(first.locator(".cut-status")).to_contain_text("turn")
+        expect(first.locator(".cut-status")).to_have_text(DEALT)
         second.goto(url + "/")  # the same learner's second tab: the game is offered, and said to be open
         expect(second.get_by_role("button", name="Continue — 4 players, round 1")).to_be_visible()
         expect(second.get_by_text("Open in another tab")).to_be_visible()
         second.get_by_role("button", name="Start new").click()
         second.get_by_role("button", name="Deal & play").click()
-        expect(second.locator(".cut-status")).to_contain_text("turn")
+        expect(second.locator(".cut-status")).to_have_text(DEALT)
         first.reload()  # both games wait, each its own save
         expect(first.get_by_text("2 saved games are waiting (newest first).")).to_be_visible()
         browser.close()

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from serving import CHROMIUM, ROOT, free_port, open_page, wait_until_answers
+from serving import CHROMIUM, DEALT, ROOT, free_port, open_page, wait_until_answers
 
 PROXY = ROOT / "build" / "node" / "node_modules" / ".bin" / "configurable-http-proxy"
 ARTIFACTS = ROOT / "test-artifacts"
@@ -37,7 +37,7 @@ def play_as(browser: object, hub: str, learner: str, seed: int) -> None:
     page.get_by_placeholder("random").fill(str(seed))
     page.get_by_placeholder("random").press("Tab")
     deal.click()
-    expect(page.locator(".cut-status")).to_contain_text("turn", timeout=120_000)
+    expect(page.locator(".cut-status")).to_have_text(DEALT, timeout=120_000)
     page.screenshot(path=str(ARTIFACTS / f"hub-{learner}.png"))
     context.close()
 

@@ -111,7 +111,7 @@ def test_downloads_and_the_replayer(server: str, tmp_path: Path) -> None:
         deal(page, server)
         page.locator("button.cut-automate").click()
         expect(page.locator(".cut-status").first).to_contain_text("hand 1 over")
-        page.get_by_text("Scores", exact=True).click()
+        page.get_by_role("button", name="Scores", exact=True).click()  # the Title Bar opens the panel
         # the scores as CSV, downloaded through the browser
         page.get_by_role("button", name="Export CSV").click()
         link = page.locator("a.cut-download", has_text="cut-scores.csv")
