@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
 from html import escape
 from typing import Any
 
@@ -67,6 +68,8 @@ class ReviewRoom:
         self.host, self.rollouts_of, self.land = host, rollouts_of, land
         #: The review's budgets: rollouts per decision, fresh deals for the deal's luck, and its seed.
         self.rollouts, self.deal_rollouts, self.seed = ROLLOUTS, DEAL_ROLLOUTS, 0
+        #: The drills' clock (a test fixes it, so the schedule is the same on every run).
+        self.clock: Callable[[], datetime] = lambda: datetime.now(UTC)
         controls = host.controls
         # the hand review
         self.reviews: dict[str, HandReview] = {}
@@ -197,8 +200,8 @@ class ReviewRoom:
     def deck(self) -> Drills:
         """The learner's drills, in their home (a new learner named by the browser has a deck of their own)."""
         path = self.host.home / DRILLS_FILE
-        if self._deck is None or self._deck.path != path:
-            self._deck, self._drills_panel = Drills(path), None
+        if self._deck is None or self._deck.path != path or self._deck.clock is not self.clock:
+            self._deck, self._drills_panel = Drills(path, self.clock), None
         return self._deck
 
     def _analysis_of(self, drill: Drill) -> Analysis:
