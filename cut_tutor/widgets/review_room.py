@@ -19,6 +19,7 @@ import ipywidgets as w
 
 from cut_tutor.analysis import Analysis
 from cut_tutor.engine import Move, record_of, view
+from cut_tutor.engine.deals import PositionError
 from cut_tutor.engine.words import (
     BELIEF_TITLE,
     DRILLS_TITLE,
@@ -119,11 +120,15 @@ class ReviewRoom:
     # -- the hand review ------------------------------------------------------------------------------------------
 
     def _finished(self) -> tuple[str, dict[str, Any], int] | None:
-        """The finished hand on the table: its key, its record and its number; ``None`` while one is in play."""
+        """The finished hand on the table: its key, its record and its number; ``None`` while one is in play, or
+        for a hand set up from a position (it has no deal to replay)."""
         game = self.host.game
         if game is None or not game.state.over:
             return None
-        record = record_of(game.state)
+        try:
+            record = record_of(game.state)
+        except PositionError:
+            return None
         return json.dumps(record, sort_keys=True), record, game.hand_number
 
     def review_hand(self, wait: bool = False) -> HandReview | None:
