@@ -556,3 +556,46 @@ def unseen_line(pool: Mapping[str, int]) -> str:
 
 NEXT_DRILL = "Next drill"
 PROGRESS_TITLE = "Your progress: accuracy and points lost, hand after hand"
+
+# -- the review room: the review after a hand, tutor mode, the drills and the belief beside the coach -------------
+
+REVIEW_TITLE, DRILLS_TITLE, BELIEF_TITLE = "Review this hand", "Drills", "What you know"
+TUTOR_MODE, TUTOR_THRESHOLD = "Tutor mode", "Ask from (points)"
+PLAY_ANYWAY, RETHINK, HINT = "Play anyway", "Rethink", "Hint"
+REVIEW_STOPPED = "Review stopped."
+
+
+def review_status(hand: int, done: bool) -> str:
+    """What the review section says while a hand's review runs, and once it is ready.
+
+    >>> review_status(2, False), review_status(2, True)
+    ('Reviewing hand 2 in the background…', 'Hand 2 reviewed.')
+    """
+    return f"Hand {hand} reviewed." if done else f"Reviewing hand {hand} in the background…"
+
+
+def drills_added(added: int) -> str:
+    """What the review adds to the learner's drills.
+
+    >>> drills_added(0), drills_added(2)
+    ('No new drills from this hand.', '2 drills added from this hand.')
+    """
+    return f"{count(added, 'drill')} added from this hand." if added else "No new drills from this hand."
+
+
+def tutor_question(label: str, loss: float) -> str:
+    """Tutor mode's question before a doubtful play of the learner's.
+
+    >>> tutor_question("Play 2× 5", 14.04)
+    'Tutor: Play 2× 5 may cost you about 14.0 points. Play it anyway?'
+    """
+    return f"Tutor: {label} may cost you about {loss:.1f} points. Play it anyway?"
+
+
+def tutor_hint(source: str, coach: str, label: str) -> str:
+    """The tutor's hint: the heuristic coach's pick, or the analysis' once it has measured this position.
+
+    >>> tutor_hint("coach", "Madonna", "Play 1× J"), tutor_hint("analysis", "Madonna", "Play 1× J")
+    ('Madonna recommends: Play 1× J', 'The analysis prefers: Play 1× J')
+    """
+    return recommends(coach, label) if source == "coach" else f"The analysis prefers: {label}"

@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import re
 import secrets
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -27,10 +28,15 @@ from cut_tutor.coach import Advice, AIPlayer
 from cut_tutor.dashboard import GUIDE_ROUTE
 from cut_tutor.engine import Game, History, Move, State
 from cut_tutor.engine.saves import Saves
+from cut_tutor.review import Drills, HandReview
 
+from .belief_panel import BeliefPanel
 from .coach_panel import CoachPanel
+from .drills_panel import DrillsPanel
 from .play_loop import PlayLoop
 from .replayer import Replayer
+from .review_panel import ReviewPanel
+from .review_room import ReviewRoom
 from .saving import kernel_id
 from .scores import ScorePanel
 from .setup_form import SetupForm
@@ -65,17 +71,30 @@ class GameApp:
         self.form = SetupForm(self)
         self.coach = CoachPanel(self)
         self.score_panel = ScorePanel(self)
+        self.review = ReviewRoom(self, self.coach.rollouts, self._land)
+        # tutor mode is a setup option: its row joins the form's Coaching settings
+        rows = self.form.box.children
+        at = rows.index(self.form.coach_about) + 1
+        self.form.box.children = (*rows[:at], self.review.tutor_setup, *rows[at:])
         # the coach sits beside the table on a wide window and wraps under your cards on a narrow one (table.css)
         self.play_box = w.VBox([self.loop.controls])
-        self.side = w.VBox([self.coach.panel])
+        self.side = w.VBox([self.coach.panel, self.review.belief_section])
         self.side.add_class("cut-side")
         main = w.VBox(
-            [self.loop.notice, self.table, self.loop.resume_note, self.loop.resume_box, self.form.box, self.play_box]
+            [
+                self.loop.notice,
+                self.table,
+                self.review.tutor_box,
+                self.loop.resume_note,
+                self.loop.resume_box,
+                self.form.box,
+                self.play_box,
+            ]
         )
         main.add_class("cut-main")
         desk = w.HBox([main, self.side])
         desk.add_class("cut-desk")
-        self.root = w.VBox([desk, self.score_panel.panel])
+        self.root = w.VBox([desk, self.review.sections, self.score_panel.panel])
         self.root.add_class("cut-app")
         self.root.add_class("cut-app-light")
         # the controls a notebook reaches from the app itself, whichever room draws them
@@ -259,12 +278,22 @@ class GameApp:
         self.loop.reset_play()
 
     def play(self, text: str | Move) -> None:
-        """Play a move for your seat; anything illegal raises and leaves the game untouched."""
-        self.loop.play(text)
+        """Play a move for your seat; anything illegal raises and leaves the game untouched. In tutor mode a
+        doubtful play waits for :meth:`play_anyway`, :meth:`rethink` or :meth:`tutor_hint` instead."""
+        if not self.review.asks([text]):
+            self.loop.play(text)
 
     def play_then(self, text: str | Move, then: str | Move) -> None:
         """A play and the gamble after it in one step (``Play 2× 9 + Risk pile 2``, R17); both checked first."""
-        self.loop.play_then(text, then)
+        if not self.review.asks([text, then]):
+            self.loop.play_then(text, then)
+
+    def _land(self, moves: Sequence[Move]) -> None:
+        """The learner's play past the tutor's question."""
+        if len(moves) == 1:
+            self.loop.play(moves[0])
+        else:
+            self.loop.play_then(*moves)
 
     def coach_play(self) -> None:
         """Play exactly the coach's recommendation (the green *Coach: Play …* button)."""
@@ -329,6 +358,52 @@ class GameApp:
     def hint_count(self) -> int:
         """How many hints show now: by your Level (C7), none with Coaching off, all with the analysis open."""
         return self.coach.hint_count()
+
+    # -- the review room: the hand review, drills, tutor mode and the belief panel -----------------------------
+
+    def review_hand(self, wait: bool = False) -> HandReview | None:
+        """Review your seat in the hand just ended, in the background (``wait`` blocks); the review once ready."""
+        return self.review.review_hand(wait)
+
+    def cancel_review(self) -> None:
+        """Stop the running hand review."""
+        self.review.cancel_review()
+
+    @property
+    def review_panel(self) -> ReviewPanel | None:
+        """The panel of the last hand reviewed: marks, summary, next/previous mistake, *Find a better move*."""
+        return self.review.panel
+
+    @property
+    def drills(self) -> Drills:
+        """Your drills, kept in your home."""
+        return self.review.deck()
+
+    @property
+    def drills_panel(self) -> DrillsPanel:
+        """The Drills section: your due drills, answered one at a time."""
+        return self.review.drills_panel()
+
+    @property
+    def belief_panel(self) -> BeliefPanel | None:
+        """What you know of the other seats, from your last turn's view."""
+        return self.review.belief_panel
+
+    def set_tutor(self, on: bool, threshold: float | None = None) -> None:
+        """Tutor mode: before your play lands, ask when it loses at least ``threshold`` points (off by default)."""
+        self.review.set_tutor(on, threshold)
+
+    def play_anyway(self) -> None:
+        """Tutor mode's *Play anyway*: the play it asked about lands."""
+        self.review.play_anyway()
+
+    def rethink(self) -> None:
+        """Tutor mode's *Rethink*: the play is dropped."""
+        self.review.rethink()
+
+    def tutor_hint(self) -> str:
+        """Tutor mode's *Hint*: the move the tutor prefers, by the coach's heuristic (or the finished analysis)."""
+        return self.review.tutor_hint()
 
     # -- display settings ---------------------------------------------------------------------------------
 
@@ -431,6 +506,7 @@ class GameApp:
             self.loop.draw(advice, hints, self.coach.coach_open, self.coach.selected())
             if playing:
                 self.coach.draw_advice(advice, hints)
+            self.review.draw()
 
     def refresh_scores(self) -> None:
         """Redraw this game's score table and the list of games played."""

@@ -55,7 +55,7 @@ class DrillsPanel:
         self._shown = w.HTML()
         self._next = w.Button(description=NEXT_DRILL)
         self._next.on_click(lambda _: self.refresh())
-        self._plot = w.Image(format="png")
+        self._plot = w.Image(format="png", layout=w.Layout(display="none"))  # an empty image until a plot is drawn
         self._plot_title = w.HTML()
         self.root = w.VBox([self._heading, self._choices, self._said, self._shown, self._next, self._plot_title,
                           self._plot])  # fmt: skip
@@ -118,5 +118,6 @@ class DrillsPanel:
         buffer = BytesIO()
         progress_figure(frame).savefig(buffer, format="png")
         self._plot.value = buffer.getvalue()
+        self._plot.layout.display = ""
         self._plot_title.value = escape(PROGRESS_TITLE)
         return bytes(self._plot.value)

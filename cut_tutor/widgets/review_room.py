@@ -1,0 +1,335 @@
+"""The review room: the learner's hand reviewed in the background once it ends, the learner's drills, tutor mode's
+question before a doubtful play, and the belief panel beside the coach (the guide's *Hand review* page).
+
+The review runs in a thread, as the coach's analysis does, with a progress bar and a Cancel button, so the table
+never waits for it; its graded mistakes join the learner's drills (``drills.sqlite`` in the learner's home).
+Tutor mode and the belief panel read the learner's view only (C2).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
+from html import escape
+from typing import Any
+
+import ipywidgets as w
+
+from cut_tutor.analysis import Analysis
+from cut_tutor.engine import Move, record_of, view
+from cut_tutor.engine.deals import PositionError
+from cut_tutor.engine.words import (
+    BELIEF_TITLE,
+    DRILLS_TITLE,
+    HINT,
+    PLAY_ANYWAY,
+    RETHINK,
+    REVIEW_STOPPED,
+    REVIEW_TITLE,
+    TUTOR_MODE,
+    TUTOR_THRESHOLD,
+    drills_added,
+    review_status,
+    tutor_hint,
+    tutor_question,
+)
+from cut_tutor.review import THRESHOLDS, Caution, Drill, Drills, HandReview, review, warn
+from cut_tutor.review.hand import DEAL_ROLLOUTS, ROLLOUTS, position_analysis
+
+from .belief_panel import BeliefPanel
+from .drills_panel import DrillsPanel
+from .review_panel import ReviewPanel
+from .shared import YOU, Host
+from .table import move_label
+
+#: The learner's drills, in their home.
+DRILLS_FILE = "drills.sqlite"
+#: Tutor mode asks from a *mistake*'s loss by default (the review's own threshold).
+TUTOR_THRESHOLD_DEFAULT = dict(THRESHOLDS)["mistake"]
+#: Samples behind the belief panel's chances: enough for whole percents, quick enough for every turn.
+BELIEF_SAMPLES = 200
+
+
+class _Cancelled(Exception):
+    """Cancel was pressed, or a newer hand's review replaced this one."""
+
+
+class ReviewRoom:
+    """The review, drills, tutor and belief sections of the app.
+
+    ``rollouts_of`` gives the coach panel's Monte-Carlo analysis of the learner's position when it has finished
+    (tutor mode's refinement); ``land`` plays the learner's moves past the tutor.
+    """
+
+    def __init__(
+        self, host: Host, rollouts_of: Callable[[], Analysis | None], land: Callable[[Sequence[Move]], None]
+    ) -> None:
+        self.host, self.rollouts_of, self.land = host, rollouts_of, land
+        #: The review's budgets: rollouts per decision, fresh deals for the deal's luck, and its seed.
+        self.rollouts, self.deal_rollouts, self.seed = ROLLOUTS, DEAL_ROLLOUTS, 0
+        #: The drills' clock (a test fixes it, so the schedule is the same on every run).
+        self.clock: Callable[[], datetime] = lambda: datetime.now(UTC)
+        controls = host.controls
+        # the hand review
+        self.reviews: dict[str, HandReview] = {}
+        self.panel: ReviewPanel | None = None
+        self._job: tuple[str, threading.Thread, threading.Event] | None = None
+        self._stopped: str | None = None
+        self.review_progress = w.FloatProgress(value=0.0, min=0.0, max=1.0, description="Review")
+        self.review_cancel = controls.button("Cancel", self.cancel_review)
+        self.review_status = w.HTML()
+        self.review_box = w.VBox()
+        body = w.VBox([w.HBox([self.review_status, self.review_progress, self.review_cancel]), self.review_box])
+        self.review_section = w.Accordion(children=[body], titles=(REVIEW_TITLE,), selected_index=0)
+        self.review_section.add_class("cut-review")
+        # the drills, per learner
+        self._deck: Drills | None = None
+        self._drills_panel: DrillsPanel | None = None
+        self.drills_box = w.VBox()
+        self.drills_section = w.Accordion(children=[self.drills_box], titles=(DRILLS_TITLE,), selected_index=None)
+        self.drills_section.add_class("cut-drills")
+        self.sections = w.VBox([self.review_section, self.drills_section])
+        # tutor mode: the setup's switch and threshold, and the question before a play
+        self.tutor_on, self.threshold = False, TUTOR_THRESHOLD_DEFAULT
+        self.tutor_check = w.Checkbox(value=False, description=TUTOR_MODE)
+        controls.watch(self.tutor_check, lambda on: self.set_tutor(bool(on)))
+        self.tutor_points = w.BoundedFloatText(value=self.threshold, min=0.5, max=200.0, step=0.5,
+                                               description=TUTOR_THRESHOLD)  # fmt: skip
+        controls.watch(self.tutor_points, lambda points: self.set_tutor(self.tutor_on, float(points)))
+        self.tutor_setup = w.HBox([self.tutor_check, self.tutor_points], layout=w.Layout(flex_flow="row wrap"))
+        self.tutor_setup.add_class("cut-wrap")
+        self.caution: Caution | None = None
+        self._pending: tuple[tuple[Move, ...], int] | None = None  # the moves asked about, at that move count
+        self.hint = ""
+        self.tutor_said = w.HTML()
+        anyway = controls.button(PLAY_ANYWAY, self.play_anyway, button_style="warning")
+        self.tutor_buttons = w.HBox(
+            [anyway, controls.button(RETHINK, self.rethink), controls.button(HINT, self.tutor_hint)]
+        )
+        self.tutor_box = w.VBox([self.tutor_said, self.tutor_buttons])
+        self.tutor_box.add_class("cut-tutor")
+        # the belief panel, for the learner's seat on the learner's turn
+        self.belief_panel: BeliefPanel | None = None
+        self._belief_key: str | None = None
+        self.belief_box = w.VBox()
+        self.belief_section = w.Accordion(children=[self.belief_box], titles=(BELIEF_TITLE,), selected_index=None)
+        self.belief_section.add_class("cut-belief")
+
+    # -- the hand review ------------------------------------------------------------------------------------------
+
+    def _finished(self) -> tuple[str, dict[str, Any], int] | None:
+        """The finished hand on the table: its key, its record and its number; ``None`` while one is in play, or
+        for a hand set up from a position (it has no deal to replay)."""
+        game = self.host.game
+        if game is None or not game.state.over:
+            return None
+        try:
+            record = record_of(game.state)
+        except PositionError:
+            return None
+        return json.dumps(record, sort_keys=True), record, game.hand_number
+
+    def review_hand(self, wait: bool = False) -> HandReview | None:
+        """Review the learner's seat in the hand just ended, in the background (``wait`` blocks until it is done, the
+        twin); the review once it is ready. A review already made or running is not started again."""
+        found = self._finished()
+        if found is None:
+            return None
+        key, record, _ = found
+        if key not in self.reviews and key != self._stopped and (self._job is None or self._job[0] != key):
+            if self._job is not None:
+                self._job[2].set()  # an older hand's review gives way
+            stop = threading.Event()
+            thread = threading.Thread(target=self._run, args=(key, record, stop), name="cut-review",
+                                      daemon=True)  # fmt: skip
+            self._job = (key, thread, stop)
+            self.review_progress.value = 0.0
+            thread.start()
+        self.draw_review()
+        job = self._job
+        if wait and job is not None and job[0] == key:
+            job[1].join()
+            self.draw_review()
+        return self.reviews.get(key)
+
+    def cancel_review(self) -> None:
+        """Stop the running review after its current decision; nothing is kept for the hand."""
+        if self._job is not None:
+            self._job[2].set()
+
+    def _run(self, key: str, record: dict[str, Any], stop: threading.Event) -> None:
+        def progress(share: float) -> None:
+            if stop.is_set():
+                raise _Cancelled
+            self.review_progress.value = share
+
+        try:
+            hand = review(record, YOU, rollouts=self.rollouts, deal_rollouts=self.deal_rollouts, seed=self.seed,
+                          progress=progress)  # fmt: skip
+            if stop.is_set():
+                raise _Cancelled
+        except _Cancelled:
+            self._stopped = key
+        else:
+            self.reviews[key] = hand
+            names = self.host.game.names if self.host.game is not None else None
+            self.panel = ReviewPanel(record, hand, names=names, rollouts=self.rollouts, seed=self.seed)
+            self.review_box.children = [w.HTML(escape(drills_added(len(self.deck().add_mistakes(record, hand))))),
+                                        self.panel.widget]  # fmt: skip
+            self.drills_panel().refresh()
+        finally:
+            if self._job is not None and self._job[0] == key:
+                self._job = None
+            self.draw_review()
+
+    def draw_review(self) -> None:
+        """The review section: its progress while it runs, the panel of the last hand reviewed."""
+        running = self._job is not None
+        self.review_progress.layout.display = self.review_cancel.layout.display = "" if running else "none"
+        found = self._finished()
+        game = self.host.game
+        if running and game is not None:
+            self.review_status.value = escape(review_status(game.hand_number, False))
+        elif found is not None and found[0] in self.reviews:
+            self.review_status.value = escape(review_status(found[2], True))
+        elif found is not None and found[0] == self._stopped:
+            self.review_status.value = escape(REVIEW_STOPPED)
+        else:
+            self.review_status.value = ""
+        self.review_section.layout.display = "" if self.panel is not None or running or found else "none"
+
+    # -- drills ---------------------------------------------------------------------------------------------------
+
+    def deck(self) -> Drills:
+        """The learner's drills, in their home (a new learner named by the browser has a deck of their own)."""
+        path = self.host.home / DRILLS_FILE
+        if self._deck is None or self._deck.path != path or self._deck.clock is not self.clock:
+            self._deck, self._drills_panel = Drills(path, self.clock), None
+        return self._deck
+
+    def _analysis_of(self, drill: Drill) -> Analysis:
+        """A drill's position analysed with the review's budgets, so its verdict agrees with the review's."""
+        return position_analysis(drill.record, drill.seat, drill.ply, rollouts=self.rollouts, seed=self.seed)
+
+    def drills_panel(self) -> DrillsPanel:
+        """The drills panel of the learner's deck: the due drills, answered one at a time."""
+        deck = self.deck()
+        if self._drills_panel is None:
+            names = self.host.game.names if self.host.game is not None else None
+            self._drills_panel = DrillsPanel(deck, analyser=self._analysis_of, names=names)
+            self.drills_box.children = [self._drills_panel.widget]
+        return self._drills_panel
+
+    # -- tutor mode -----------------------------------------------------------------------------------------------
+
+    def set_tutor(self, on: bool, threshold: float | None = None) -> None:
+        """Tutor mode on or off; ``threshold``: the loss in points from which it asks before a play."""
+        if threshold is not None:
+            if not threshold > 0:
+                raise ValueError("tutor mode: the threshold is a number of points above 0")
+            self.threshold = float(threshold)
+        self.tutor_on = bool(on)
+        if not on:
+            self._forget()
+        self.host.refresh()
+
+    def asks(self, moves: Sequence[Move | str]) -> bool:
+        """Tutor mode, before the learner's play lands: ``True`` when it asks *Play anyway / Rethink / Hint* (the
+        play then waits), ``False`` when the play may go ahead."""
+        game = self.host.game
+        self._forget()
+        if not self.tutor_on or game is None or game.state.over or game.state.turn != YOU or game.automated[YOU]:
+            return False
+        chosen = tuple(m if isinstance(m, Move) else Move.parse(m) for m in moves)
+        seen = view(game.state, YOU)
+        if str(chosen[0]) not in seen["legal"]:
+            return False  # the play loop refuses it with its reason
+        caution = warn(seen, chosen[0], self.threshold, coach=self.host.setup.coach, analysis=self.rollouts_of())
+        if caution is None:
+            return False
+        self.caution, self._pending = caution, (chosen, len(game.state.moves))
+        self.host.refresh()
+        return True
+
+    def _forget(self) -> None:
+        self.caution, self._pending, self.hint = None, None, ""
+
+    def _asked(self) -> tuple[Move, ...]:
+        game = self.host.game
+        if self._pending is None or game is None or len(game.state.moves) != self._pending[1]:
+            raise ValueError("the tutor is not asking about a play now")
+        return self._pending[0]
+
+    def play_anyway(self) -> None:
+        """*Play anyway*: the play the tutor asked about lands."""
+        moves = self._asked()
+        self._forget()
+        self.land(moves)
+
+    def rethink(self) -> None:
+        """*Rethink*: the play is dropped; choose again."""
+        self._asked()
+        self._forget()
+        self.host.refresh()
+
+    def tutor_hint(self) -> str:
+        """*Hint*: the move the tutor prefers here, by the coach's heuristic (or the analysis when it has measured
+        this position), named by its button."""
+        self._asked()
+        assert self.caution is not None  # asked: a caution stands
+        game = self.host.need_game()
+        label = move_label(Move.parse(self.caution.best), view(game.state, YOU), game.names)
+        self.hint = tutor_hint(self.caution.source, self.host.setup.coach, label)
+        self.draw_tutor()
+        return self.hint
+
+    def draw_tutor(self) -> None:
+        """The tutor's question while it stands (a later move ends it)."""
+        game = self.host.game
+        if self._pending is not None and (game is None or len(game.state.moves) != self._pending[1]):
+            self._forget()
+        caution = self.caution
+        if caution is None or game is None:
+            self.tutor_box.layout.display = "none"
+            return
+        label = move_label(Move.parse(caution.move), view(game.state, YOU), game.names)
+        hint = f"<br><i>{escape(self.hint)}</i>" if self.hint else ""
+        self.tutor_said.value = f"<b>{escape(tutor_question(label, caution.loss))}</b>{hint}"
+        self.tutor_box.layout.display = ""
+
+    # -- the belief panel -----------------------------------------------------------------------------------------
+
+    def draw_belief(self) -> None:
+        """The belief of the learner's seat, updated on the learner's turn only (kept as it was otherwise)."""
+        game = self.host.game
+        if game is None:
+            self.belief_section.layout.display = "none"
+            return
+        self.belief_section.layout.display = ""
+        state = game.state
+        if state.over or state.turn != YOU:
+            return
+        seen = view(state, YOU)
+        key = json.dumps(seen, sort_keys=True)
+        if key == self._belief_key:
+            return
+        self._belief_key = key
+        if self.belief_panel is None:
+            self.belief_panel = BeliefPanel(seen, names=game.names, samples=BELIEF_SAMPLES)
+            self.belief_box.children = [self.belief_panel.widget]
+        else:
+            self.belief_panel.names = game.names
+            self.belief_panel.update(seen)
+
+    # -- drawing --------------------------------------------------------------------------------------------------
+
+    def draw(self) -> None:
+        """After every change: start the review of a hand just ended, and redraw the room's sections."""
+        with self.host.controls.quiet():
+            self.tutor_check.value, self.tutor_points.value = self.tutor_on, self.threshold
+        self.review_hand()
+        self.drills_panel()
+        self.draw_tutor()
+        self.draw_belief()

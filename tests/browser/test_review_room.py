@@ -1,0 +1,107 @@
+"""The review room in a real browser: a two-player hand played with the coach's worst move every turn (chosen in
+the analysis table), reviewed in the background once it ends, its blunder graded, retried, and found in the
+drills. axe-core finds nothing critical or serious with the review and the drills open."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from serving import CHROMIUM, ROOT, free_port, open_page, voila_server
+from test_study import axe_problems
+
+from cut_tutor import dashboard
+from cut_tutor.cli import voila_command
+from cut_tutor.engine.words import FIND_BETTER, NEXT_MISTAKE, RETRY_ASK
+
+SHOTS = ROOT / "test-artifacts" / "screenshots"
+SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
+#: A two-player deal on which the coach's worst move every turn is a short hand with graded blunders.
+SEED = "3"
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(900)]
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    if CHROMIUM is None:
+        pytest.skip("chromium is not on PATH")
+    port = free_port()
+    with voila_server(voila_command(dashboard.notebook(), port), port) as url:
+        yield url + "/"
+
+
+def shots(page: Any, name: str, target: Any) -> None:
+    """The same screen light and dark, at desktop and phone sizes, with ``target`` scrolled into view."""
+    from playwright.sync_api import expect
+
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    for theme in ("light", "dark"):
+        if not page.locator(f".cut-app.cut-app-{theme}").count():
+            page.locator("button.cut-theme").first.click()
+            expect(page.locator(f".cut-app.cut-app-{theme}")).to_be_visible()
+        for size, (width, height) in SIZES.items():
+            page.set_viewport_size({"width": width, "height": height})
+            target.scroll_into_view_if_needed()
+            page.wait_for_timeout(300)
+            page.screenshot(path=str(SHOTS / f"review-room-{name}-{theme}-{size}.png"))
+    page.set_viewport_size({"width": 1280, "height": 800})
+
+
+def test_a_bad_hand_is_graded_retried_and_drilled(server: str) -> None:
+    from playwright.sync_api import expect, sync_playwright
+
+    with sync_playwright() as p:
+        browser, page = open_page(p)
+        page.set_viewport_size({"width": 1280, "height": 800})
+        page.goto(server)
+        page.get_by_role("button", name=re.compile("^(Start new|Deal & play)$")).first.wait_for()
+        if page.get_by_role("button", name="Start new").is_visible():
+            page.get_by_role("button", name="Start new").click()
+        page.locator(".widget-dropdown", has_text="Players").locator("select").select_option("2")
+        page.locator(".widget-toggle-buttons", has_text="AI pacing").get_by_role("button", name="Auto").click()
+        expect(page.locator(".cut-wrap", has_text="Tutor mode")).to_be_visible()  # the setup's option, off
+        page.get_by_placeholder("random").fill(SEED)
+        page.get_by_placeholder("random").press("Tab")
+        page.get_by_role("button", name="Deal & play").click()
+        expect(page.locator(".cut-status")).to_have_text("Your turn")
+        page.get_by_role("button", name="Open the analysis").click()
+        review = page.locator(".cut-review")
+        # every turn: the analysis table's last row (the coach's worst move) selected, then played
+        for _ in range(200):
+            if review.get_by_text(re.compile("^(Reviewing|Hand 1 reviewed)")).count():
+                break
+            if page.locator(".cut-status").inner_text() != "Your turn":
+                page.wait_for_timeout(300)
+                continue
+            pick = page.locator(".cut-mt .cut-mt-pick").last
+            label = pick.inner_text()
+            pick.click()
+            expect(page.locator("button.cut-play")).to_have_text(label)
+            page.locator("button.cut-play").click()
+            page.wait_for_timeout(400)
+        expect(review.get_by_text("Hand 1 reviewed.")).to_be_visible(timeout=300_000)
+        expect(review.locator("td", has_text=re.compile(r"^\?\? blunder$")).first).to_be_visible()
+        expect(page.locator(".cut-belief")).to_be_visible()
+        shots(page, "graded", review)
+        # the blunder retried: the answer stays hidden until a move is chosen
+        review.get_by_role("button", name=NEXT_MISTAKE).click()
+        review.get_by_role("button", name=FIND_BETTER).click()
+        expect(review.get_by_text(RETRY_ASK)).to_be_visible()
+        expect(review.get_by_text(re.compile("best move"))).to_have_count(0)
+        choices = review.locator(".widget-hbox").last.locator("button")
+        assert choices.count() >= 2
+        choices.first.click()
+        expect(
+            review.get_by_text(re.compile(r"^(The best move\.|Within noise|Worse than the best move)"))
+        ).to_be_visible(timeout=120_000)
+        shots(page, "retried", review)
+        # the graded mistakes are the learner's drills
+        drills = page.locator(".cut-drills")
+        drills.get_by_text("Drills").first.click()
+        expect(drills.get_by_text(re.compile(r"^Drill 1 of \d+ — Turn \d+, seat 0"))).to_be_visible()
+        shots(page, "drills", drills)
+        assert axe_problems(page) == []
+        browser.close()
