@@ -43,3 +43,12 @@ def binder_env(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str
     post = run_in([str(ROOT / "binder" / "postBuild")], env)
     assert post.returncode == 0, post.stderr[-3000:]
     return bin_dir, env
+
+
+@pytest.fixture(autouse=True)
+def _no_automatic_reviews(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A finished hand starts its review in the background; only the review room's own tests want that, the
+    others' finished hands would each keep a core busy (the browser tests' servers review as learners see)."""
+    from cut_tutor.widgets.review_room import ReviewRoom
+
+    monkeypatch.setattr(ReviewRoom, "automatic", False)

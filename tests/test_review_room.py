@@ -17,7 +17,7 @@ from cut_tutor.engine.view import unseen
 from cut_tutor.engine.words import RETRY_ASK
 from cut_tutor.review.tutor import HEURISTIC_NOISE
 from cut_tutor.widgets.app import GameApp
-from cut_tutor.widgets.review_room import DRILLS_FILE
+from cut_tutor.widgets.review_room import DRILLS_FILE, ReviewRoom
 from cut_tutor.widgets.shared import YOU
 
 #: A fixed clock for the drills' schedule.
@@ -41,6 +41,12 @@ def worst(app: GameApp) -> str:
     advice = app.advice()
     assert advice is not None
     return str(advice.candidates[-1].move)
+
+
+@pytest.fixture(autouse=True)
+def _automatic_reviews(monkeypatch: pytest.MonkeyPatch) -> None:
+    """This room's tests review a hand the moment it ends, as the app does."""
+    monkeypatch.setattr(ReviewRoom, "automatic", True)
 
 
 @pytest.fixture(scope="module")

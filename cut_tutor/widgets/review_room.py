@@ -63,6 +63,10 @@ class ReviewRoom:
     (tutor mode's refinement); ``land`` plays the learner's moves past the tutor.
     """
 
+    #: Start a hand's review the moment it ends (the test suite turns it off for the other rooms' tests, whose
+    #: many finished hands would each start one; :meth:`review_hand` still reviews on demand).
+    automatic = True
+
     def __init__(
         self, host: Host, rollouts_of: Callable[[], Analysis | None], land: Callable[[Sequence[Move]], None]
     ) -> None:
@@ -329,7 +333,10 @@ class ReviewRoom:
         """After every change: start the review of a hand just ended, and redraw the room's sections."""
         with self.host.controls.quiet():
             self.tutor_check.value, self.tutor_points.value = self.tutor_on, self.threshold
-        self.review_hand()
+        if self.automatic:
+            self.review_hand()
+        else:
+            self.draw_review()
         self.drills_panel()
         self.draw_tutor()
         self.draw_belief()
