@@ -7,6 +7,7 @@ test time.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -356,4 +357,49 @@ def test_step_pauses_and_the_hand_over(server: str, size: tuple[int, int], theme
         expect(page.locator(".cut-status")).to_contain_text("hand 1 over")
         over.locator("button.cut-next").click()
         expect(page.locator(".cut-status")).not_to_contain_text("hand 1 over")  # hand 2 (still automated)
+        browser.close()
+
+
+def test_auto_replies_land_one_at_a_time_and_step_still_pauses(server: str) -> None:
+    """The dashboard's Auto pacing plays each AI reply after a short delay, one after another (the Play Bar and
+    whose turn it is change in steps over a second or two); Step chosen between two replies waits for Next."""
+    from playwright.sync_api import expect, sync_playwright
+
+    sample = (
+        "() => [document.querySelector('.cut-status').textContent, document.querySelector('.cut-last').textContent]"
+    )
+    with sync_playwright() as p:
+        browser, page = open_page(p)
+        page.set_viewport_size({"width": 1280, "height": 800})
+        deal(page, server)
+        page.locator(".cut-coach-play").filter(visible=True).first.click()
+        seen: list[tuple[float, str, str]] = []
+        start = page.evaluate("performance.now()")
+        for _ in range(40):
+            status, last = page.evaluate(sample)
+            if not seen or (status, last) != seen[-1][1:]:
+                seen.append((page.evaluate("performance.now()") - start, status, last))
+            if status == "Your turn" and len(seen) > 1:
+                break
+            page.wait_for_timeout(100)
+        screen(page, "auto-replied-desktop-light")
+        waiting = [s for s in seen if s[1].endswith("to play")]
+        assert len({s[1] for s in waiting}) >= 2, seen  # two AI seats seen to move in turn, not all at once
+        assert seen[-1][1] == "Your turn" and seen[-1][0] >= 800, seen  # the replies took their delays
+        gaps = [b[0] - a[0] for a, b in itertools.pairwise(seen[1:])]
+        assert all(gap >= 300 for gap in gaps), seen  # each reply landed apart from the one before
+
+        # Step between two replies: the next AI seat waits for Next, however long
+        page.locator(".cut-coach-play").filter(visible=True).first.click()
+        expect(page.locator(".cut-status")).to_have_text(re.compile("to play$"))
+        page.locator(".widget-toggle-buttons", has_text="Pacing").filter(visible=True).get_by_role(
+            "button", name="Step"
+        ).click()
+        expect(page.locator("button.cut-next")).to_be_visible()
+        paused = page.evaluate(sample)
+        page.wait_for_timeout(1500)
+        assert page.evaluate(sample) == paused
+        screen(page, "step-after-auto-desktop-light")
+        page.locator("button.cut-next").click()
+        expect(page.locator(".cut-last")).not_to_have_text(paused[1])
         browser.close()
