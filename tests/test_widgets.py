@@ -1209,6 +1209,28 @@ class TestAutoDelay:
         assert seen[-1] - seen[0] >= 2, seen  # the AI seats answered, on the loop's own ticks
         assert all(b - a <= 1 for a, b in itertools.pairwise(seen)), seen  # one move per tick
 
+    def test_automate_plays_the_hand_out_without_the_delay_and_esc_stops_it(self, tmp_path: Path) -> None:
+        async def run() -> tuple[int, int, int]:
+            app = self.dealt(tmp_path)  # a 30 s delay: no reply of the AI seats lands while this test runs
+            self.to_your_turn(app)
+            assert app.state is not None
+            app.set_automate(True)
+            start = len(app.state.moves)
+            for _ in range(200):
+                await asyncio.sleep(0)
+                if len(app.state.moves) >= start + 2:
+                    break
+            app.table.receive({"type": "automate", "on": False})  # Esc, between two moves
+            stopped = len(app.state.moves)
+            for _ in range(20):
+                await asyncio.sleep(0)
+            assert app.loop.tick_pending == (app.state.turn != 0)  # an AI seat's reply waits its full delay again
+            return start, stopped, len(app.state.moves)
+
+        start, stopped, end = asyncio.run(run())
+        assert stopped >= start + 2  # your seat and the AI seats played on at once, tick by tick
+        assert end == stopped  # after Esc nothing plays at once
+
     def test_step_undo_and_esc_cancel_the_waiting_move(self, tmp_path: Path) -> None:
         async def run() -> None:
             app = self.dealt(tmp_path)

@@ -2,7 +2,8 @@
 
 After every change the loop lets the AI seats move (Auto pacing), records a finished game in the history,
 saves a game in progress and redraws the app. It narrates each move in the Play Bar. With an ``auto_delay`` Auto
-plays one AI move per tick of the kernel's event loop, so the learner sees each land and the controls stay live.
+plays one AI move per tick of the kernel's event loop, so the learner sees each land and the controls stay live;
+while Automate Player plays your seat the ticks come without the delay, playing the hand out.
 
 A change lands together with its save or not at all: when the save cannot be written (a full disk) the game
 goes back to where it was and the refusal says why, so the table, the save and the game always agree. A save
@@ -511,7 +512,9 @@ class PlayLoop:
             self._save()
         host.refresh()
         if events is not None:  # the next AI move waits its delay from the redraw that shows this one
-            self._tick = events.call_later(self.auto_delay, self._on_tick)
+            # Automate Player plays the hand out without the delay, yet a move per tick, so Esc lands between two
+            delay = 0.0 if game.automated[YOU] else self.auto_delay
+            self._tick = events.call_later(delay, self._on_tick)
 
     def _save(self) -> None:
         """Save the game in progress; a save that cannot be written takes the change back (:func:`_all_or_nothing`)."""
