@@ -3,6 +3,8 @@ saved games, scores, the replayer, and a fuzz of malformed messages from the pag
 
 from __future__ import annotations
 
+import asyncio
+import itertools
 import json
 import random
 import re
@@ -1146,6 +1148,143 @@ class TestPacing:
         app = app_at(tmp_path, CLEARING)
         app.set_pacing("Auto")
         assert app.table.table["pause"] is None and app.table.table["step"] != "Continue"
+
+
+class TestAutoDelay:
+    """Auto pacing with a delay (the dashboard's): one AI move per tick of the event loop, each redrawn and saved,
+    the learner's controls live between ticks; without a delay or an event loop the AI seats play at once."""
+
+    @staticmethod
+    def dealt(home: Path, delay: float = 30.0) -> GameApp:
+        """Four seats, Auto pacing, the known deal: called inside a running event loop, the AI moves wait."""
+        app = GameApp(home, auto_delay=delay)
+        app.set_players(4)
+        app.set_pacing("Auto")
+        app.deal(seed=3)
+        return app
+
+    @staticmethod
+    def to_your_turn(app: GameApp) -> None:
+        while app.loop.tick_pending:
+            app.run_pending(1)
+        assert app.state is not None and app.state.turn == 0
+
+    def test_one_ai_move_per_tick_each_redrawn_and_saved(self, tmp_path: Path) -> None:
+        from cut_tutor.engine import load_game
+
+        async def run() -> None:
+            app = self.dealt(tmp_path)
+            self.to_your_turn(app)
+            assert app.state is not None
+            app.play(app.state.legal_moves()[0])
+            ticks = 0
+            while app.loop.tick_pending:
+                before, last = len(app.state.moves), app.table.table["last"]
+                assert app.run_pending(1) == 1
+                ticks += 1
+                assert len(app.state.moves) == before + 1  # one AI move, no more
+                assert app.table.table["last"] != last  # the Play Bar names it at once
+                if not app.state.over:
+                    assert load_game(app.save_path).state.moves == app.state.moves  # and it is saved
+            assert ticks >= 1 and (app.state.turn == 0 or app.state.over)
+            assert app.run_pending() == 0
+
+        asyncio.run(run())
+
+    def test_the_event_loop_plays_the_ticks(self, tmp_path: Path) -> None:
+        async def run() -> list[int]:
+            app = self.dealt(tmp_path, delay=0.01)
+            self.to_your_turn(app)
+            assert app.state is not None
+            app.play(app.state.legal_moves()[0])
+            seen = [len(app.state.moves)]
+            for _ in range(300):
+                await asyncio.sleep(0.005)
+                seen.append(len(app.state.moves))
+                if app.state.turn == 0 and not app.loop.tick_pending:
+                    break
+            return seen
+
+        seen = asyncio.run(run())
+        assert seen[-1] - seen[0] >= 2, seen  # the AI seats answered, on the loop's own ticks
+        assert all(b - a <= 1 for a, b in itertools.pairwise(seen)), seen  # one move per tick
+
+    def test_automate_plays_the_hand_out_without_the_delay_and_esc_stops_it(self, tmp_path: Path) -> None:
+        async def run() -> tuple[int, int, int]:
+            app = self.dealt(tmp_path)  # a 30 s delay: no reply of the AI seats lands while this test runs
+            self.to_your_turn(app)
+            assert app.state is not None
+            app.set_automate(True)
+            start = len(app.state.moves)
+            for _ in range(200):
+                await asyncio.sleep(0)
+                if len(app.state.moves) >= start + 2:
+                    break
+            app.table.receive({"type": "automate", "on": False})  # Esc, between two moves
+            stopped = len(app.state.moves)
+            for _ in range(20):
+                await asyncio.sleep(0)
+            assert app.loop.tick_pending == (app.state.turn != 0)  # an AI seat's reply waits its full delay again
+            return start, stopped, len(app.state.moves)
+
+        start, stopped, end = asyncio.run(run())
+        assert stopped >= start + 2  # your seat and the AI seats played on at once, tick by tick
+        assert end == stopped  # after Esc nothing plays at once
+
+    def test_step_undo_and_esc_cancel_the_waiting_move(self, tmp_path: Path) -> None:
+        async def run() -> None:
+            app = self.dealt(tmp_path)
+            self.to_your_turn(app)
+            assert app.state is not None
+            app.play(next(m for m in app.state.legal_moves() if m.kind == "play"))
+            played = len(app.state.moves)
+            assert app.loop.tick_pending and app.can_undo()
+            app.undo()  # Undo between ticks: nothing waits, it is your turn again
+            assert not app.loop.tick_pending and app.state.turn == 0 and len(app.state.moves) == played - 1
+            app.set_automate(True)  # the coach plays your seat at the same pace
+            assert app.loop.tick_pending and len(app.state.moves) == played - 1
+            app.table.receive({"type": "automate", "on": False})  # Esc before the tick: your seat is yours
+            assert not app.loop.tick_pending and len(app.state.moves) == played - 1
+            app.play(next(m for m in app.state.legal_moves() if m.kind == "play"))
+            assert app.loop.tick_pending
+            app.set_pacing("Step")  # Step waits for Next instead
+            assert not app.loop.tick_pending and app.table.table["step"] == "Next"
+            assert app.run_pending() == 0 and len(app.state.moves) == played
+            app.set_pacing("Auto")
+            assert app.loop.tick_pending
+            app.reset_play()
+            assert not app.loop.tick_pending
+
+        asyncio.run(run())
+
+    def test_a_tick_that_cannot_be_saved_takes_its_move_back(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        from cut_tutor.widgets import play_loop
+
+        async def run() -> None:
+            app = self.dealt(tmp_path)
+            self.to_your_turn(app)
+            assert app.state is not None
+            app.play(app.state.legal_moves()[0])
+            position, saved = app.state.to_position(), app.save_path.read_bytes()
+
+            def full(*_args: Any) -> None:
+                raise OSError(28, "No space left on device")
+
+            monkeypatch.setattr(play_loop, "save_game", full)
+            assert app.run_pending(1) == 1
+            assert app.state.to_position() == position and app.save_path.read_bytes() == saved
+            assert "disk is full" in app.table.error and not app.loop.tick_pending  # stopped, and says why
+            monkeypatch.undo()
+            app.set_pacing("Auto")  # plays on from where it stopped
+            assert app.run_pending(1) == 1 and app.state.to_position() != position
+
+        asyncio.run(run())
+
+    def test_without_an_event_loop_the_ai_plays_at_once(self, tmp_path: Path) -> None:
+        app = self.dealt(tmp_path, delay=0.5)
+        assert app.state is not None and app.state.turn == 0 and not app.loop.tick_pending
 
 
 class TestHandOver:

@@ -8,6 +8,7 @@ from typing import Any
 from .cards import CODES, RANK_MASK, UP, card_name, cards_of, parse_card
 from .core import Core
 from .rules import Rules
+from .words import busts_mark
 
 _STYLE = (
     "<style>.cut-pos{font-family:system-ui,sans-serif;font-size:13px}"
@@ -56,7 +57,7 @@ def state_html(state: Core) -> str:
             [[card_name(c) if c & UP else f"[{card_name(c)}]" for c in stack] for stack in state.stacks[seat]],
             lambda text: not text.startswith("[") and is_clear[_rank(text)],
         )
-        marks = ("▶ " if seat == state.turn and not state.over else "") + ("💥" * state.busts[seat])
+        marks = ("▶ " if seat == state.turn and not state.over else "") + busts_mark(state.busts[seat])
         rows.append((f"Seat {seat}" + (" D" if seat == state.dealer else ""), hand, stacks, marks))
     pile = "".join(_card(card_name(c)) for c in state.pile)
     return _table(rows, pile, _status(state.winner, state.stalemate, state.turn, state.phase))
@@ -79,7 +80,7 @@ def view_html(view: dict[str, Any]) -> str:
             hand = f"{info['hand_count']} cards " + (f"(known: {known})" if known else "")
         stacks = _stacks(info["stacks"], is_clear)
         playing = view["winner"] is None and not view["stalemate"]
-        marks = ("▶ " if seat == view["turn"] and playing else "") + "💥" * info["busts"]
+        marks = ("▶ " if seat == view["turn"] and playing else "") + busts_mark(info["busts"])
         name = ("You" if seat == view["seat"] else f"Seat {seat}") + (" D" if seat == view["dealer"] else "")
         rows.append((name, hand, stacks, marks))
     pile = "".join(_card(p["card"]) for p in view["pile"])

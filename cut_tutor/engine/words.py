@@ -399,8 +399,8 @@ def _stack_badges(stacks: Sequence[Sequence[Any]]) -> list[str]:
 
 
 def table_words(view: Mapping[str, Any], *, pile_counts: bool = True) -> dict[str, Any]:
-    """The words the page prints for a view: the faces of the cards it shows, each seat's card count and stack
-    badges, the pile readout and the legend, so the page holds no second copy of them.
+    """The words the page prints for a view: the faces of the cards it shows, each seat's card count, bust mark and
+    stack badges, the pile readout and the legend, so the page holds no second copy of them.
     """
     game = game_of(view)
     pile = view["pile"]
@@ -416,6 +416,7 @@ def table_words(view: Mapping[str, Any], *, pile_counts: bool = True) -> dict[st
     return {
         "faces": {card: word for card, word in FACES[game].items() if card in shown},  # only cards on view (C2)
         "left": [count(seat["cards_left"], "card") for seat in view["seats"]],
+        "busts": [busts_mark(seat["busts"]) for seat in view["seats"]],
         "stacks": [_stack_badges(seat["stacks"]) for seat in view["seats"]],
         "pile": " · ".join(readout),
         "legend": [list(entry) for entry in LEGENDS[game]],

@@ -52,7 +52,9 @@ GUIDE_BASE = GUIDE_ROUTE
 class GameApp:
     """The whole tutor in one object; :attr:`widget` is what a notebook or Voilà displays."""
 
-    def __init__(self, home: str | os.PathLike[str] | None = None, guide: str = GUIDE_BASE) -> None:
+    def __init__(
+        self, home: str | os.PathLike[str] | None = None, guide: str = GUIDE_BASE, auto_delay: float = 0.0
+    ) -> None:
         self.guide = guide
         #: The tutor home; each learner the browser names keeps their games in ``learners/<id>`` below it.
         self.base_home = Path(home) if home is not None else default_home()
@@ -67,7 +69,7 @@ class GameApp:
         self.log: list[str] = []
         self.table = TableWidget(self._on_intent)
         self.controls = Controls(self.table)
-        self.loop = PlayLoop(self)
+        self.loop = PlayLoop(self, auto_delay)
         self.form = SetupForm(self)
         self.coach = CoachPanel(self)
         self.score_panel = ScorePanel(self)
@@ -313,8 +315,12 @@ class GameApp:
 
     def set_pacing(self, pacing: str) -> None:
         """``Step`` (the default) waits for *Next* before each AI move and pauses on a clear or a bust (*Continue*);
-        ``Auto`` plays on."""
+        ``Auto`` plays on, after ``auto_delay`` seconds per AI move."""
         self.loop.set_pacing(pacing)
+
+    def run_pending(self, ticks: int | None = None) -> int:
+        """Play Auto pacing's waiting AI moves now (all unless ``ticks`` says how many); returns how many."""
+        return self.loop.run_pending(ticks)
 
     def set_automate(self, on: bool) -> None:
         """Automate Player: the coach plays your seat with your own Style and Level until you take over; before a

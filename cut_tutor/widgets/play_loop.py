@@ -1,7 +1,9 @@
 """The play loop: deal, your moves and the AI's, pacing, undo, Automate Player, and the saved game.
 
 After every change the loop lets the AI seats move (Auto pacing), records a finished game in the history,
-saves a game in progress and redraws the app. It narrates each move in the Play Bar.
+saves a game in progress and redraws the app. It narrates each move in the Play Bar. With an ``auto_delay`` Auto
+plays one AI move per tick of the kernel's event loop, so the learner sees each land and the controls stay live;
+while Automate Player plays your seat the ticks come without the delay, playing the hand out.
 
 A change lands together with its save or not at all: when the save cannot be written (a full disk) the game
 goes back to where it was and the refusal says why, so the table, the save and the game always agree. A save
@@ -12,6 +14,7 @@ by another goes back to the offer of saved games.
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import functools
 import json
@@ -79,6 +82,7 @@ def _all_or_nothing(change: Callable[Concatenate[PlayLoop, P], R]) -> Callable[C
             return change(loop, *args, **kwargs)
         except _SaveFailed as exc:
             host.game, host.ai, loop._undo, host.log, loop._recorded, loop.pause = before
+            loop.cancel_tick()  # Auto stops where the refusal says, rather than failing again at every tick
             if isinstance(exc, _TakenOver):
                 loop.end_game()
                 loop.check_resume()
@@ -92,8 +96,11 @@ def _all_or_nothing(change: Callable[Concatenate[PlayLoop, P], R]) -> Callable[C
 class PlayLoop:
     """Dealing, playing and saving; :attr:`resume_box` offers a saved game, :attr:`controls` are the play controls."""
 
-    def __init__(self, host: Host) -> None:
+    def __init__(self, host: Host, auto_delay: float = 0.0) -> None:
         self.host = host
+        #: Auto pacing's pause before each AI move, in seconds; 0 plays the AI seats at once.
+        self.auto_delay = auto_delay
+        self._tick: asyncio.TimerHandle | None = None
         self.resume_label: str | None = None
         #: The unfinished games offered for *Continue*, newest first.
         self.waiting: list[Waiting] = []
@@ -279,6 +286,7 @@ class PlayLoop:
 
     def end_game(self) -> None:
         """Leave the game in play without a redraw; the saved game stays on disk."""
+        self.cancel_tick()
         self.host.game = None
         self.host.ai = []
         self._undo = []
@@ -351,6 +359,7 @@ class PlayLoop:
         if not self.can_undo():
             raise IntentError("there is no play of yours to undo: the next seat has acted, or it turned a card")
         game = self.host.need_game()
+        self.cancel_tick()
         game.state, _ = self._undo.pop()
         self.pause = None
         self.host.note("You took back your last play")
@@ -378,6 +387,7 @@ class PlayLoop:
         """``Step`` waits for *Next* before each AI move and pauses on a clear or a bust; ``Auto`` plays on."""
         if pacing not in PACING:
             raise ValueError(f"pacing: {pacing!r} is not Step or Auto")
+        self.cancel_tick()
         self.host.setup.pacing = pacing
         if pacing == "Auto":
             self.pause = None
@@ -401,6 +411,55 @@ class PlayLoop:
             return  # already so: Esc is sent whatever the page last drew, so a quick one is never lost
         game.automated[YOU] = bool(on)
         self.host.note("Automate Player on" if on else "You have the controls")
+        self._advance()
+
+    # -- Auto pacing's ticks ------------------------------------------------------------------------------
+
+    @property
+    def tick_pending(self) -> bool:
+        """Auto pacing has an AI move waiting for its delay."""
+        return self._tick is not None
+
+    def cancel_tick(self) -> None:
+        """Drop the AI move waiting for its delay (a new move, a pacing change, the end of the game)."""
+        if self._tick is not None:
+            self._tick.cancel()
+            self._tick = None
+
+    def run_pending(self, ticks: int | None = None) -> int:
+        """Play the waiting AI moves now, one tick at a time (all of them unless ``ticks`` says how many); returns
+        how many were played. The twin of waiting out Auto pacing's delay."""
+        played = 0
+        while self._tick is not None and (ticks is None or played < ticks):
+            self._tick.cancel()
+            self._on_tick()
+            played += 1
+        return played
+
+    def _ai_to_move(self, game: Game) -> bool:
+        return not game.state.over and (game.state.turn != YOU or game.automated[YOU])
+
+    def _events(self) -> asyncio.AbstractEventLoop | None:
+        """The event loop that waits out Auto pacing's delay (a kernel's, answering the page), or ``None`` when the
+        AI seats play at once: no delay, or no event loop running to wait on."""
+        if self.auto_delay <= 0:
+            return None
+        try:
+            return asyncio.get_running_loop()
+        except RuntimeError:
+            return None
+
+    def _on_tick(self) -> None:
+        self._tick = None
+        self.host.controls.run(self._play_tick)  # a refusal (a save that failed) shows in the table's error line
+
+    @_all_or_nothing
+    def _play_tick(self) -> None:
+        """One AI move of Auto pacing, with its redraw and save; the next waits for its own tick."""
+        game = self.host.game
+        if game is None or self.host.setup.pacing != "Auto" or not self._ai_to_move(game):
+            return
+        self._ai_move()
         self._advance()
 
     def _ai_move(self) -> None:
@@ -430,12 +489,15 @@ class PlayLoop:
         return outcome
 
     def _advance(self, step: bool = True) -> None:
-        """After any change: let AI seats move (Auto pacing), record a finished game, save, redraw."""
+        """After any change: let AI seats move (Auto pacing: at once, or the next after its delay), record a finished
+        game, save, redraw."""
         host = self.host
         game = host.need_game()
-        if step and host.setup.pacing == "Auto":
-            while not game.state.over and (game.state.turn != YOU or game.automated[YOU]):
-                self._ai_move()
+        self.cancel_tick()
+        auto = host.setup.pacing == "Auto" and self._ai_to_move(game)
+        events = self._events() if auto else None
+        while auto and events is None and step and self._ai_to_move(game):
+            self._ai_move()
         if game.over:
             if self._recorded is not game:
                 self._hold(game)
@@ -449,6 +511,10 @@ class PlayLoop:
         else:
             self._save()
         host.refresh()
+        if events is not None:  # the next AI move waits its delay from the redraw that shows this one
+            # Automate Player plays the hand out without the delay, yet a move per tick, so Esc lands between two
+            delay = 0.0 if game.automated[YOU] else self.auto_delay
+            self._tick = events.call_later(delay, self._on_tick)
 
     def _save(self) -> None:
         """Save the game in progress; a save that cannot be written takes the change back (:func:`_all_or_nothing`)."""
@@ -495,7 +561,7 @@ class PlayLoop:
             return
         state = game.state
         show = advice is not None and hints > 0 and coach_open
-        waiting = not state.over and (state.turn != YOU or game.automated[YOU])
+        waiting = self._ai_to_move(game)
         step = ""
         if self.pause is not None:
             step = CONTINUE

@@ -19,6 +19,7 @@ from typing import Any
 import ipywidgets as w
 
 from cut_tutor.engine import HandResult, codes
+from cut_tutor.engine.words import busts_mark
 
 from .replayer import Replayer
 from .shared import YOU, Host
@@ -31,7 +32,7 @@ def marks(went_out: bool, busts: int, automated: bool) -> str:
     >>> marks(True, 8, False)
     '★💥×8'
     """
-    return ("★" if went_out else "") + (f"💥×{busts}" if busts else "") + ("🤖" if automated else "")
+    return ("★" if went_out else "") + busts_mark(busts) + ("🤖" if automated else "")
 
 
 def game_table(names: Sequence[str], results: Sequence[HandResult]) -> str:

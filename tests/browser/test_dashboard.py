@@ -197,3 +197,43 @@ def test_clear4_table(server: str) -> None:
         # a legend entry opens its section of the guide
         open_guide(page, page.locator("a.cut-legend-item", has_text="Dealer"), "rules.html#the-deal")
         browser.close()
+
+
+def test_the_guide_opens_beside_the_game(server: str) -> None:
+    """Every Guide link opens the guide in one window beside the game, reused on each click, and the guide links
+    back to the game's own window rather than opening another."""
+    from playwright.sync_api import expect, sync_playwright
+
+    with sync_playwright() as p:
+        browser, page = open_page(p)
+        page.goto(server)
+        page.get_by_role("button", name=re.compile("^(Start new|Deal & play)$")).first.wait_for()
+        if page.get_by_role("button", name="Start new").is_visible():
+            page.get_by_role("button", name="Start new").click()
+        page.get_by_role("button", name="Deal & play").click()
+        title_guide = page.locator(".cut-title").get_by_role("link", name="Guide", exact=True)
+        expect(title_guide).to_have_attribute("target", "cut-tutor-guide")
+        with page.expect_popup() as popup:
+            title_guide.click()
+        guide = popup.value
+        guide.wait_for_load_state()
+        assert guide.url.endswith("index.html"), guide.url
+        back = guide.get_by_role("link", name="← Back to the game")
+        expect(back).to_be_visible()
+        guide.screenshot(path=str(ARTIFACTS / "screenshots" / "guide-beside-the-game.png"))
+
+        # a second guide link, from the legend, lands in the same window
+        page.bring_to_front()
+        pages = len(page.context.pages)
+        page.locator("a.cut-legend-item", has_text="Dealer").click()
+        guide.wait_for_url(re.compile(r"rules\.html#the-deal$"))
+        assert len(page.context.pages) == pages
+        expect(guide.get_by_role("link", name="← Back to the game")).to_be_visible()  # still, page to page
+
+        # Back to the game finds the game's window: no new window, the game not reloaded
+        page.evaluate("window.__still_here = true")
+        guide.get_by_role("link", name="← Back to the game").click()
+        page.wait_for_timeout(500)
+        assert len(page.context.pages) == pages
+        assert page.evaluate("window.__still_here === true")
+        browser.close()

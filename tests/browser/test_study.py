@@ -7,6 +7,7 @@ test time.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -356,4 +357,60 @@ def test_step_pauses_and_the_hand_over(server: str, size: tuple[int, int], theme
         expect(page.locator(".cut-status")).to_contain_text("hand 1 over")
         over.locator("button.cut-next").click()
         expect(page.locator(".cut-status")).not_to_contain_text("hand 1 over")  # hand 2 (still automated)
+        browser.close()
+
+
+def to_the_ai_seats(page: Any) -> None:
+    """Play the coach's move until it hands the turn on (a clear plays again)."""
+    from playwright.sync_api import expect
+
+    for _ in range(6):
+        before = page.locator(".cut-last").inner_text()
+        page.locator(".cut-coach-play").filter(visible=True).first.click()
+        expect(page.locator(".cut-last")).not_to_have_text(before)
+        if page.locator(".cut-status").inner_text().endswith("to play"):
+            return
+    raise AssertionError("the turn never passed to an AI seat")
+
+
+def test_auto_replies_land_one_at_a_time_and_step_still_pauses(server: str) -> None:
+    """The dashboard's Auto pacing plays each AI reply after a short delay, one after another (the Play Bar and
+    whose turn it is change in steps over a second or two); Step chosen between two replies waits for Next."""
+    from playwright.sync_api import expect, sync_playwright
+
+    sample = (
+        "() => [document.querySelector('.cut-status').textContent, document.querySelector('.cut-last').textContent]"
+    )
+    with sync_playwright() as p:
+        browser, page = open_page(p)
+        page.set_viewport_size({"width": 1280, "height": 800})
+        deal(page, server)
+        to_the_ai_seats(page)
+        seen: list[tuple[float, str, str]] = []
+        start = page.evaluate("performance.now()")
+        for _ in range(60):
+            status, last = page.evaluate(sample)
+            if not seen or (status, last) != seen[-1][1:]:
+                seen.append((page.evaluate("performance.now()") - start, status, last))
+            if status == "Your turn":
+                break
+            page.wait_for_timeout(100)
+        screen(page, "auto-replied-desktop-light")
+        assert seen[0][1].endswith("to play") and seen[-1][1] == "Your turn", seen
+        assert len(seen) >= 3 and seen[-1][0] >= 800, seen  # the replies landed one by one, each after its delay
+        gaps = [b[0] - a[0] for a, b in itertools.pairwise(seen)]
+        assert all(gap >= 300 for gap in gaps), seen  # each reply apart from the one before
+
+        # Step between two replies: the next AI seat waits for Next, however long
+        to_the_ai_seats(page)
+        page.locator(".widget-toggle-buttons", has_text="Pacing").filter(visible=True).get_by_role(
+            "button", name="Step"
+        ).click()
+        expect(page.locator("button.cut-next")).to_be_visible()
+        paused = page.evaluate(sample)
+        page.wait_for_timeout(1500)
+        assert page.evaluate(sample) == paused
+        screen(page, "step-after-auto-desktop-light")
+        page.locator("button.cut-next").click()
+        expect(page.locator(".cut-last")).not_to_have_text(paused[1])
         browser.close()

@@ -11,7 +11,7 @@
  *            seats: SeatView[], pile: PileCard[], pile_points: number,
  *            rules: {clear_rank: string|null, game?: string}, exposed: number[], pile_value?: string|null,
  *            winner: number|null, stalemate: boolean}} View
- * @typedef {{faces: Record<string, string>, left: string[], stacks: string[][], pile: string,
+ * @typedef {{faces: Record<string, string>, left: string[], busts: string[], stacks: string[][], pile: string,
  *            legend: string[][]}} Words
  * @typedef {{mode: string, seat: number, view: View, names: string[], colours: string[],
  *            automated: boolean[], actions: Action[], highlight: Action|null, undo: boolean,
@@ -139,13 +139,22 @@ function baseUrl() {
   }
 }
 
+/** The window the guide opens in, beside the game: every guide link reuses it. The game's own window is named
+ * too, so the guide's *Back to the game* (guide/docs/js/game.js) finds it again rather than opening another. */
+const GUIDE_WINDOW = "cut-tutor-guide";
+const GAME_WINDOW = "cut-tutor-game";
+
 /** Links Python marks ``data-base-relative`` (the guide's) point below the base URL, wherever the app is served:
- * standalone Voilà, Voilà or JupyterLab under a JupyterHub or Binder prefix. @param {ParentNode} node */
+ * standalone Voilà, Voilà or JupyterLab under a JupyterHub or Binder prefix; each opens in the guide's window
+ * (the guide is the app's own page, so no ``noopener``: that would open a new window every time).
+ * @param {ParentNode} node */
 function resolveLinks(node) {
   const base = baseUrl();
   node.querySelectorAll("a[data-base-relative]").forEach((a) => {
     const path = a.getAttribute("data-base-relative") || "";
     if (a.getAttribute("href") !== base + path) a.setAttribute("href", base + path);
+    if (a.getAttribute("target") !== GUIDE_WINDOW) a.setAttribute("target", GUIDE_WINDOW);
+    if (a.hasAttribute("rel")) a.removeAttribute("rel");
   });
 }
 
@@ -180,6 +189,7 @@ let watchingPage = false;
 function watchPage() {
   if (watchingPage) return;
   watchingPage = true;
+  if (!window.name) window.name = GAME_WINDOW;
   const fix = () => {
     resolveLinks(document.body);
     nameSliders(document.body);
@@ -359,8 +369,7 @@ function render({ model, el }) {
     const a = /** @type {HTMLAnchorElement} */ (h("a", cls, text));
     a.setAttribute("data-base-relative", path);
     a.href = baseUrl() + path;
-    a.target = "_blank";
-    a.rel = "noopener";
+    a.target = GUIDE_WINDOW;
     return a;
   };
 
@@ -434,7 +443,7 @@ function render({ model, el }) {
     if (t.automated[s]) name.appendChild(badge("cut-badge", "🤖", "automated"));
     if (info.busts) {
       const busts = info.busts === 1 ? "1 bust" : info.busts + " busts";
-      name.appendChild(badge("cut-badge cut-busts", "💥×" + info.busts, busts));
+      name.appendChild(badge("cut-badge cut-busts", t.words.busts[s], busts));
     }
     name.appendChild(h("span", "cut-count", t.words.left[s]));
     return name;
@@ -782,10 +791,9 @@ function render({ model, el }) {
       if (links[icon]) {
         item.setAttribute("data-base-relative", links[icon]);
         item.setAttribute("href", baseUrl() + links[icon]);
-        item.setAttribute("target", "_blank");
-        item.setAttribute("rel", "noopener");
+        item.setAttribute("target", GUIDE_WINDOW);
       }
-      item.appendChild(h("b", "", icon));
+      item.appendChild(h("b", "cut-icon", icon));
       item.appendChild(document.createTextNode(" " + text));
       box.appendChild(item);
     }
