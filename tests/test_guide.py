@@ -26,7 +26,7 @@ APP_SETTINGS = (
 
 #: Setup-screen labels that name their glossary entry differently.
 LABELS = {"Coach": "Coach style", "Preset": "Global Setting Set (preset)", "Clear card": "Clear card rank",
-          "AI pacing": "Pause between Players"}  # fmt: skip
+          "AI pacing": "Pause between Players", "Ask from (points)": "Tutor mode"}  # fmt: skip
 
 
 def glossary_headings() -> dict[str, str]:
