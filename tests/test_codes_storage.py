@@ -381,6 +381,27 @@ class TestSaves:
         assert loaded.results == game.results
         assert read_save(path)["hand"]["deal"] == game.state.deal_code
 
+    def test_a_game_dealt_from_a_code_saves_its_first_hand_and_its_seed(self, tmp_path: Path) -> None:
+        code = deal_code(Rules(), 4242, 3)
+        game = Game(Rules(), 7, first=code)
+        assert (game.state.deal_code, game.dealer) == (code, 3)
+        game.play(game.state.legal_moves()[0])
+        loaded = load_game(save_game(game, tmp_path / "g.json"), Rules())
+        assert loaded.first == code and loaded.state == game.state
+        finish_hand(game, random.Random(2))
+        finish_hand(loaded, random.Random(2))
+        assert loaded.next_hand().deal_code == game.next_hand().deal_code  # later hands come from the seed
+        assert game.state.deal_code != code
+
+    def test_a_first_code_that_does_not_fit_is_refused_and_kept(self, tmp_path: Path) -> None:
+        path = save_game(Game(Rules(), 7), tmp_path / "g.json")
+        data = json.loads(path.read_text())
+        data["first"] = deal_code(Rules(players=3), 1, 0)
+        path.write_text(json.dumps(data))
+        with pytest.raises(SaveError, match="deal"):
+            load_game(path)
+        assert json.loads(path.read_text())["first"] == data["first"]
+
     def test_a_save_mid_turn_resumes_at_the_turn_start(self, tmp_path: Path) -> None:
         rules = Rules(piles_face_down=True, risk_play=True)
         game = Game(rules, 5)

@@ -1386,7 +1386,7 @@ class TestSetupSwitches:
 class TestDealCodes:
     """The deal field takes a seed or a deal code, as notebook 01 hands them out."""
 
-    def test_a_deal_code_deals_its_hand_unsaved(self, tmp_path: Path) -> None:
+    def test_a_deal_code_deals_its_hand_and_the_game_is_saved(self, tmp_path: Path) -> None:
         code = deal_code(Rules(players=3), 12345, 2)
         app = GameApp(tmp_path)
         app.set_players(3)
@@ -1396,8 +1396,15 @@ class TestDealCodes:
         assert app.game is not None and app.state is not None
         assert app.state.deal_code == code and app.game.dealer == 2
         assert app.state.to_position() == state_from_deal(code).to_position()
-        assert not app.save_path.exists() and "not saved" in " ".join(app.log)
+        assert f"Dealt from code {code}" in " ".join(app.log)
         assert not app.table.table["history"][0].startswith("Cut for dealer")
+        app.coach_play() if app.state.turn == 0 else app.next()
+        position = app.state.to_position()
+        again = GameApp(tmp_path)  # the tab comes back: the code's hand continues where it was
+        again.set_players(3)
+        again.continue_game()
+        assert again.game is not None and again.game.first == code and again.state is not None
+        assert again.state.to_position() == position
 
     def test_a_code_for_other_seats_is_refused(self, tmp_path: Path) -> None:
         app = GameApp(tmp_path)

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import RANK_MASK
+from .codes import state_from_deal
 from .games import game_of
 from .moves import Move
 from .outcome import Outcome
@@ -84,9 +85,11 @@ def cut_for_dealer(rules: Rules, seed: int) -> tuple[int, list[tuple[int, int]]]
 class Game:
     """A series of hands under one set of rules, reproducible from its seed."""
 
-    def __init__(self, rules: Rules, seed: int, names: list[str] | None = None) -> None:
+    def __init__(self, rules: Rules, seed: int, names: list[str] | None = None, first: str | None = None) -> None:
         self.rules = rules
         self.seed = seed
+        #: A deal code the first hand is dealt from instead of the seed (a learner pasted it); its dealer deals.
+        self.first = first
         #: Which game this is, whatever tab or kernel plays it: the history records a game once, and only this
         #: game's own save is dropped when it ends. Not part of the deal: the seed alone reproduces the cards.
         self.uid = uuid.uuid4().hex
@@ -95,6 +98,8 @@ class Game:
             raise ValueError(f"names: {len(self.names)} names for {rules.players} players")
         self.automated = [False] * rules.players
         self.dealer, self.cut = cut_for_dealer(rules, seed)
+        if first is not None:
+            self.dealer = state_from_deal(first, rules).dealer  # a code that does not fit the rules raises here
         self.results: list[HandResult] = []
         self._hand_automated = [False] * rules.players
         self.hand_number = 1
@@ -119,6 +124,8 @@ class Game:
         """
         self.hand_number = len(self.results) + 1 if number is None else number
         self._hand_automated = list(self.automated)
+        if self.hand_number == 1 and self.first is not None:
+            return state_from_deal(self.first, self.rules)
         return State.deal(self.rules, self.hand_seed(self.hand_number), self.dealer)
 
     def play(self, move: Move | str) -> Outcome:

@@ -86,6 +86,7 @@ def save_data(game: Game) -> dict[str, Any]:
         "saved_at": now_stamp(),
         "rules": game.rules.to_dict(),
         "seed": game.seed,
+        "first": game.first,
         "uid": game.uid,
         "names": game.names,
         "automated": game.automated,
@@ -210,7 +211,10 @@ def load_game(path: str | os.PathLike[str], rules: Rules | None = None) -> Game:
             changed = [k for k, v in rules.to_dict().items() if saved.to_dict()[k] != v]
             raise SaveError(f"{path}: saved under different rules ({', '.join(changed)}); not reopened")
         _check_shape(data, saved.players)
-        game = Game(saved, int(data["seed"]), list(data["names"]))
+        first = data.get("first")  # the deal code of the first hand, for a game dealt from one
+        if first is not None:
+            _typed(first, str, "first")
+        game = Game(saved, int(data["seed"]), list(data["names"]), first)
         if "uid" in data:  # saves from before games carried an id become a game of their own
             game.uid = _typed(data["uid"], str, "uid")
             if not game.uid.isalnum() or len(game.uid) > 64:

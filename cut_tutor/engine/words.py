@@ -332,8 +332,8 @@ def cut_line(cuts: Iterable[tuple[int, int]], names: Sequence[str], dealer: int,
 
 
 def code_note(code: str) -> str:
-    """The Play Bar's word on a game dealt from a deal code: its first hand is the code's, and it is not saved."""
-    return f"Dealt from code {code}: this game is not saved (a seed deals a game that is)"
+    """The Play Bar's word on a game dealt from a deal code: its first hand is the code's."""
+    return f"Dealt from code {code}: the first hand is the code's deal"
 
 
 def pause_line(kind: str, name: str, cards: Iterable[int], game: str = CUT) -> str:

@@ -262,7 +262,7 @@ class GameApp:
 
     def deal_code(self, code: str) -> None:
         """Start a new game whose first hand is a deal code's (``4-3-20-0-7K``, as notebook 01 hands out); the code
-        must fit the setup's seats, decks and cards dealt. The game is not saved."""
+        must fit the setup's seats, decks and cards dealt. The game is saved like any other."""
         self._close_replay()
         self.loop.deal(code=code)
 

@@ -27,7 +27,7 @@ from typing import Any, Concatenate, ParamSpec, TypeVar
 import ipywidgets as w
 
 from cut_tutor.coach import Advice
-from cut_tutor.engine import Game, Move, SaveError, State, load_game, save_game, state_from_deal, view
+from cut_tutor.engine import Game, Move, SaveError, State, load_game, save_game, view
 from cut_tutor.engine.cards import RANK_MASK, UP, cards_of
 from cut_tutor.engine.moves import FLIP, GAMBLE, TURNUP
 from cut_tutor.engine.saves import LEGACY, ClaimLost, Waiting
@@ -108,8 +108,6 @@ class PlayLoop:
         self._recorded: Game | None = None
         #: Step pacing's pause after an AI seat's clear or bust: what the table shows until *Continue*.
         self.pause: dict[str, Any] | None = None
-        #: The deal code this game's first hand came from; such a game is not saved.
-        self.code: str | None = None
         #: The Title Bar's links into the guide.
         self.links = {topic: guide_url(topic, base=host.guide) for topic in ("guide", "scores")}
         controls = host.controls
@@ -210,7 +208,6 @@ class PlayLoop:
             except OSError as exc:
                 raise IntentError(cannot_save(exc, host.home, "the game was not continued")) from None
         host.game = game
-        self.code = None
         if host.setup_path.exists():
             try:
                 setup = Setup.from_dict(json.loads(host.setup_path.read_text(encoding="utf-8")))
@@ -242,17 +239,13 @@ class PlayLoop:
         """Start a new game from the setup (a seed makes it reproducible); other saved games wait for Continue.
 
         A deal ``code`` (``4-3-20-0-7K``) deals its own first hand, which must fit the setup's seats, decks and
-        cards dealt. Such a game is played without a save: a save keeps a game by its seed, which has no code.
+        cards dealt; the seed deals the hands after it, and the save keeps both.
         """
         host = self.host
-        first = state_from_deal(code.strip(), host.setup.rules) if code is not None else None
         if seed is None:
             seed = random.SystemRandom().randrange(2**31)
-        game = Game(host.setup.rules, seed, [s.name for s in host.setup.seats])
-        if first is not None:
-            game.dealer, game.state = first.dealer, first
-        host.game = game
-        self.code = code.strip() if code is not None else None
+        first = code.strip() if code is not None else None
+        game = host.game = Game(host.setup.rules, seed, [s.name for s in host.setup.seats], first)
         host.ai = [seat_ai(host.setup, seat, game) for seat in range(host.setup.rules.players)]
         game.automated[YOU] = host.setup.automate  # Automate Player chosen in setup plays from the first move
         self._undo = []
@@ -261,8 +254,8 @@ class PlayLoop:
         self.resume_note.value = ""  # a kept file was named before this deal; the deal never touches it
         host.log = []
         host.note(acts(game.names[game.dealer], "deal"))
-        if self.code is not None:
-            host.note(code_note(self.code))
+        if game.first is not None:
+            host.note(code_note(game.first))
         if not self.save_problem:  # the setup file only keeps names and colours for Continue
             try:
                 write_atomic(host.setup_path, json.dumps(host.setup.to_dict()))
@@ -519,7 +512,7 @@ class PlayLoop:
     def _save(self) -> None:
         """Save the game in progress; a save that cannot be written takes the change back (:func:`_all_or_nothing`)."""
         game = self.host.game
-        if game is None or game.over or self.save_problem or self.code is not None:
+        if game is None or game.over or self.save_problem:
             return
         self._hold(game)
         try:
@@ -576,7 +569,7 @@ class PlayLoop:
         game = host.need_game()
         winners = [game.names[s] for s in game.winners] if game.over else None
         status = turn_status(view(state, YOU), game.names, game.hand_number, winners, game.automated[YOU])
-        cut = [] if self.code else [cut_line(game.cut, game.names, _first_dealer(game), state.rules.game)]
+        cut = [] if game.first else [cut_line(game.cut, game.names, _first_dealer(game), state.rules.game)]
         # the first hand opens on the cut for dealer (R4), which names who deals
         last = cut[0] if cut and game.hand_number == 1 and not state.moves else host.last
         return table_data(
