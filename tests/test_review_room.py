@@ -184,6 +184,8 @@ def test_tutor_mode_lets_a_play_below_its_threshold_land(tmp_path: Path) -> None
 def test_the_belief_panel_shows_your_view_on_your_turn_only(tmp_path: Path) -> None:
     app = small_app(tmp_path, pacing="Step")
     app.deal(seed=SEED)
+    assert app.belief_panel is None  # closed, it costs nothing
+    app.open_belief()
     panel = app.belief_panel
     assert panel is not None and panel.belief.seat == YOU
     seen = view(app.state, YOU)  # type: ignore[arg-type]

@@ -392,8 +392,12 @@ class GameApp:
 
     @property
     def belief_panel(self) -> BeliefPanel | None:
-        """What you know of the other seats, from your last turn's view."""
+        """What you know of the other seats, from your last turn's view (once its section has been opened)."""
         return self.review.belief_panel
+
+    def open_belief(self, on: bool = True) -> None:
+        """Open or close *What you know*; it is worked out only while open, so a closed one costs a move nothing."""
+        self.review.open_belief(on)
 
     def set_tutor(self, on: bool, threshold: float | None = None) -> None:
         """Tutor mode: before your play lands, ask when it loses at least ``threshold`` points (off by default)."""

@@ -120,6 +120,8 @@ class ReviewRoom:
         self.belief_box = w.VBox()
         self.belief_section = w.Accordion(children=[self.belief_box], titles=(BELIEF_TITLE,), selected_index=None)
         self.belief_section.add_class("cut-belief")
+        # the belief samples deals: it is worked out only while its section is open (and when it opens)
+        self.belief_section.observe(lambda _: self.draw_belief(), names="selected_index")
 
     # -- the hand review ------------------------------------------------------------------------------------------
 
@@ -305,15 +307,20 @@ class ReviewRoom:
 
     # -- the belief panel -----------------------------------------------------------------------------------------
 
+    def open_belief(self, on: bool = True) -> None:
+        """Open (or close) the *What you know* section; opening it works out the belief of your turn."""
+        self.belief_section.selected_index = 0 if on else None
+
     def draw_belief(self) -> None:
-        """The belief of the learner's seat, updated on the learner's turn only (kept as it was otherwise)."""
+        """The belief of the learner's seat, updated on the learner's turn only (kept as it was otherwise) and only
+        while its section is open."""
         game = self.host.game
         if game is None:
             self.belief_section.layout.display = "none"
             return
         self.belief_section.layout.display = ""
         state = game.state
-        if state.over or state.turn != YOU:
+        if state.over or state.turn != YOU or self.belief_section.selected_index is None:
             return
         seen = view(state, YOU)
         key = json.dumps(seen, sort_keys=True)
