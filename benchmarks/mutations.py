@@ -188,7 +188,7 @@ MUTATIONS: tuple[Mutation, ...] = (
         "                return None",
         SAVES,
     ),
-    Mutation("no-lock-retry", "saves", STORAGE, "                time.sleep(pause)", "                raise", SAVES),
+    Mutation("no-lock-retry", "saves", STORAGE, "            time.sleep(pause)", "            raise", SAVES),
     Mutation("other-rules-resume", "saves", STORAGE, "if rules is not None and saved != rules:", "if False:", SAVES),
     Mutation(
         "bad-save-not-kept", "saves", SHELF, "    kept = keep_aside(path, load_game)\n", "    kept = None\n", SAVES

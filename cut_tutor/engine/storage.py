@@ -325,6 +325,28 @@ CREATE TABLE IF NOT EXISTS records (
 LOCK_TIMEOUT, RETRY_PAUSES = 2.0, (0.05, 0.2, 0.5)
 
 
+@contextmanager
+def connect(path: Path) -> Iterator[sqlite3.Connection]:
+    """One transaction on a learner's SQLite file, foreign keys on, waiting a while for a lock."""
+    with closing(sqlite3.connect(path, timeout=LOCK_TIMEOUT)) as db:
+        db.execute("PRAGMA foreign_keys = ON")
+        with db:
+            yield db
+
+
+def retry(path: Path, work: Callable[[sqlite3.Connection], T]) -> T:
+    """Run ``work`` in one transaction on ``path``, trying again after a pause while the file is locked."""
+    for pause in (*RETRY_PAUSES, None):
+        try:
+            with connect(path) as db:
+                return work(db)
+        except sqlite3.OperationalError as exc:
+            if pause is None or not ("locked" in str(exc) or "busy" in str(exc)):
+                raise
+            time.sleep(pause)
+    raise AssertionError("unreachable")  # the last pause is None: the loop returns or raises
+
+
 class History:
     """Finished games in an SQLite file: hand-by-hand scores, busts and automated seats.
 
@@ -364,24 +386,8 @@ class History:
             " Close any other program using it, or check that its folder can be written."
         )
 
-    @contextmanager
-    def _connect(self) -> Iterator[sqlite3.Connection]:
-        with closing(sqlite3.connect(self.path, timeout=LOCK_TIMEOUT)) as db:
-            db.execute("PRAGMA foreign_keys = ON")
-            with db:
-                yield db
-
     def _retry(self, work: Callable[[sqlite3.Connection], T]) -> T:
-        """Run ``work`` in one transaction, trying again after a pause while the file is locked."""
-        for pause in (*RETRY_PAUSES, None):
-            try:
-                with self._connect() as db:
-                    return work(db)
-            except sqlite3.OperationalError as exc:
-                if pause is None or not ("locked" in str(exc) or "busy" in str(exc)):
-                    raise
-                time.sleep(pause)
-        raise AssertionError("unreachable")  # the last pause is None: the loop returns or raises
+        return retry(self.path, work)
 
     def add(self, game: Game) -> int | None:
         """Store a finished game with every hand's record; its id, or ``None`` if it waits in :attr:`pending`."""

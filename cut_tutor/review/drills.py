@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import time
-from collections.abc import Callable, Iterator, Mapping
-from contextlib import closing, contextmanager
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -22,7 +20,7 @@ import fsrs
 
 from ..analysis import Analysis
 from ..engine import View, replay, view
-from ..engine.storage import LOCK_TIMEOUT, RETRY_PAUSES
+from ..engine.storage import retry
 from .hand import HandReview
 
 T = TypeVar("T")
@@ -111,24 +109,8 @@ class Drills:
     def _explain(self, exc: Exception) -> str:
         return f"The drills file {self.path} cannot be used ({exc}): drills are off until it can be."
 
-    @contextmanager
-    def _connect(self) -> Iterator[sqlite3.Connection]:
-        with closing(sqlite3.connect(self.path, timeout=LOCK_TIMEOUT)) as db:
-            db.execute("PRAGMA foreign_keys = ON")
-            with db:
-                yield db
-
     def _retry(self, work: Callable[[sqlite3.Connection], T]) -> T:
-        """Run ``work`` in one transaction, trying again after a pause while the file is locked."""
-        for pause in (*RETRY_PAUSES, None):
-            try:
-                with self._connect() as db:
-                    return work(db)
-            except sqlite3.OperationalError as exc:
-                if pause is None or not ("locked" in str(exc) or "busy" in str(exc)):
-                    raise
-                time.sleep(pause)
-        raise AssertionError("unreachable")  # the last pause is None: the loop returns or raises
+        return retry(self.path, work)
 
     def _soft(self, work: Callable[[sqlite3.Connection], T], default: T) -> T:
         try:
