@@ -56,6 +56,7 @@ def numbers(rules: Rules) -> Numbers:
         # A number still held costs more above the middling value; a special card is insurance, not a cost.
         strand=tuple(0.4 + (2.0 if card > MIDDLING else 0.5) if card in NUMBERS else 0.0 for card in range(NCODES)),
         board=15.0,
+        is_clear=rules.is_clear,
     )
 
 

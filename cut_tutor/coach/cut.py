@@ -44,6 +44,7 @@ def numbers(rules: Rules) -> Numbers:
         # A card still held costs its points, and more when above the middling rank.
         strand=tuple(points[rank] * 0.4 + (2.0 if rank > MIDDLING else 0.5) for rank in range(NCODES)),
         board=5.0,
+        is_clear=rules.is_clear,
     )
 
 

@@ -83,6 +83,7 @@ class Numbers:
     shed: tuple[float, ...]  # per code: what one card shed is worth, its points and its rank counted
     strand: tuple[float, ...]  # per code: what a card still held after the line costs
     board: float  # the line leaves only face-down stack cards
+    is_clear: tuple[bool, ...]  # per code: a clear card, which the line's plan records as spent to clear
 
     @cached_property
     def playable(self) -> tuple[tuple[tuple[int, float], ...], ...]:
@@ -139,7 +140,7 @@ def line(
     if level.depth == 0:
         return 0.0
     value, stranded, steps, high = _played(
-        numbers, seat.is_clear, level.depth, tuple(hand), seat.stacks, cand.move.stacks, empty_first
+        numbers, level.depth, tuple(hand), seat.stacks, cand.move.stacks, empty_first
     )
     cand.steps.extend(steps)
     cand.stranded = high
@@ -151,7 +152,6 @@ def line(
 @lru_cache(maxsize=1 << 14)
 def _played(
     numbers: Numbers,
-    is_clear: tuple[bool, ...],
     depth: int,
     kept: tuple[int, ...],
     stacks: tuple[tuple[int | None, ...], ...],
@@ -192,7 +192,7 @@ def _played(
                 break
             hand[spare] -= 1
             value += weight * PER_CARD
-            steps.append((spare, 0 if is_clear[spare] else 1))  # a count of 0: spent to clear
+            steps.append((spare, 0 if numbers.is_clear[spare] else 1))  # a count of 0: spent to clear
         weight *= 0.8
     stranded: float = sum(map(mul, hand, numbers.strand))
     return value, stranded, tuple(steps), tuple([card for card in numbers.high if hand[card]])
