@@ -164,16 +164,20 @@ def _played(
     Read off these arguments alone, so it is cached: in a rollout the same kept hand meets the line again and
     again (about half the calls), and the line is the dearest part of a move's value.
     """
-    # Face-up stack tops the move leaves: once the hand is empty they play like hand cards (R7).
-    board = [top for k, stack in enumerate(stacks) if k not in spent and stack and (top := stack[-1]) is not None]
-    bare = sum(map(len, stacks)) == len(spent) + len(board)  # no stack card stays face down after the move
     hand = list(kept)
     value = 0.0
     weight = 0.8
     steps: list[tuple[int, int]] = []
+    board: list[int] | None = None  # read only once the hand runs out, as it seldom does within the line
+    face_up = 0
     for turn in range(depth):
         if not any(hand):
+            if board is None:
+                # Face-up stack tops the move leaves: once the hand is empty they play like hand cards (R7).
+                board = [k for i, s in enumerate(stacks) if i not in spent and s and (k := s[-1]) is not None]
+                face_up = len(board)
             if not board:  # nothing left face up: the seat goes out, or at least plays its face-down cards next
+                bare = sum(map(len, stacks)) == len(spent) + face_up  # no stack card stays face down
                 value += weight * (15.0 if bare else numbers.board)
                 break
             for card in board:
