@@ -161,8 +161,9 @@ def _played(
     """The line's turns for a kept hand, the seat's own stacks and the stacks the move plays from: their value,
     the stranded cards' cost, the plays, and the high cards left.
 
-    Read off these arguments alone, so it is cached: in a rollout the same kept hand meets the line again and
-    again (about half the calls), and the line is the dearest part of a move's value.
+    Read off these arguments alone, so it is cached: the line is the dearest part of a move's value, and in a
+    rollout about half its calls meet a kept hand, stacks and move seen before (the same deal is played out
+    after every candidate move).
     """
     hand = list(kept)
     value = 0.0

@@ -52,9 +52,9 @@ class Sight(NamedTuple):
 #: Per stack card: its rank if face up, None if face down.
 _FACE: tuple[int | None, ...] = tuple(card & RANK_MASK if card & UP else None for card in range(2 * UP))
 #: Stacks already read, by their cards: a seat's stacks change seldom and every decision reads them all, so a
-#: lookup beats mapping each card again. Emptied when it reaches :data:`_SHOWN_MAX` stacks, to stay small.
+#: lookup beats mapping each card again. Emptied when it reaches :data:`_STACKS_MAX` stacks, to stay small.
 _STACKS: dict[tuple[int, ...], tuple[int | None, ...]] = {}
-_SHOWN_MAX = 1 << 14
+_STACKS_MAX = 1 << 14
 #: A stack card as the view shows it: its name, or None face down.
 _SHOWN: dict[int | None, str | None] = {None: None} | {rank: card_name(rank) for rank in range(1, NCODES)}
 
@@ -89,7 +89,7 @@ def _faces(stacks: list[list[int]]) -> tuple[tuple[int | None, ...], ...]:
         cards = tuple(stack)
         faces = _STACKS.get(cards)
         if faces is None:
-            if len(_STACKS) >= _SHOWN_MAX:
+            if len(_STACKS) >= _STACKS_MAX:
                 _STACKS.clear()
             faces = _STACKS[cards] = tuple([_FACE[card] for card in cards])
         seen.append(faces)
