@@ -313,9 +313,13 @@ class AIPlayer:
         Simulations pass knowledge built from the view's own :func:`~cut_tutor.engine.view.sight`, which skips
         the JSON but shows the seat exactly what its view would.
         """
-        candidates = evaluate_knowledge(seat, self.style, self.level)
         # A hand that drags on is usually a loop of the same plays and takes: vary the play to end it (R15).
         noise = self.level.noise + (LOOP_NOISE if seat.turns > LONG_HAND else 0.0)
+        if len(seat.legal) == 1:  # forced (a take, often): nothing to score, but the noise draw keeps the seed's stream
+            if noise:
+                self.rng.gauss(0.0, noise)
+            return seat.legal[0]
+        candidates = evaluate_knowledge(seat, self.style, self.level)
         if noise:
             for cand in candidates:
                 cand.total += self.rng.gauss(0.0, noise)

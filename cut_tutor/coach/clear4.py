@@ -56,6 +56,7 @@ def numbers(rules: Rules) -> Numbers:
         # A number still held costs more above the middling value; a special card is insurance, not a cost.
         strand=tuple(0.4 + (2.0 if card > MIDDLING else 0.5) if card in NUMBERS else 0.0 for card in range(NCODES)),
         board=15.0,
+        is_clear=rules.is_clear,
     )
 
 
@@ -69,8 +70,8 @@ def score(seat: Knowledge, nums: Numbers, move: Move, style: Style, level: Level
     elif kind in (CLEAR, PUSH_MOVE):
         _score_special(seat, nums, move, style, level, cand)
     elif kind == TAKE:
-        parts["shed"] = -sum(nums.shed[c] for c in seat.pile) * style.take
-        parts["assets"] = sum(_asset(seat, c, -1, style) for c in seat.pile) * 0.5
+        parts["shed"] = -sum(map(nums.shed.__getitem__, seat.pile)) * style.take
+        parts["assets"] = sum([_asset(seat, c, -1, style) for c in seat.pile]) * 0.5
         parts["control"] = -8.0 * level.hinder if seat.next_left <= NEAR_OUT else 0.0
         hand = list(seat.hand)
         for card in seat.pile:
@@ -106,8 +107,8 @@ def _score_lay(seat: Knowledge, nums: Numbers, move: Move, style: Style, level: 
         run = seat.run
     cards = [move.rank] * move.n + [WILD] * move.jokers
     cards += [seat.stacks[k][-1] or WILD for k in move.stacks]
-    parts["shed"] = sum(nums.shed[c] for c in cards) + (style.group - 1.0) * count * PER_CARD
-    parts["assets"] = sum(_asset(seat, c, 1, style) for c in cards) + 1.0 * len(move.stacks)
+    parts["shed"] = sum(map(nums.shed.__getitem__, cards)) + (style.group - 1.0) * count * PER_CARD
+    parts["assets"] = sum([_asset(seat, c, 1, style) for c in cards]) + 1.0 * len(move.stacks)
     hand = list(seat.hand)
     hand[move.rank] -= move.n
     hand[WILD] -= move.jokers

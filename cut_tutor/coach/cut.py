@@ -44,6 +44,7 @@ def numbers(rules: Rules) -> Numbers:
         # A card still held costs its points, and more when above the middling rank.
         strand=tuple(points[rank] * 0.4 + (2.0 if rank > MIDDLING else 0.5) for rank in range(NCODES)),
         board=5.0,
+        is_clear=rules.is_clear,
     )
 
 
@@ -78,8 +79,8 @@ def score(seat: Knowledge, nums: Numbers, move: Move, style: Style, level: Level
             parts["line"] = line(seat, nums, hand, level, cand, empty_first=True)
     elif kind == TAKE:
         gained = list(seat.pile) + ([move.rank] if move.rank else [])
-        parts["shed"] = -sum(nums.shed[c] for c in gained) * style.take
-        parts["assets"] = sum(_asset_change(seat, c, -1, style) for c in gained) * 0.5
+        parts["shed"] = -sum(map(nums.shed.__getitem__, gained)) * style.take
+        parts["assets"] = sum([_asset_change(seat, c, -1, style) for c in gained]) * 0.5
         parts["control"] = -8.0 * level.hinder if seat.next_left <= NEAR_OUT else 0.0
         hand = list(seat.hand)
         for card in seat.pile:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from itertools import chain
-from operator import mul, sub
+from operator import add, mul, sub
 from typing import Any, NamedTuple
 
 from ..engine.cards import CODES, NCODES
@@ -95,7 +95,7 @@ class Knowledge(NamedTuple):
             hand=seen.hand,
             stacks=seen.stacks[me],
             face_up=[c for stacks in seen.stacks for stack in stacks for c in stack if c is not None],
-            public=list(map(sum, zip(seen.cleared, *known[:me], *known[me + 1 :], strict=True))),
+            public=_total(seen.cleared, *known[:me], *known[me + 1 :]),
             left=seen.cards_left,
             pile=seen.pile,
             top=seen.value,
@@ -112,7 +112,7 @@ def _knowledge(
     stack cards, ``public`` counts the cleared cards and those the other seats were seen to pick up.
     """
     hand = tuple(hand) + (0,) * (NCODES - len(hand))
-    unseen = list(map(sub, _deck_counts(rules), hand))
+    unseen = list(map(sub, rules.deck_counts, hand))
     for card in pile:
         unseen[card] -= 1
     for card in face_up:
@@ -123,12 +123,26 @@ def _knowledge(
     stack_cards = sum(map(len, own))
     return Knowledge(
         rules=rules, seat=seat, phase=phase, turns=turns, legal=legal, hand=hand, stacks=own, pile=tuple(pile),
-        top=top, run=run, left=left, unseen=tuple([n if n > 0 else 0 for n in unseen]),
-        counted=tuple([n if n > 0 else 0 for n in counted]), points=points, is_clear=rules.is_clear,
-        stack_cards=stack_cards, cards_left=sum(hand) + stack_cards, pile_points=sum(map(points.__getitem__, pile)),
-        next_left=left[(seat + 1) % len(left)], min_left=min(left[:seat] + left[seat + 1 :]),
-        clears_held=sum(map(mul, hand, rules.is_clear)),
+        top=top, run=run, left=left, unseen=_floor(unseen), counted=_floor(counted), points=points,
+        is_clear=rules.is_clear, stack_cards=stack_cards, cards_left=sum(hand) + stack_cards,
+        pile_points=sum(map(points.__getitem__, pile)), next_left=left[(seat + 1) % len(left)],
+        min_left=min(left[:seat] + left[seat + 1 :]), clears_held=sum(map(mul, hand, rules.is_clear)),
     )  # fmt: skip
+
+
+def _total(first: Sequence[int], *rest: Sequence[int]) -> list[int]:
+    """Per code, the sum of some equally long counts: one pass per seat rather than a ``sum`` per code."""
+    total = list(first)
+    for counts in rest:
+        if len(counts) != len(total):
+            raise ValueError(f"counts of {len(counts)} codes do not add to counts of {len(total)}")
+        total = list(map(add, total, counts))
+    return total
+
+
+def _floor(counts: list[int]) -> tuple[int, ...]:
+    """Counts with none below zero (a pool cannot hold fewer than no cards); most have none to raise."""
+    return tuple(counts) if min(counts) >= 0 else tuple([n if n > 0 else 0 for n in counts])
 
 
 def _counts_as(entry: Mapping[str, Any]) -> int:
@@ -151,11 +165,3 @@ def _rules(key: tuple[tuple[str, Any], ...]) -> Rules:
 @lru_cache(maxsize=4096)
 def _move(text: str) -> Move:
     return Move.parse(text)
-
-
-@lru_cache(maxsize=64)
-def _deck_counts(rules: Rules) -> tuple[int, ...]:
-    pool = [0] * NCODES
-    for card in rules.deck():
-        pool[card] += 1
-    return tuple(pool)

@@ -7,6 +7,7 @@ Each game's scorers (:mod:`.cut`, :mod:`.clear4`) fill the same components and f
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
 from operator import mul
 
 from ..engine.moves import Move
@@ -68,9 +69,13 @@ class Candidate:
         return self.total - self.components["line"] + (self.again if self.components["line"] else 0.0)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Numbers:
-    """One game's numbers for the lookahead, under one set of rules (C5)."""
+    """One game's numbers for the lookahead, under one set of rules (C5).
+
+    Compared and hashed by identity (each game caches one per rules), so a cache keyed by it costs no hashing of
+    its tables.
+    """
 
     middling: int  # the value the line assumes the pile comes back at: neither cleared nor impossible
     groups: tuple[int, ...]  # the values shed in groups, low to high
@@ -78,18 +83,38 @@ class Numbers:
     shed: tuple[float, ...]  # per code: what one card shed is worth, its points and its rank counted
     strand: tuple[float, ...]  # per code: what a card still held after the line costs
     board: float  # the line leaves only face-down stack cards
+    is_clear: tuple[bool, ...]  # per code: a clear card, which the line's plan records as spent to clear
+
+    @cached_property
+    def playable(self) -> tuple[tuple[tuple[int, float], ...], ...]:
+        """Per pile top (0 = empty): the group values that play on it, low to high, each with its shed value.
+
+        Read once per rules instead of on every step of every line: :func:`best_group` runs thousands of times a
+        hand in a rollout.
+        """
+        table = []
+        for top in range(len(self.shed)):
+            fits = []
+            for rank in self.groups:
+                if top and rank > top:
+                    break
+                fits.append((rank, self.shed[rank]))
+            table.append(tuple(fits))
+        return tuple(table)
+
+    @cached_property
+    def high(self) -> tuple[int, ...]:
+        """The group values above the middling one: those the line counts as stranded when still held."""
+        return tuple(card for card in self.groups if card > self.middling)
 
 
 def best_group(numbers: Numbers, hand: list[int], top: int) -> tuple[int, float]:
     """The value a simple player sheds next on a pile topped by ``top`` (0 = empty), and what it sheds."""
     best, best_value = 0, 0.0
-    shed = numbers.shed
-    for rank in numbers.groups:
-        if top and rank > top:
-            break
+    for rank, unit in numbers.playable[top]:
         held = hand[rank]
         if held:
-            value = min(held, 4) * shed[rank]
+            value = (held if held < 4 else 4) * unit
             if value > best_value:
                 best, best_value = rank, value
     return best, best_value
@@ -110,20 +135,51 @@ def line(
 ) -> float:
     """C5: play the kept hand forward ``level.depth`` turns, the pile coming back at a middling value.
 
-    ``hand`` is the caller's scratch copy: the line plays its cards out of it.
+    ``hand`` is the kept hand, counts by code; the line leaves it as it was.
     """
     if level.depth == 0:
         return 0.0
+    value, stranded, steps, high = _played(
+        numbers, level.depth, tuple(hand), seat.stacks, cand.move.stacks, empty_first
+    )
+    cand.steps.extend(steps)
+    cand.stranded = high
+    # The line only pays if the hand goes on: less likely with a seat about to go out.
+    continues = 0.25 if seat.min_left <= NEAR_OUT else 1.0
+    return round(level.line_weight * continues * (value - level.strand_weight * stranded), 2)
+
+
+@lru_cache(maxsize=1 << 14)
+def _played(
+    numbers: Numbers,
+    depth: int,
+    kept: tuple[int, ...],
+    stacks: tuple[tuple[int | None, ...], ...],
+    spent: tuple[int, ...],
+    empty_first: bool,
+) -> tuple[float, float, tuple[tuple[int, int], ...], tuple[int, ...]]:
+    """The line's turns for a kept hand, the seat's own stacks and the stacks the move plays from: their value,
+    the stranded cards' cost, the plays, and the high cards left.
+
+    Read off these arguments alone, so it is cached: the line is the dearest part of a move's value, and in a
+    rollout about half its calls meet a kept hand, stacks and move seen before (the same deal is played out
+    after every candidate move).
+    """
+    hand = list(kept)
     value = 0.0
     weight = 0.8
-    spent = cand.move.stacks
-    # Face-up stack tops the move leaves: once the hand is empty they play like hand cards (R7).
-    board = [top for k, stack in enumerate(seat.stacks) if k not in spent and stack and (top := stack[-1]) is not None]
-    hidden = seat.stack_cards - len(spent) - len(board)  # stack cards still face down after the move
-    for turn in range(level.depth):
+    steps: list[tuple[int, int]] = []
+    board: list[int] | None = None  # read only once the hand runs out, as it seldom does within the line
+    face_up = 0
+    for turn in range(depth):
         if not any(hand):
+            if board is None:
+                # Face-up stack tops the move leaves: once the hand is empty they play like hand cards (R7).
+                board = [k for i, s in enumerate(stacks) if i not in spent and s and (k := s[-1]) is not None]
+                face_up = len(board)
             if not board:  # nothing left face up: the seat goes out, or at least plays its face-down cards next
-                value += weight * (15.0 if hidden == 0 else numbers.board)
+                bare = sum(map(len, stacks)) == len(spent) + face_up  # no stack card stays face down
+                value += weight * (15.0 if bare else numbers.board)
                 break
             for card in board:
                 hand[card] += 1
@@ -133,7 +189,7 @@ def line(
             count = min(hand[rank], 4)
             value += weight * shed
             hand[rank] -= count
-            cand.steps.append((rank, count))
+            steps.append((rank, count))
         else:
             spare = next((card for card in numbers.spares if hand[card]), 0)
             if not spare:
@@ -141,10 +197,7 @@ def line(
                 break
             hand[spare] -= 1
             value += weight * PER_CARD
-            cand.steps.append((spare, 0 if seat.is_clear[spare] else 1))  # a count of 0: spent to clear
+            steps.append((spare, 0 if numbers.is_clear[spare] else 1))  # a count of 0: spent to clear
         weight *= 0.8
     stranded: float = sum(map(mul, hand, numbers.strand))
-    cand.stranded = tuple(card for card in numbers.groups if card > numbers.middling and hand[card])
-    # The line only pays if the hand goes on: less likely with a seat about to go out.
-    continues = 0.25 if seat.min_left <= NEAR_OUT else 1.0
-    return round(level.line_weight * continues * (value - level.strand_weight * stranded), 2)
+    return value, stranded, tuple(steps), tuple([card for card in numbers.high if hand[card]])

@@ -39,6 +39,7 @@ from .cards import (
     CardError,
     card_name,
     clear4_deck,
+    counts_of,
     parse_card,
     standard_deck,
 )
@@ -295,6 +296,25 @@ class Rules:
             else:
                 table[rank] = 5 if self.card_scoring == "flat5" else rank
         return tuple(table)
+
+    @cached_property
+    def deck_counts(self) -> tuple[int, ...]:
+        """Per code (every code, :data:`~cut_tutor.engine.cards.NCODES` of them): the cards of that code in play."""
+        return tuple(counts_of(self.deck(), NCODES))
+
+    # A rules value is a dictionary key and a cache key in every simulated decision (the coach's tables per rules):
+    # its fields are read once into a tuple, which equality and hashing then use, as the generated methods would.
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self is other or self._key == other._key
+
+    def __hash__(self) -> int:  # not cached itself: a pickled hash of the text fields is wrong in another process
+        return hash(self._key)
+
+    @cached_property
+    def _key(self) -> tuple[Any, ...]:
+        return tuple([getattr(self, f.name) for f in dataclasses.fields(self)])
 
     def deck(self) -> list[int]:
         """Every card in play, in a fixed order ready to shuffle."""

@@ -51,6 +51,10 @@ class Sight(NamedTuple):
 
 #: Per stack card: its rank if face up, None if face down.
 _FACE: tuple[int | None, ...] = tuple(card & RANK_MASK if card & UP else None for card in range(2 * UP))
+#: Stacks already read, by their cards: a seat's stacks change seldom and every decision reads them all, so a
+#: lookup beats mapping each card again. Emptied when it reaches :data:`_STACKS_MAX` stacks, to stay small.
+_STACKS: dict[tuple[int, ...], tuple[int | None, ...]] = {}
+_STACKS_MAX = 1 << 14
 #: A stack card as the view shows it: its name, or None face down.
 _SHOWN: dict[int | None, str | None] = {None: None} | {rank: card_name(rank) for rank in range(1, NCODES)}
 
@@ -66,7 +70,7 @@ def sight(state: State, seat: int) -> Sight:
         phase=state.phase,
         turns=state.turns,
         hand=tuple(state.hands[seat]),
-        stacks=tuple([tuple([tuple([_FACE[card] for card in stack]) for stack in stacks]) for stacks in state.stacks]),
+        stacks=tuple(map(_faces, state.stacks)),
         known=tuple(map(tuple, state.known)),
         cards_left=tuple([n + sum(map(len, stacks)) for n, stacks in zip(state.hand_count, state.stacks, strict=True)]),
         pile=tuple(state.pile),
@@ -76,6 +80,20 @@ def sight(state: State, seat: int) -> Sight:
         exposed=tuple(state.game.offered(state)) if to_move else (),
         legal=tuple(state.legal_moves()) if to_move else (),
     )
+
+
+def _faces(stacks: list[list[int]]) -> tuple[tuple[int | None, ...], ...]:
+    """One seat's stacks as it is seen: each card's rank if face up, None if face down."""
+    seen = []
+    for stack in stacks:
+        cards = tuple(stack)
+        faces = _STACKS.get(cards)
+        if faces is None:
+            if len(_STACKS) >= _STACKS_MAX:
+                _STACKS.clear()
+            faces = _STACKS[cards] = tuple([_FACE[card] for card in cards])
+        seen.append(faces)
+    return tuple(seen)
 
 
 def view(state: State, seat: int) -> View:
