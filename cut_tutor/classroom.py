@@ -1,4 +1,5 @@
-"""A teacher's view across a class: one row per learner under ``<home>/learners``, read without changing anything.
+"""A teacher's view across a class: one row per learner under ``<home>/learners``, read without changing anything,
+and the learners' exported progress gathered into one table (:func:`gather_progress`).
 
 Each learner's history is opened read-only and their saves are only read, so looking at a class never locks,
 migrates, moves or rewrites a learner's file. A history that cannot be read now (damaged, locked by the learner's
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+from collections.abc import Iterable
 from contextlib import closing
 from pathlib import Path
 from typing import Any
@@ -21,6 +23,9 @@ from typing import Any
 import pandas as pd
 
 from .engine import SaveError, read_save
+from .engine.words import kinds_line
+from .review.progress import COLUMNS as COLUMNS_OF_PROGRESS
+from .review.progress import KIND_COLUMNS, kind_totals
 
 #: The columns of :func:`class_summary`; points and busts are the learner's own seat's (the first).
 COLUMNS = ["learner", "games", "hands", "points_per_hand", "busts", "last_played", "unfinished"]
@@ -83,3 +88,35 @@ def class_summary(home: str | os.PathLike[str]) -> tuple[pd.DataFrame, list[str]
         problems.extend(unreadable)
         rows.append({"learner": learner.name, **figures, "unfinished": unfinished})
     return pd.DataFrame(rows, columns=COLUMNS), problems
+
+
+#: The columns of :func:`gather_progress`: one row per learner's exported progress CSV.
+PROGRESS_COLUMNS = ["learner", "hands", "accuracy", "lost_per_hand", "kinds"]
+#: The name the app gives a learner's progress download: ``cut-progress-<learner>.csv``.
+PROGRESS_PREFIX = "cut-progress-"
+
+
+def gather_progress(
+    files: str | os.PathLike[str] | Iterable[str | os.PathLike[str]],
+) -> tuple[pd.DataFrame, list[str]]:
+    """The learners' exported progress CSVs (a folder's ``*.csv``, or a list of files) in one table: each learner
+    (named by the file, ``cut-progress-<learner>.csv``), their reviewed hands, mean accuracy, points lost per hand
+    and most frequent mistake kinds; with a line for each file that cannot be read (skipped, never changed)."""
+    paths = sorted(Path(files).glob("*.csv")) if isinstance(files, (str, os.PathLike)) else [Path(f) for f in files]
+    rows, problems = [], []
+    for path in paths:
+        try:
+            frame = pd.read_csv(path)
+            missing = [c for c in [*COLUMNS_OF_PROGRESS, *KIND_COLUMNS] if c not in frame.columns]
+            if missing:
+                raise ValueError(f"not a progress export: it has no {', '.join(missing)} column")
+            counts = kind_totals(frame)
+            accuracy, lost = frame["accuracy"].mean(), frame["lost"].mean()
+        except (OSError, ValueError, TypeError) as exc:
+            problems.append(f"{path.name}: cannot be read ({exc}); skipped")
+            continue
+        rows.append({"learner": path.stem.removeprefix(PROGRESS_PREFIX), "hands": len(frame),
+                     "accuracy": round(float(accuracy), 1) if len(frame) else None,
+                     "lost_per_hand": round(float(lost), 2) if len(frame) else None,
+                     "kinds": kinds_line(counts)})  # fmt: skip
+    return pd.DataFrame(rows, columns=PROGRESS_COLUMNS), problems
