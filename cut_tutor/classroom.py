@@ -100,8 +100,9 @@ def gather_progress(
     files: str | os.PathLike[str] | Iterable[str | os.PathLike[str]],
 ) -> tuple[pd.DataFrame, list[str]]:
     """The learners' exported progress CSVs (a folder's ``*.csv``, or a list of files) in one table: each learner
-    (named by the file, ``cut-progress-<learner>.csv``), their reviewed hands, mean accuracy, points lost per hand
-    and most frequent mistake kinds; with a line for each file that cannot be read (skipped, never changed)."""
+    (named by the file, ``cut-progress-<learner>.csv``), their reviewed hands, mean accuracy, points lost to graded
+    mistakes per hand (the losses clear of noise, as the accuracy counts them) and most frequent mistake kinds;
+    with a line for each file that cannot be read (skipped, never changed)."""
     paths = sorted(Path(files).glob("*.csv")) if isinstance(files, (str, os.PathLike)) else [Path(f) for f in files]
     rows, problems = [], []
     for path in paths:
@@ -109,9 +110,9 @@ def gather_progress(
             frame = pd.read_csv(path)
             missing = [c for c in [*COLUMNS_OF_PROGRESS, *KIND_COLUMNS] if c not in frame.columns]
             if missing:
-                raise ValueError(f"not a progress export: it has no {', '.join(missing)} column")
+                raise ValueError(f"not a progress export: no {missing[0]} column")
             counts = kind_totals(frame)
-            accuracy, lost = frame["accuracy"].mean(), frame["lost"].mean()
+            accuracy, lost = frame["accuracy"].mean(), frame["lost_to_mistakes"].mean()
         except (OSError, ValueError, TypeError) as exc:
             problems.append(f"{path.name}: cannot be read ({exc}); skipped")
             continue

@@ -181,7 +181,7 @@ class TestGather:
         assert list(table.columns) == PROGRESS_COLUMNS
         assert list(table["learner"]) == ["ana", "ben"] and list(table["hands"]) == [2, 1]
         assert table["accuracy"][0] == pytest.approx(hand.summary.accuracy, abs=0.05)
-        assert table["lost_per_hand"][0] == pytest.approx(hand.summary.lost, abs=0.005)
+        assert table["lost_per_hand"][0] == pytest.approx(hand.summary.lost_to_mistakes, abs=0.005)
         assert table["kinds"][0] == kinds_line(kind_counts(kinds * 2))
         assert len(problems) == 1 and problems[0].startswith("cut-progress-cleo.csv: cannot be read")
         assert bad.read_bytes() == before

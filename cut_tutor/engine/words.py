@@ -643,9 +643,9 @@ def progress_alt(hands: int, accuracy: float | None, lost: float | None) -> str:
     """The progress plot's text alternative: what it shows, in figures.
 
     >>> progress_alt(3, 72.04, 8.5)
-    'Accuracy and points lost over 3 reviewed hands: mean accuracy 72.0%, 8.5 points lost per hand.'
+    'Accuracy and points lost over 3 reviewed hands: mean accuracy 72.0%, 8.5 points lost to mistakes per hand.'
     """
     if not hands or accuracy is None or lost is None:
         return NO_PROGRESS
     return (f"Accuracy and points lost over {count(hands, 'reviewed hand')}: mean accuracy {accuracy:.1f}%, "
-            f"{lost:.1f} points lost per hand.")  # fmt: skip
+            f"{lost:.1f} points lost to mistakes per hand.")  # fmt: skip

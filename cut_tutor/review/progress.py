@@ -38,7 +38,8 @@ def progress_frame(reviews: Iterable[tuple[Mapping[str, Any], HandReview]]) -> p
 
 
 def progress_figure(frame: pd.DataFrame) -> Figure:
-    """Accuracy (left axis) and points lost (right axis) hand after hand."""
+    """Accuracy (left axis) and points lost to graded mistakes (right axis) hand after hand: the losses clear of
+    noise, as the accuracy counts them, so a short analysis' noise moves neither."""
     from matplotlib.figure import Figure
 
     figure = Figure(figsize=(7, 3.2))
@@ -47,8 +48,8 @@ def progress_figure(frame: pd.DataFrame) -> Figure:
     ax.plot(x, frame["accuracy"], marker="o", color="#2a7", label="accuracy")
     ax.set(xlabel="hand", ylabel="accuracy (%)", ylim=(0, 100))
     lost = ax.twinx()
-    lost.bar(x, frame["lost"], color="#d88", alpha=0.5, label="points lost")
-    lost.set_ylabel("points lost")
+    lost.bar(x, frame["lost_to_mistakes"], color="#d88", alpha=0.5, label="points lost to mistakes")
+    lost.set_ylabel("points lost to mistakes")
     figure.legend(loc="upper left")
     figure.tight_layout()
     return figure

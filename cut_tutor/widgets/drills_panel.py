@@ -183,7 +183,7 @@ class ProgressPanel:
             self.csv, self.alt = "", NO_PROGRESS
             self.plot.value, self.table.value, self.link.value = escape(NO_PROGRESS), "", ""
             return frame
-        self.alt = progress_alt(len(frame), float(frame["accuracy"].mean()), float(frame["lost"].mean()))
+        self.alt = progress_alt(len(frame), float(frame["accuracy"].mean()), float(frame["lost_to_mistakes"].mean()))
         data = base64.b64encode(progress_png(frame)).decode()
         image = f'<img src="data:image/png;base64,{data}" alt="{escape(self.alt)}" style="max-width:100%;height:auto">'
         self.plot.value = (
@@ -195,12 +195,13 @@ class ProgressPanel:
         return frame
 
     def table_html(self) -> str:
-        """The newest reviewed hands (game, hand, accuracy, points lost, graded moves) and the frequent kinds."""
+        """The newest reviewed hands (game, hand, accuracy, points lost to mistakes, graded moves) and the most
+        frequent kinds."""
         frame = self.frame.tail(TABLE_ROWS)
-        head = "".join(f'<th scope="col">{h}</th>' for h in ("Game", "Hand", "Accuracy", "Points lost", "Graded"))
+        head = "".join(f'<th scope="col">{h}</th>' for h in ("Game", "Hand", "Accuracy", "Lost to mistakes", "Graded"))
         body = "".join(
             f"<tr><td>{escape(str(r['game'])[:8])}</td><td>{r['hand']}</td><td>{r['accuracy']:.1f}%</td>"
-            f"<td>{r['lost']:.1f}</td><td>{r['inaccuracy'] + r['mistake'] + r['blunder']}</td></tr>"
+            f"<td>{r['lost_to_mistakes']:.1f}</td><td>{r['inaccuracy'] + r['mistake'] + r['blunder']}</td></tr>"
             for r in frame.to_dict("records")
         )
         kinds = kinds_line(kind_totals(self.frame))
