@@ -11,12 +11,13 @@ from typing import Any, ClassVar
 import pytest
 
 from cut_tutor.analysis import Analysis, MoveValue
-from cut_tutor.classroom import PROGRESS_COLUMNS, gather_progress
+from cut_tutor.classroom import PROGRESS_COLUMNS, class_progress, gather_progress
 from cut_tutor.coach import AIPlayer, Knowledge
 from cut_tutor.engine import Move, Rules, State, record_of, replay, view
 from cut_tutor.engine.view import sight
 from cut_tutor.engine.words import MISTAKE_KINDS, kinds_line
 from cut_tutor.review import KINDS, Drills, HandReview, hand_kinds, kind, kind_counts, progress_frame
+from cut_tutor.review.drills import DRILLS_FILE
 from cut_tutor.review.hand import decision_points, summarise
 from cut_tutor.review.progress import KIND_COLUMNS, kind_totals
 
@@ -187,3 +188,20 @@ class TestGather:
         assert bad.read_bytes() == before
         listed, _ = gather_progress([tmp_path / "cut-progress-ben.csv"])
         assert list(listed["learner"]) == ["ben"]
+
+    def test_read_straight_from_the_learners_files_read_only(self, finished: dict[str, Any], tmp_path: Path) -> None:
+        learners = tmp_path / "learners"
+        hand = graded(finished)
+        ana = Drills(learners / "ana" / DRILLS_FILE)
+        ana.keep_review(finished, hand, hand_kinds(finished, hand), "g", 1)
+        (learners / "ben").mkdir()  # no drills file yet: no hands
+        cleo = learners / "cleo" / DRILLS_FILE
+        cleo.parent.mkdir()
+        cleo.write_bytes(b"damaged" * 100)
+        files = {path: path.read_bytes() for path in (ana.path, cleo)}
+        table, problems = class_progress(tmp_path)
+        assert list(table["learner"]) == ["ana", "ben"] and list(table["hands"]) == [1, 0]
+        assert table["kinds"][0] == kinds_line(kind_counts(hand_kinds(finished, hand).values()))
+        assert len(problems) == 1 and problems[0].startswith("cleo: the drills file cannot be read")
+        assert {path: path.read_bytes() for path in files} == files
+        assert sorted(p.name for p in (learners / "ana").iterdir()) == [DRILLS_FILE]  # no journal left behind

@@ -626,6 +626,7 @@ MISTAKE_KINDS = {
 }
 PROGRESS_SECTION = "Progress"
 PROGRESS_DOWNLOAD = "Download your progress (CSV)"
+PROGRESS_HANDS = "Your reviewed hands"
 NO_PROGRESS = "No hand reviewed yet: your progress starts with your first reviewed hand."
 
 

@@ -25,6 +25,8 @@ from ..engine.storage import retry
 from .hand import Decision, HandReview, Summary
 
 T = TypeVar("T")
+#: A learner's drills file in their home: the deck, the answers and the kept reviews.
+DRILLS_FILE = "drills.sqlite"
 MISTAKE, TEACHER = "mistake", "teacher"
 
 _SCHEMA = """

@@ -41,17 +41,23 @@ def progress_figure(frame: pd.DataFrame) -> Figure:
     """Accuracy (left axis) and points lost to graded mistakes (right axis) hand after hand: the losses clear of
     noise, as the accuracy counts them, so a short analysis' noise moves neither."""
     from matplotlib.figure import Figure
+    from matplotlib.ticker import MaxNLocator
 
     figure = Figure(figsize=(7, 3.2))
     ax = figure.subplots()
     x = range(1, len(frame) + 1)
-    ax.plot(x, frame["accuracy"], marker="o", color="#2a7", label="accuracy")
-    ax.set(xlabel="hand", ylabel="accuracy (%)", ylim=(0, 100))
     lost = ax.twinx()
-    lost.bar(x, frame["lost_to_mistakes"], color="#d88", alpha=0.5, label="points lost to mistakes")
+    lost.bar(x, frame["lost_to_mistakes"], width=0.6, color="#d88", alpha=0.5, label="points lost to mistakes")
     lost.set_ylabel("points lost to mistakes")
-    figure.legend(loc="upper left")
-    figure.tight_layout()
+    lost.set_ylim(bottom=0)
+    ax.plot(x, frame["accuracy"], marker="o", color="#2a7", label="accuracy")
+    ax.set(xlabel="hand", ylabel="accuracy (%)", ylim=(0, 105))
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True, min_n_ticks=1))
+    ax.set_xlim(0.4, len(frame) + 0.6)
+    ax.set_zorder(lost.get_zorder() + 1)  # the accuracy line over the bars
+    ax.patch.set_visible(False)
+    figure.legend(loc="upper center", ncol=2, frameon=False)
+    figure.tight_layout(rect=(0, 0, 1, 0.9))
     return figure
 
 

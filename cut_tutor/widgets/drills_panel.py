@@ -23,6 +23,7 @@ from cut_tutor.engine.words import (
     NO_DRILLS,
     NO_PROGRESS,
     PROGRESS_DOWNLOAD,
+    PROGRESS_HANDS,
     PROGRESS_TITLE,
     drill_heading,
     kinds_line,
@@ -144,6 +145,12 @@ class DrillsPanel:
 
 #: The reviewed hands the progress panel's table lists (the newest); the plot and the CSV hold them all.
 TABLE_ROWS = 10
+#: The progress table's look, in the page's own colours (light or dark), and the panel kept to the page's width.
+TABLE_STYLE = (".cut-progress-table { border-collapse: collapse; } .cut-progress-table caption { text-align: left; }"
+               " .cut-progress-table td, .cut-progress-table th { padding: 2px 10px; text-align: right;"
+               " border-bottom: 1px solid var(--jp-border-color2, #ccc); }"
+               " .cut-progress-fit, .cut-progress-fit > .widget-html-content { min-width: 0; max-width: 100%; }"
+               )  # fmt: skip
 
 
 class ProgressPanel:
@@ -161,6 +168,8 @@ class ProgressPanel:
         self.link = w.HTML()
         self.root = w.VBox([self.plot, self.table, self.link])
         self.root.add_class("cut-progress")
+        for part in (self.plot, self.table):
+            part.add_class("cut-progress-fit")  # narrower than its content on a phone: the table scrolls instead
         self.show([])
 
     @property
@@ -186,12 +195,12 @@ class ProgressPanel:
         self.alt = progress_alt(len(frame), float(frame["accuracy"].mean()), float(frame["lost_to_mistakes"].mean()))
         data = base64.b64encode(progress_png(frame)).decode()
         image = f'<img src="data:image/png;base64,{data}" alt="{escape(self.alt)}" style="max-width:100%;height:auto">'
-        self.plot.value = (
-            f'<figure class="cut-progress-plot">{image}<figcaption>{escape(PROGRESS_TITLE)}</figcaption></figure>'
-        )
+        caption = f"<figcaption>{escape(PROGRESS_TITLE)}</figcaption>"
+        self.plot.value = f'<figure class="cut-progress-plot" style="margin: 0">{image}{caption}</figure>'
         self.table.value = self.table_html()
         self.csv = frame.to_csv(index=False)
-        self.link.value = download_link(self.filename, "text/csv", self.csv, PROGRESS_DOWNLOAD)
+        link = download_link(self.filename, "text/csv", self.csv, PROGRESS_DOWNLOAD)
+        self.link.value = f"<span style='text-decoration: underline'>{link}</span>"  # it reads as a link
         return frame
 
     def table_html(self) -> str:
@@ -205,5 +214,7 @@ class ProgressPanel:
             for r in frame.to_dict("records")
         )
         kinds = kinds_line(kind_totals(self.frame))
-        return (f'<table class="cut-progress-table"><caption>{escape(self.alt)}</caption><thead><tr>{head}</tr>'
-                f"</thead><tbody>{body}</tbody></table><p>Most frequent mistakes: {escape(kinds)}</p>")  # fmt: skip
+        scroller = f"<div style='overflow-x: auto' tabindex='0' role='region' aria-label='{escape(PROGRESS_HANDS)}'>"
+        return (f"<style>{TABLE_STYLE}</style>{scroller}<table class='cut-progress-table'>"
+                f"<caption>{escape(self.alt)}</caption><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>"
+                f"<p>Most frequent mistakes: {escape(kinds)}</p>")  # fmt: skip

@@ -38,6 +38,7 @@ from cut_tutor.engine.words import (
     tutor_question,
 )
 from cut_tutor.review import THRESHOLDS, Caution, Drill, Drills, HandReview, review, warn
+from cut_tutor.review.drills import DRILLS_FILE
 from cut_tutor.review.hand import DEAL_ROLLOUTS, ROLLOUTS, position_analysis
 from cut_tutor.review.kinds import hand_kinds
 
@@ -47,8 +48,6 @@ from .review_panel import ReviewPanel
 from .shared import YOU, Host
 from .table import move_label
 
-#: The learner's drills, in their home.
-DRILLS_FILE = "drills.sqlite"
 #: Tutor mode asks from a *mistake*'s loss by default (the review's own threshold).
 TUTOR_THRESHOLD_DEFAULT = dict(THRESHOLDS)["mistake"]
 #: Samples behind the belief panel's chances: enough for whole percents, quick enough for every turn.
