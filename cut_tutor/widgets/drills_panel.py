@@ -147,7 +147,7 @@ class DrillsPanel:
 TABLE_ROWS = 10
 #: The progress table's look, in the page's own colours (light or dark), and the panel kept to the page's width.
 TABLE_STYLE = (".cut-progress-table { border-collapse: collapse; } .cut-progress-table caption { text-align: left; }"
-               " .cut-progress-table td, .cut-progress-table th { padding: 2px 10px; text-align: right;"
+               " .cut-progress-table td, .cut-progress-table th { padding: 2px 6px; text-align: right;"
                " border-bottom: 1px solid var(--jp-border-color2, #ccc); }"
                " .cut-progress-fit, .cut-progress-fit > .widget-html-content { min-width: 0; max-width: 100%; }"
                )  # fmt: skip
@@ -215,6 +215,6 @@ class ProgressPanel:
         )
         kinds = kinds_line(kind_totals(self.frame))
         scroller = f"<div style='overflow-x: auto' tabindex='0' role='region' aria-label='{escape(PROGRESS_HANDS)}'>"
-        return (f"<style>{TABLE_STYLE}</style>{scroller}<table class='cut-progress-table'>"
-                f"<caption>{escape(self.alt)}</caption><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>"
+        return (f"<style>{TABLE_STYLE}</style><p>{escape(self.alt)}</p>{scroller}<table class='cut-progress-table'>"
+                f"<caption>{escape(PROGRESS_HANDS)}</caption><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>"
                 f"<p>Most frequent mistakes: {escape(kinds)}</p>")  # fmt: skip
