@@ -1,4 +1,5 @@
-"""A teacher's view across a class: one row per learner under ``<home>/learners``, read without changing anything.
+"""A teacher's view across a class: one row per learner under ``<home>/learners``, read without changing anything,
+and the learners' exported progress gathered into one table (:func:`gather_progress`).
 
 Each learner's history is opened read-only and their saves are only read, so looking at a class never locks,
 migrates, moves or rewrites a learner's file. A history that cannot be read now (damaged, locked by the learner's
@@ -12,8 +13,10 @@ game, unreadable) is named in the problems and its learner skipped; the others a
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
+from collections.abc import Iterable
 from contextlib import closing
 from pathlib import Path
 from typing import Any
@@ -21,6 +24,11 @@ from typing import Any
 import pandas as pd
 
 from .engine import SaveError, read_save
+from .engine.words import kinds_line
+from .review import HandReview, progress_frame
+from .review.drills import DRILLS_FILE, review_of
+from .review.progress import COLUMNS as COLUMNS_OF_PROGRESS
+from .review.progress import KIND_COLUMNS, kind_totals
 
 #: The columns of :func:`class_summary`; points and busts are the learner's own seat's (the first).
 COLUMNS = ["learner", "games", "hands", "points_per_hand", "busts", "last_played", "unfinished"]
@@ -83,3 +91,63 @@ def class_summary(home: str | os.PathLike[str]) -> tuple[pd.DataFrame, list[str]
         problems.extend(unreadable)
         rows.append({"learner": learner.name, **figures, "unfinished": unfinished})
     return pd.DataFrame(rows, columns=COLUMNS), problems
+
+
+#: The columns of :func:`gather_progress`: one row per learner's exported progress CSV.
+PROGRESS_COLUMNS = ["learner", "hands", "accuracy", "lost_per_hand", "kinds"]
+#: The name the app gives a learner's progress download: ``cut-progress-<learner>.csv``.
+PROGRESS_PREFIX = "cut-progress-"
+
+
+def gather_progress(
+    files: str | os.PathLike[str] | Iterable[str | os.PathLike[str]],
+) -> tuple[pd.DataFrame, list[str]]:
+    """The learners' exported progress CSVs (a folder's ``*.csv``, or a list of files) in one table: each learner
+    (named by the file, ``cut-progress-<learner>.csv``), their reviewed hands, mean accuracy, points lost to graded
+    mistakes per hand (the losses clear of noise, as the accuracy counts them) and most frequent mistake kinds;
+    with a line for each file that cannot be read (skipped, never changed)."""
+    paths = sorted(Path(files).glob("*.csv")) if isinstance(files, (str, os.PathLike)) else [Path(f) for f in files]
+    rows, problems = [], []
+    for path in paths:
+        try:
+            frame = pd.read_csv(path)
+            missing = [c for c in [*COLUMNS_OF_PROGRESS, *KIND_COLUMNS] if c not in frame.columns]
+            if missing:
+                raise ValueError(f"not a progress export: no {missing[0]} column")
+            rows.append(_progress_row(path.stem.removeprefix(PROGRESS_PREFIX), frame))
+        except (OSError, ValueError, TypeError) as exc:
+            problems.append(f"{path.name}: cannot be read ({exc}); skipped")
+    return pd.DataFrame(rows, columns=PROGRESS_COLUMNS), problems
+
+
+def _progress_row(learner: str, frame: pd.DataFrame) -> dict[str, Any]:
+    """One learner's line of the class's progress, from their progress table."""
+    counts = kind_totals(frame)
+    accuracy, lost = frame["accuracy"].mean(), frame["lost_to_mistakes"].mean()
+    return {"learner": learner, "hands": len(frame), "accuracy": round(float(accuracy), 1) if len(frame) else None,
+            "lost_per_hand": round(float(lost), 2) if len(frame) else None, "kinds": kinds_line(counts)}  # fmt: skip
+
+
+def class_progress(home: str | os.PathLike[str]) -> tuple[pd.DataFrame, list[str]]:
+    """The same table as :func:`gather_progress`, read straight from each learner's drills file under
+    ``<home>/learners``, opened read-only (a learner with no file has no hands); a file that cannot be read now is
+    named in the problems and its learner skipped."""
+    rows, problems = [], []
+    folder = Path(home) / "learners"
+    for learner in sorted(p for p in folder.iterdir() if p.is_dir()) if folder.is_dir() else []:
+        path = learner / DRILLS_FILE
+        try:
+            kept = _reviews(path) if path.exists() else []
+            rows.append(_progress_row(learner.name, progress_frame(kept)))
+        except (sqlite3.Error, ValueError, KeyError, TypeError) as exc:
+            problems.append(f"{learner.name}: the drills file cannot be read ({exc}); skipped, try again later")
+    return pd.DataFrame(rows, columns=PROGRESS_COLUMNS), problems
+
+
+def _reviews(path: Path) -> list[tuple[dict[str, Any], HandReview]]:
+    """A learner's kept reviews, oldest first, from their drills file opened read-only."""
+    uri = path.resolve().as_uri() + "?mode=ro"
+    with closing(sqlite3.connect(uri, uri=True, timeout=READ_TIMEOUT)) as db:
+        found = db.execute("SELECT game, hand, review, kinds FROM reviews ORDER BY rowid").fetchall()
+    return [({"game": game, "hand": hand, "kinds": list(json.loads(kinds).values())}, review_of(json.loads(text)))
+            for game, hand, text, kinds in found]  # fmt: skip

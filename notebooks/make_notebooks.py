@@ -884,6 +884,39 @@ NOTEBOOKS["08_review_your_game"] = [
 
         display(DrillsPanel(deck, frame=progress_frame([({"game": 1, "hand": 1}, hand)])))
     """),
+    md("""
+    ## Your progress across games
+
+    The app keeps every reviewed hand in the learner's drills file, with the kind of each graded move — took the
+    pile when a play was better, spent a clear card, split a group, played higher than needed, and so on (the
+    guide's *Hand review* page lists them) — and its *Progress* section plots accuracy and points lost hand after
+    hand, lists the mistakes you make most, and offers the table as a CSV. The same hand reviewed twice is one
+    row. Here a second hand joins the first.
+    """),
+    code("""
+    from cut_tutor.engine.words import MISTAKE_KINDS
+    from cut_tutor.review import hand_kinds
+    from cut_tutor.review.progress import kind_totals
+
+    state = State.deal(rules, seed=89, dealer=0)
+    while not state.over:
+        state.play(players[state.turn].choose_view(view(state, state.turn)))
+    second = record_of(state)
+    second_hand = review_hand(second, 0, rollouts=24, deal_rollouts=8)
+    for number, kept, graded in [(1, record, hand), (2, second, second_hand), (1, record, hand)]:
+        deck.keep_review(kept, graded, hand_kinds(kept, graded), "notebook", number)
+    progress = progress_frame(deck.reviewed())
+    print(len(progress), "hands kept;", {MISTAKE_KINDS[k]: n for k, n in kind_totals(progress).items() if n})
+    progress[["game", "hand", "accuracy", "lost", "lost_to_mistakes", "blunder"]]
+    """),
+    code("""
+    if Replayer:
+        from cut_tutor.widgets.drills_panel import ProgressPanel
+
+        progress_panel = ProgressPanel("you")
+        progress_panel.show(deck.reviewed())
+        display(progress_panel)
+    """),
 ]
 
 NOTEBOOKS["09_teacher"] = [
@@ -973,6 +1006,36 @@ NOTEBOOKS["09_teacher"] = [
     Reading it: a learner close to Daryl plays safe, close to Marty takes the gambles. Agreement is not a grade —
     the coaches disagree with each other too — but a learner far from all three on the same deals is a good
     person to sit beside with the replayer (notebook 8).
+    """),
+    md("""
+    ## Progress across the class
+
+    Each learner's *Progress* section in the app offers their reviewed hands as a CSV,
+    `cut-progress-<learner>.csv`: accuracy, points lost and the kinds of mistake, hand after hand. Collect the
+    files in a folder and `gather_progress` puts them in one table: each learner's hands, mean accuracy, points
+    lost per hand and most frequent mistake kinds. A file it cannot read is named in the notes and skipped, never
+    changed.
+
+    Here each simulated learner's first two handed-in hands are reviewed (with a small budget) and exported the
+    way the app exports them, and one damaged file is put among them.
+    """),
+    code("""
+    from cut_tutor.classroom import gather_progress
+    from cut_tutor.review import hand_kinds, progress_csv, progress_frame, review
+
+    exports = Path(tempfile.mkdtemp(prefix="cut-progress-"))
+    for name in learners:
+        kept = []
+        for number, path in enumerate(sorted(folder.glob(f"{name}-*.json"))[:2], start=1):
+            record = json.loads(path.read_text())
+            hand = review(record, 0, rollouts=16, deal_rollouts=4)
+            kept.append(({"game": "class set", "hand": number, "kinds": list(hand_kinds(record, hand).values())},
+                         hand))
+        progress_csv(progress_frame(kept), exports / f"cut-progress-{name}.csv")
+    (exports / "cut-progress-dan.csv").write_text("half a file, cut off in the mid")
+    class_progress, notes = gather_progress(exports)
+    print(notes)
+    class_progress
     """),
     md("""
     ## Your class at a glance

@@ -600,3 +600,53 @@ def tutor_hint(source: str, coach: str, label: str) -> str:
     ('Madonna recommends: Play 1× J', 'The analysis prefers: Play 1× J')
     """
     return recommends(coach, label) if source == "coach" else f"The analysis prefers: {label}"
+
+
+# -- progress over time: the kinds of mistake and the progress section -----------------------------------------------
+
+#: What each kind of mistake says to the learner (the review's kinds, the guide's *Hand review* page).
+MISTAKE_KINDS = {
+    "took": "took the pile when a play was better",
+    "missed_take": "played on when taking the pile was better",
+    "spent_clear": "spent a clear card when another move was better",
+    "held_clear": "kept a clear card back when clearing was better",
+    "blind": "turned a blind card when a move you could see was better",
+    "held_blind": "held back a blind card that was better turned",
+    "turned_up": "spent the turn turning a card face up when a play was better",
+    "missed_turn_up": "played when turning a card face up was better",
+    "push": "played a PUSH when another move (or another seat) was better",
+    "held_push": "kept a PUSH back when pushing the pile was better",
+    "adding": "added a different number of matching cards than was best",
+    "split": "split a group: played fewer of a rank than was best",
+    "too_many": "laid more cards than needed",
+    "higher": "played higher than needed",
+    "lower": "played lower than was best",
+    "board": "played other Board cards than the best play",
+    "other": "another move was better",
+}
+PROGRESS_SECTION = "Progress"
+PROGRESS_DOWNLOAD = "Download your progress (CSV)"
+PROGRESS_HANDS = "Your reviewed hands"
+NO_PROGRESS = "No hand reviewed yet: your progress starts with your first reviewed hand."
+
+
+def kinds_line(counts: Mapping[str, int], most: int = 3) -> str:
+    """The most frequent kinds of mistake, most first (ties in the kinds' order).
+
+    >>> kinds_line({"took": 1, "split": 3, "higher": 0}), kinds_line({})
+    ('split a group: played fewer of a rank than was best ×3, took the pile when a play was better ×1', 'none')
+    """
+    ranked = sorted((name for name in counts if counts[name] > 0), key=lambda name: -counts[name])[:most]
+    return ", ".join(f"{MISTAKE_KINDS[name]} ×{counts[name]}" for name in ranked) or "none"
+
+
+def progress_alt(hands: int, accuracy: float | None, lost: float | None) -> str:
+    """The progress plot's text alternative: what it shows, in figures.
+
+    >>> progress_alt(3, 72.04, 8.5)
+    'Accuracy and points lost over 3 reviewed hands: mean accuracy 72.0%, 8.5 points lost to mistakes per hand.'
+    """
+    if not hands or accuracy is None or lost is None:
+        return NO_PROGRESS
+    return (f"Accuracy and points lost over {count(hands, 'reviewed hand')}: mean accuracy {accuracy:.1f}%, "
+            f"{lost:.1f} points lost to mistakes per hand.")  # fmt: skip

@@ -7,10 +7,12 @@ Everything here reads a seat's view, or a record replayed to a ply and seen thro
 from .belief import Belief, belief
 from .drills import Drill, Drills
 from .hand import THRESHOLDS, Decision, HandReview, Summary, accuracy_of, grade, review
+from .kinds import KINDS, hand_kinds, kind, kind_counts
 from .progress import progress_csv, progress_figure, progress_frame
 from .tutor import Caution, warn
 
 __all__ = [
+    "KINDS",
     "THRESHOLDS",
     "Belief",
     "Caution",
@@ -22,6 +24,9 @@ __all__ = [
     "accuracy_of",
     "belief",
     "grade",
+    "hand_kinds",
+    "kind",
+    "kind_counts",
     "progress_csv",
     "progress_figure",
     "progress_frame",

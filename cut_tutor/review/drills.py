@@ -1,5 +1,6 @@
 """Drills: positions from the learner's graded mistakes (and a teacher's chosen ones), scheduled by FSRS spaced
-repetition, with progress in one SQLite file per learner (``<home>/learners/<id>/drills.sqlite``).
+repetition, with progress in one SQLite file per learner (``<home>/learners/<id>/drills.sqlite``). The same file
+keeps every finished review of the learner's hands, with its mistakes' kinds, for the progress over time.
 
 Writes are single transactions retried while the file is locked, as the score history's are; a file that cannot
 be used leaves :attr:`Drills.problem` set and the drills empty rather than stopping the game. The clock is
@@ -21,9 +22,11 @@ import fsrs
 from ..analysis import Analysis
 from ..engine import View, replay, view
 from ..engine.storage import retry
-from .hand import HandReview
+from .hand import Decision, HandReview, Summary
 
 T = TypeVar("T")
+#: A learner's drills file in their home: the deck, the answers and the kept reviews.
+DRILLS_FILE = "drills.sqlite"
 MISTAKE, TEACHER = "mistake", "teacher"
 
 _SCHEMA = """
@@ -44,6 +47,16 @@ CREATE TABLE IF NOT EXISTS attempts (
     move TEXT NOT NULL,
     solved INTEGER NOT NULL
 );
+CREATE TABLE IF NOT EXISTS reviews (
+    record TEXT NOT NULL,
+    seat INTEGER NOT NULL,
+    game TEXT,
+    hand INTEGER,
+    reviewed TEXT NOT NULL,
+    review TEXT NOT NULL,
+    kinds TEXT NOT NULL,
+    UNIQUE (record, seat)
+);
 """
 
 
@@ -62,6 +75,14 @@ class Drill:
     def view(self) -> View:
         """The position as the seat saw it then (C2): what the learner is shown, the answer hidden."""
         return view(replay(self.record, upto=self.ply), self.seat)
+
+
+def review_of(data: Mapping[str, Any]) -> HandReview:
+    """A hand review back from its stored rows (:meth:`HandReview.rows`: the decisions, then the summary)."""
+    *decisions, summary = data["rows"]
+    return HandReview(
+        [Decision(**d) for d in decisions], Summary(**{k: v for k, v in summary.items() if k != "summary"})
+    )
 
 
 def title_of(seat_view: Mapping[str, Any]) -> str:
@@ -190,3 +211,44 @@ class Drills:
         empty: list[Any] = []
         rows = self._soft(lambda db: db.execute("SELECT * FROM attempts ORDER BY rowid").fetchall(), empty)
         return [dict(zip(keys, row, strict=True)) for row in rows]
+
+    def keep_review(
+        self,
+        record: Mapping[str, Any],
+        hand: HandReview,
+        kinds: Mapping[int, str],
+        game: str | None = None,
+        number: int | None = None,
+    ) -> bool:
+        """Keep a finished review for the learner's progress: its summary and decisions, and the kind of each graded
+        decision (by ply). The same hand reviewed again for the same seat replaces its row, so it counts once;
+        whether it was written."""
+        text = json.dumps(dict(record), sort_keys=True)
+        kept = json.dumps({"rows": hand.rows()})
+        named = json.dumps({str(ply): name for ply, name in kinds.items()})
+        row = (text, hand.summary.seat, game, number, self.clock().isoformat(), kept, named)
+
+        def upsert(db: sqlite3.Connection) -> bool:
+            db.execute(
+                "INSERT INTO reviews (record, seat, game, hand, reviewed, review, kinds) VALUES (?, ?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT (record, seat) DO UPDATE SET game = excluded.game, hand = excluded.hand,"
+                " reviewed = excluded.reviewed, review = excluded.review, kinds = excluded.kinds",
+                row,
+            )
+            return True
+
+        return self._soft(upsert, False)
+
+    def reviewed(self) -> list[tuple[dict[str, Any], HandReview]]:
+        """Every kept review, first reviewed first, as :func:`~cut_tutor.review.progress_frame` reads them: a key
+        naming the game, the hand, when it was reviewed and the graded decisions' kinds, and the review."""
+        empty: list[Any] = []
+        rows = self._soft(
+            lambda db: db.execute("SELECT game, hand, reviewed, review, kinds FROM reviews ORDER BY rowid").fetchall(),
+            empty,
+        )
+        return [
+            ({"game": game, "hand": hand, "reviewed": when, "kinds": list(json.loads(kinds).values())},
+             review_of(json.loads(review)))
+            for game, hand, when, review, kinds in rows
+        ]  # fmt: skip

@@ -1,4 +1,5 @@
-"""Progress over time: accuracy and points lost per hand across games, as a table, a figure and CSV."""
+"""Progress over time: accuracy and points lost per hand across games, as a table, a figure and CSV, with how many
+mistakes of each kind (:mod:`~cut_tutor.review.kinds`) every hand had."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..engine.storage import write_atomic
 from .hand import HandReview
+from .kinds import KINDS, kind_counts
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -15,10 +17,13 @@ if TYPE_CHECKING:
 
 COLUMNS = ["game", "hand", "seat", "points", "accuracy", "lost", "lost_to_mistakes", "inaccuracy", "mistake",
            "blunder", "luck"]  # fmt: skip
+#: The kind columns that follow: one count per kind of mistake, named ``kind_<kind>``.
+KIND_COLUMNS = [f"kind_{name}" for name in KINDS]
 
 
 def progress_frame(reviews: Iterable[tuple[Mapping[str, Any], HandReview]]) -> pd.DataFrame:
-    """One row per reviewed hand, in the order given: ``(key, review)`` pairs, the key naming ``game`` and ``hand``."""
+    """One row per reviewed hand, in the order given: ``(key, review)`` pairs, the key naming ``game`` and ``hand``
+    and, optionally, ``kinds``: the kind of each graded decision (as :meth:`Drills.reviewed` gives them)."""
     import pandas as pd
 
     rows = []
@@ -27,27 +32,40 @@ def progress_frame(reviews: Iterable[tuple[Mapping[str, Any], HandReview]]) -> p
         rows.append({"game": key.get("game"), "hand": key.get("hand"), "seat": s.seat, "points": s.points,
                      "accuracy": s.accuracy, "lost": s.lost, "lost_to_mistakes": s.lost_to_mistakes,
                      **{name: s.graded.get(name, 0) for name in ("inaccuracy", "mistake", "blunder")},
-                     "luck": s.luck})  # fmt: skip
-    return pd.DataFrame(rows, columns=COLUMNS)
+                     "luck": s.luck,
+                     **{f"kind_{name}": n for name, n in kind_counts(key.get("kinds", ())).items()}})  # fmt: skip
+    return pd.DataFrame(rows, columns=COLUMNS + KIND_COLUMNS)
 
 
 def progress_figure(frame: pd.DataFrame) -> Figure:
-    """Accuracy (left axis) and points lost (right axis) hand after hand."""
+    """Accuracy (left axis) and points lost to graded mistakes (right axis) hand after hand: the losses clear of
+    noise, as the accuracy counts them, so a short analysis' noise moves neither."""
     from matplotlib.figure import Figure
+    from matplotlib.ticker import MaxNLocator
 
     figure = Figure(figsize=(7, 3.2))
     ax = figure.subplots()
     x = range(1, len(frame) + 1)
-    ax.plot(x, frame["accuracy"], marker="o", color="#2a7", label="accuracy")
-    ax.set(xlabel="hand", ylabel="accuracy (%)", ylim=(0, 100))
     lost = ax.twinx()
-    lost.bar(x, frame["lost"], color="#d88", alpha=0.5, label="points lost")
-    lost.set_ylabel("points lost")
-    figure.legend(loc="upper left")
-    figure.tight_layout()
+    lost.bar(x, frame["lost_to_mistakes"], width=0.6, color="#d88", alpha=0.5, label="points lost to mistakes")
+    lost.set_ylabel("points lost to mistakes")
+    lost.set_ylim(bottom=0)
+    ax.plot(x, frame["accuracy"], marker="o", color="#2a7", label="accuracy")
+    ax.set(xlabel="hand", ylabel="accuracy (%)", ylim=(0, 105))
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True, min_n_ticks=1))
+    ax.set_xlim(0.4, len(frame) + 0.6)
+    ax.set_zorder(lost.get_zorder() + 1)  # the accuracy line over the bars
+    ax.patch.set_visible(False)
+    figure.legend(loc="upper center", ncol=2, frameon=False)
+    figure.tight_layout(rect=(0, 0, 1, 0.9))
     return figure
 
 
 def progress_csv(frame: pd.DataFrame, path: str | Path) -> Path:
     """The table as CSV, written atomically."""
     return write_atomic(path, frame.to_csv(index=False))
+
+
+def kind_totals(frame: pd.DataFrame) -> dict[str, int]:
+    """How many mistakes of each kind the hands of ``frame`` had, every kind present, in the kinds' order."""
+    return {name: int(frame[f"kind_{name}"].sum()) for name in KINDS}

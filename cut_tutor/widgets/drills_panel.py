@@ -1,11 +1,13 @@
 """The drills panel: the learner's due drills one at a time (the answer hidden until a move is chosen), and the
-progress plot of accuracy and points lost over the reviewed hands.
+progress panel: the plot of accuracy and points lost over the reviewed hands, a small table with the mistakes'
+kinds, and the table as a CSV download.
 
 Answers go to the learner's :class:`~cut_tutor.review.Drills` deck, which schedules the drill again (FSRS).
 """
 
 from __future__ import annotations
 
+import base64
 from collections.abc import Callable, Sequence
 from functools import partial
 from html import escape
@@ -16,15 +18,35 @@ import ipywidgets as w
 
 from cut_tutor.analysis import Analysis
 from cut_tutor.engine import Move
-from cut_tutor.engine.words import NEXT_DRILL, NO_DRILLS, PROGRESS_TITLE, drill_heading, retry_verdict
-from cut_tutor.review import Drill, Drills, progress_figure
+from cut_tutor.engine.words import (
+    NEXT_DRILL,
+    NO_DRILLS,
+    NO_PROGRESS,
+    PROGRESS_DOWNLOAD,
+    PROGRESS_HANDS,
+    PROGRESS_TITLE,
+    drill_heading,
+    kinds_line,
+    progress_alt,
+    retry_verdict,
+)
+from cut_tutor.review import Drill, Drills, HandReview, progress_figure, progress_frame
 from cut_tutor.review.drills import judge
 from cut_tutor.review.hand import position_analysis
+from cut_tutor.review.progress import kind_totals
 
+from .scores import download_link
 from .table import move_label
 
 if TYPE_CHECKING:
     import pandas as pd
+
+
+def progress_png(frame: pd.DataFrame) -> bytes:
+    """The progress plot of ``frame`` as PNG."""
+    buffer = BytesIO()
+    progress_figure(frame).savefig(buffer, format="png")
+    return buffer.getvalue()
 
 
 def _analysis_of(drill: Drill) -> Analysis:
@@ -115,9 +137,84 @@ class DrillsPanel:
 
     def show_progress(self, frame: pd.DataFrame) -> bytes:
         """Draw the progress plot of ``frame``; the PNG shown."""
-        buffer = BytesIO()
-        progress_figure(frame).savefig(buffer, format="png")
-        self._plot.value = buffer.getvalue()
+        self._plot.value = progress_png(frame)
         self._plot.layout.display = ""
         self._plot_title.value = escape(PROGRESS_TITLE)
         return bytes(self._plot.value)
+
+
+#: The reviewed hands the progress panel's table lists (the newest); the plot and the CSV hold them all.
+TABLE_ROWS = 10
+#: The progress table's look, in the page's own colours (light or dark), and the panel kept to the page's width.
+TABLE_STYLE = (".cut-progress-table { border-collapse: collapse; } .cut-progress-table caption { text-align: left; }"
+               " .cut-progress-table td, .cut-progress-table th { padding: 2px 6px; text-align: right;"
+               " border-bottom: 1px solid var(--jp-border-color2, #ccc); }"
+               " .cut-progress-fit, .cut-progress-fit > .widget-html-content { min-width: 0; max-width: 100%; }"
+               )  # fmt: skip
+
+
+class ProgressPanel:
+    """The learner's progress across games, from their kept reviews (:meth:`Drills.reviewed`): the plot with its
+    text alternative, a table of the newest hands, the most frequent kinds of mistake, and a CSV download named
+    after ``learner``. :meth:`show` is its twin, called after each review."""
+
+    def __init__(self, learner: str = "you") -> None:
+        self.learner = learner
+        self.frame = progress_frame([])
+        self.csv = ""
+        self.alt = NO_PROGRESS
+        self.plot = w.HTML()
+        self.table = w.HTML()
+        self.link = w.HTML()
+        self.root = w.VBox([self.plot, self.table, self.link])
+        self.root.add_class("cut-progress")
+        for part in (self.plot, self.table):
+            part.add_class("cut-progress-fit")  # narrower than its content on a phone: the table scrolls instead
+        self.show([])
+
+    @property
+    def widget(self) -> w.VBox:
+        """The panel's widget, to place in a page."""
+        return self.root
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        return self.root._repr_mimebundle_(**kwargs)
+
+    @property
+    def filename(self) -> str:
+        """The CSV's name: the learner's, so a teacher gathering a class's files knows whose each is."""
+        return f"cut-progress-{self.learner}.csv"
+
+    def show(self, reviewed: Sequence[tuple[dict[str, Any], HandReview]]) -> pd.DataFrame:
+        """Show the progress of ``reviewed`` (``(key, review)`` pairs, oldest first); the table shown and offered."""
+        frame = self.frame = progress_frame(reviewed)
+        if frame.empty:
+            self.csv, self.alt = "", NO_PROGRESS
+            self.plot.value, self.table.value, self.link.value = escape(NO_PROGRESS), "", ""
+            return frame
+        self.alt = progress_alt(len(frame), float(frame["accuracy"].mean()), float(frame["lost_to_mistakes"].mean()))
+        data = base64.b64encode(progress_png(frame)).decode()
+        image = f'<img src="data:image/png;base64,{data}" alt="{escape(self.alt)}" style="max-width:100%;height:auto">'
+        caption = f"<figcaption>{escape(PROGRESS_TITLE)}</figcaption>"
+        self.plot.value = f'<figure class="cut-progress-plot" style="margin: 0">{image}{caption}</figure>'
+        self.table.value = self.table_html()
+        self.csv = frame.to_csv(index=False)
+        link = download_link(self.filename, "text/csv", self.csv, PROGRESS_DOWNLOAD)
+        self.link.value = f"<span style='text-decoration: underline'>{link}</span>"  # it reads as a link
+        return frame
+
+    def table_html(self) -> str:
+        """The newest reviewed hands (game, hand, accuracy, points lost to mistakes, graded moves) and the most
+        frequent kinds."""
+        frame = self.frame.tail(TABLE_ROWS)
+        head = "".join(f'<th scope="col">{h}</th>' for h in ("Game", "Hand", "Accuracy", "Lost to mistakes", "Graded"))
+        body = "".join(
+            f"<tr><td>{escape(str(r['game'])[:8])}</td><td>{r['hand']}</td><td>{r['accuracy']:.1f}%</td>"
+            f"<td>{r['lost_to_mistakes']:.1f}</td><td>{r['inaccuracy'] + r['mistake'] + r['blunder']}</td></tr>"
+            for r in frame.to_dict("records")
+        )
+        kinds = kinds_line(kind_totals(self.frame))
+        scroller = f"<div style='overflow-x: auto' tabindex='0' role='region' aria-label='{escape(PROGRESS_HANDS)}'>"
+        return (f"<style>{TABLE_STYLE}</style><p>{escape(self.alt)}</p>{scroller}<table class='cut-progress-table'>"
+                f"<caption>{escape(PROGRESS_HANDS)}</caption><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>"
+                f"<p>Most frequent mistakes: {escape(kinds)}</p>")  # fmt: skip

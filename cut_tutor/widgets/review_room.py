@@ -2,7 +2,8 @@
 question before a doubtful play, and the belief panel beside the coach (the guide's *Hand review* page).
 
 The review runs in a thread, as the coach's analysis does, with a progress bar and a Cancel button, so the table
-never waits for it; its graded mistakes join the learner's drills (``drills.sqlite`` in the learner's home).
+never waits for it; its graded mistakes join the learner's drills (``drills.sqlite`` in the learner's home), and the
+review itself, with its mistakes' kinds, joins the learner's progress across games in the same file.
 Tutor mode and the belief panel read the learner's view only (C2).
 """
 
@@ -25,6 +26,7 @@ from cut_tutor.engine.words import (
     DRILLS_TITLE,
     HINT,
     PLAY_ANYWAY,
+    PROGRESS_SECTION,
     RETHINK,
     REVIEW_STOPPED,
     REVIEW_TITLE,
@@ -36,16 +38,16 @@ from cut_tutor.engine.words import (
     tutor_question,
 )
 from cut_tutor.review import THRESHOLDS, Caution, Drill, Drills, HandReview, review, warn
+from cut_tutor.review.drills import DRILLS_FILE
 from cut_tutor.review.hand import DEAL_ROLLOUTS, ROLLOUTS, position_analysis
+from cut_tutor.review.kinds import hand_kinds
 
 from .belief_panel import BeliefPanel
-from .drills_panel import DrillsPanel
+from .drills_panel import DrillsPanel, ProgressPanel
 from .review_panel import ReviewPanel
 from .shared import YOU, Host
 from .table import move_label
 
-#: The learner's drills, in their home.
-DRILLS_FILE = "drills.sqlite"
 #: Tutor mode asks from a *mistake*'s loss by default (the review's own threshold).
 TUTOR_THRESHOLD_DEFAULT = dict(THRESHOLDS)["mistake"]
 #: Samples behind the belief panel's chances: enough for whole percents, quick enough for every turn.
@@ -94,7 +96,13 @@ class ReviewRoom:
         self.drills_box = w.VBox()
         self.drills_section = w.Accordion(children=[self.drills_box], titles=(DRILLS_TITLE,), selected_index=None)
         self.drills_section.add_class("cut-drills")
-        self.sections = w.VBox([self.review_section, self.drills_section])
+        # the learner's progress across games, from the reviews kept in the deck's file
+        self.progress_panel = ProgressPanel()
+        self._progress_of: Drills | None = None  # the deck the panel shows
+        self.progress_section = w.Accordion(children=[self.progress_panel.widget], titles=(PROGRESS_SECTION,),
+                                            selected_index=None)  # fmt: skip
+        self.progress_section.add_class("cut-progress-section")
+        self.sections = w.VBox([self.review_section, self.drills_section, self.progress_section])
         # tutor mode: the setup's switch and threshold, and the question before a play
         self.tutor_on, self.threshold = False, TUTOR_THRESHOLD_DEFAULT
         self.tutor_check = w.Checkbox(value=False, description=TUTOR_MODE)
@@ -143,12 +151,13 @@ class ReviewRoom:
         found = self._finished()
         if found is None:
             return None
-        key, record, _ = found
+        key, record, number = found
         if key not in self.reviews and key != self._stopped and (self._job is None or self._job[0] != key):
             if self._job is not None:
                 self._job[2].set()  # an older hand's review gives way
             stop = threading.Event()
-            thread = threading.Thread(target=self._run, args=(key, record, stop), name="cut-review",
+            hand_of = (self.host.need_game().uid, number)
+            thread = threading.Thread(target=self._run, args=(key, record, hand_of, stop), name="cut-review",
                                       daemon=True)  # fmt: skip
             self._job = (key, thread, stop)
             self.review_progress.value = 0.0
@@ -165,7 +174,9 @@ class ReviewRoom:
         if self._job is not None:
             self._job[2].set()
 
-    def _run(self, key: str, record: dict[str, Any], stop: threading.Event) -> None:
+    def _run(self, key: str, record: dict[str, Any], hand_of: tuple[str, int], stop: threading.Event) -> None:
+        """Review the hand (``hand_of``: its game's id and its number) and keep what it found."""
+
         def progress(share: float) -> None:
             if stop.is_set():
                 raise _Cancelled
@@ -182,9 +193,12 @@ class ReviewRoom:
             self.reviews[key] = hand
             names = self.host.game.names if self.host.game is not None else None
             self.panel = ReviewPanel(record, hand, names=names, rollouts=self.rollouts, seed=self.seed)
-            self.review_box.children = [w.HTML(escape(drills_added(len(self.deck().add_mistakes(record, hand))))),
+            deck = self.deck()
+            self.review_box.children = [w.HTML(escape(drills_added(len(deck.add_mistakes(record, hand))))),
                                         self.panel.widget]  # fmt: skip
             self.drills_panel().refresh()
+            deck.keep_review(record, hand, hand_kinds(record, hand), *hand_of)
+            self.progress(refresh=True)
         finally:
             if self._job is not None and self._job[0] == key:
                 self._job = None
@@ -214,6 +228,17 @@ class ReviewRoom:
         if self._deck is None or self._deck.path != path or self._deck.clock is not self.clock:
             self._deck, self._drills_panel = Drills(path, self.clock), None
         return self._deck
+
+    def progress(self, refresh: bool = False) -> ProgressPanel:
+        """The learner's progress panel, read again from their deck when the learner changes or ``refresh`` asks
+        (after each review): every reviewed hand across games, its plot, table and CSV."""
+        deck = self.deck()
+        if refresh or self._progress_of is not deck:
+            home = self.host.home
+            self.progress_panel.learner = home.name if home.parent.name == "learners" else "you"
+            self.progress_panel.show(deck.reviewed())
+            self._progress_of = deck
+        return self.progress_panel
 
     def _analysis_of(self, drill: Drill) -> Analysis:
         """A drill's position analysed with the review's budgets, so its verdict agrees with the review's."""
@@ -345,5 +370,6 @@ class ReviewRoom:
         else:
             self.draw_review()
         self.drills_panel()
+        self.progress()
         self.draw_tutor()
         self.draw_belief()

@@ -1,11 +1,13 @@
 """The review room in a real browser: a two-player hand played with the coach's worst move every turn (chosen in
 the analysis table), reviewed in the background once it ends, its blunder graded, retried, and found in the
-drills. axe-core finds nothing critical or serious with the review and the drills open."""
+drills, and the Progress section shows the reviewed hand's plot and its CSV download. axe-core finds nothing
+critical or serious with the review, the drills and the progress open."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,7 +16,7 @@ from test_study import axe_problems
 
 from cut_tutor import dashboard
 from cut_tutor.cli import voila_command
-from cut_tutor.engine.words import FIND_BETTER, NEXT_MISTAKE, RETRY_ASK
+from cut_tutor.engine.words import FIND_BETTER, NEXT_MISTAKE, PROGRESS_DOWNLOAD, PROGRESS_SECTION, RETRY_ASK
 
 SHOTS = ROOT / "test-artifacts" / "screenshots"
 SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
@@ -103,5 +105,17 @@ def test_a_bad_hand_is_graded_retried_and_drilled(server: str) -> None:
         drills.get_by_text("Drills").first.click()
         expect(drills.get_by_text(re.compile(r"^Drill 1 of \d+ — Turn \d+, seat 0"))).to_be_visible()
         shots(page, "drills", drills)
+        # the reviewed hand is in the learner's progress: the plot with its text alternative, the table, the CSV
+        progress = page.locator(".cut-progress-section")
+        progress.get_by_text(PROGRESS_SECTION).first.click()
+        plot = progress.get_by_role("img", name=re.compile("^Accuracy and points lost over 1 reviewed hand"))
+        expect(plot).to_be_visible()
+        expect(progress.get_by_role("table")).to_be_visible()
+        link = progress.get_by_role("link", name=PROGRESS_DOWNLOAD)
+        expect(link).to_have_attribute("download", re.compile(r"^cut-progress-.+\.csv$"))
+        with page.expect_download() as download:
+            link.click()
+        assert Path(download.value.path()).read_text(encoding="utf-8").startswith("game,hand,seat,points,accuracy")
+        shots(page, "progress", progress)
         assert axe_problems(page) == []
         browser.close()
