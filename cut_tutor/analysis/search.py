@@ -1,5 +1,6 @@
 """Rollouts and the rounds that spend them: every candidate played out on the same sampled deals, the clearly
-worse dropped, until the best stands apart or the budget is spent (the guide's *Analysis* section).
+worse eliminated from the choice of the best, the rollouts sent where a gap to the best is not yet known, until the
+best stands apart or the budget is spent (the guide's *Analysis* section).
 
 :func:`rounds` knows nothing of the game: it asks a ``measure`` function for the results of some sample indices
 on some candidates, so the stopping rule is tested on numbers alone. :func:`play_out` is the measure for a view,
@@ -18,7 +19,7 @@ from ..coach import AIPlayer, Knowledge
 from ..engine.moves import Move
 from ..engine.view import sight
 from .deals import Deals
-from .stats import clearly_worse, mean_se, paired
+from .stats import clearly_worse, mean_interval, mean_se
 
 #: One rollout's result for the analysed seat: its points for the hand, and whether it went out first.
 Result = tuple[int, bool]
@@ -61,16 +62,48 @@ def play_out(
 
 @dataclass
 class Search:
-    """What :func:`rounds` found: per candidate the results of samples 0, 1, … in order, and why it stopped."""
+    """What :func:`rounds` found: per candidate the sample indices it was played out on (ascending) and their
+    results, the candidates never eliminated, and why it stopped."""
 
+    samples: list[list[int]]
     results: list[list[Result]]
     active: list[int]  # candidates never eliminated
-    stopped: str  # "apart": one candidate left; "budget": time or rollouts spent
+    stopped: str  # "apart": one candidate left and every gap measured; "budget": time or rollouts spent
     seconds: float
 
     @property
     def rollouts(self) -> int:
         return sum(map(len, self.results))
+
+    @property
+    def best(self) -> int:
+        """The candidate with the fewest expected points among those never eliminated (ties: the first listed)."""
+        return min(self.active, key=lambda k: mean_se(self.points(k))[0])
+
+    def points(self, k: int) -> list[int]:
+        """Candidate ``k``'s points, one per rollout."""
+        return [p for p, _ in self.results[k]]
+
+    def gap(self, k: int, best: int | None = None) -> list[int]:
+        """Per sample both were played out on, how many points worse candidate ``k`` did than ``best`` (by
+        default the current best): the paired differences its gap is measured by (common random numbers)."""
+        against = self.best if best is None else best
+        top = dict(zip(self.samples[against], self.points(against), strict=True))
+        return [p - top[i] for i, p in zip(self.samples[k], self.points(k), strict=True) if i in top]
+
+    def settled(self, k: int, precision: float, minimum: int) -> bool:
+        """Does candidate ``k``'s gap meet the target: on at least ``minimum`` shared samples, either known to
+        ``precision`` points (95% half-width) or too close to call (its interval reaches 0)?"""
+        diffs = self.gap(k)
+        if len(diffs) < minimum:
+            return False
+        _, low, high = mean_interval(diffs)
+        return high - low <= 2 * precision or low <= 0
+
+    def wide(self, k: int, precision: float) -> bool:
+        """Is candidate ``k``'s gap interval wider than ``precision`` points either side?"""
+        _, low, high = mean_interval(self.gap(k))
+        return high - low > 2 * precision
 
 
 def rounds(
@@ -81,69 +114,83 @@ def rounds(
     max_rollouts: int | None,
     min_rollouts: int = 16,
     round_size: int = 8,
+    precision: float = 2.0,
     progress: Callable[[float], None] | None = None,
 ) -> Search:
-    """Sample in rounds with elimination (the guide's *Analysis* section).
+    """Sample in rounds: eliminate to choose the best, allocate to measure the gaps (the guide's *Analysis*).
 
     The first round plays ``min_rollouts`` samples of every candidate (fewer only if ``max_rollouts`` cannot pay
-    for them); each later round ``round_size`` samples of the candidates still in. After every round, a candidate
-    whose paired difference with the current best (lowest mean) is at least 3 joint standard errors above zero is
-    dropped. The search stops when one candidate is left, or before a round the budget cannot pay for: with
-    ``seconds``, a round is shortened to the samples the time left should allow at the rate seen so far.
+    for them). After every round, a still active candidate whose paired difference with the current best (lowest
+    mean among the active) is at least 3 joint standard errors above zero is eliminated: it can no longer be the
+    best. Each later round plays the next ``round_size`` samples of the best and of the candidates that need them
+    most, the first of these groups that is not empty: the gaps that do not yet meet the target (known to
+    ``precision`` points, or too close to call, on ``min_rollouts`` samples or more); else the gaps still wider
+    than ``precision``; else the active candidates, to settle which is best. The search stops when none is left
+    (one active candidate, every gap known: the best stands apart), or before a round the budget cannot pay for:
+    with ``seconds``, a round is shortened to the samples the time left should allow at the rate seen so far.
     ``progress`` hears the share of the budget spent after each round, and 1.0 at the end.
     """
     if seconds is None and max_rollouts is None:
         raise ValueError("analysis needs a budget: seconds, max_rollouts or both")
     start = time.perf_counter()
-    results: list[list[Result]] = [[] for _ in range(candidates)]
-    active = list(range(candidates))
+    found = Search([[] for _ in range(candidates)], [[] for _ in range(candidates)], list(range(candidates)),
+                   "budget", 0.0)  # fmt: skip
     done = 0
-    stopped = "budget"
-    size = min_rollouts
+    size, chosen = min_rollouts, list(range(candidates))
     while True:
         if max_rollouts is not None:
-            size = min(size, (max_rollouts - sum(map(len, results))) // len(active))
+            size = min(size, (max_rollouts - found.rollouts) // len(chosen))
         elapsed = time.perf_counter() - start
         if seconds is not None and done:
-            per_rollout = elapsed / sum(map(len, results))
-            size = min(size, int((seconds - elapsed) / (per_rollout * len(active))))
+            per_rollout = elapsed / found.rollouts
+            size = min(size, int((seconds - elapsed) / (per_rollout * len(chosen))))
         if size < 1 or (not done and size < 2):
             if not done:
                 raise ValueError(f"max_rollouts={max_rollouts} cannot pay for 2 rollouts of each of {candidates} moves")
             break
         batch = range(done, done + size)
-        for k, row in zip(active, measure(batch, active), strict=True):
-            results[k].extend(row)
+        for k, row in zip(chosen, measure(batch, chosen), strict=True):
+            found.samples[k].extend(batch)
+            found.results[k].extend(row)
         done += size
         if done >= min_rollouts:
-            active = _survivors(results, active)
-        share = _spent(results, max_rollouts, time.perf_counter() - start, seconds)
+            found.active = _survivors(found)
+        share = _spent(found.rollouts, max_rollouts, time.perf_counter() - start, seconds)
         if progress and share < 1.0:
             progress(share)
-        if len(active) == 1:
-            stopped = "apart"
+        chosen = allocation(found, precision, min_rollouts)
+        if not chosen:
+            found.stopped = "apart"
             break
         size = round_size
     if progress:
         progress(1.0)
-    return Search(results, active, stopped, time.perf_counter() - start)
+    found.seconds = time.perf_counter() - start
+    return found
 
 
-def best_of(results: Sequence[Sequence[Result]], active: Sequence[int]) -> int:
-    """The candidate with the fewest expected points among ``active`` (ties: the first listed)."""
-    return min(active, key=lambda k: mean_se([p for p, _ in results[k]])[0])
+def allocation(found: Search, precision: float, minimum: int) -> list[int]:
+    """The candidates the next round plays (ascending), the best among them; none when nothing is left to
+    learn: one candidate active and every gap known to ``precision`` points."""
+    best = found.best
+    others = [k for k in range(len(found.results)) if k != best]
+    for group in (
+        [k for k in others if not found.settled(k, precision, minimum)],
+        [k for k in others if found.wide(k, precision)],
+        [k for k in found.active if k != best],
+    ):
+        if group:
+            return sorted([best, *group])
+    return []
 
 
-def _survivors(results: Sequence[Sequence[Result]], active: list[int]) -> list[int]:
-    best = best_of(results, active)
-    top = [p for p, _ in results[best]]
-    return [k for k in active if k == best or not clearly_worse(paired([p for p, _ in results[k]], top))]
+def _survivors(found: Search) -> list[int]:
+    best = found.best
+    return [k for k in found.active if k == best or not clearly_worse(found.gap(k, best))]
 
 
-def _spent(
-    results: Sequence[Sequence[Result]], max_rollouts: int | None, elapsed: float, seconds: float | None
-) -> float:
+def _spent(rollouts: int, max_rollouts: int | None, elapsed: float, seconds: float | None) -> float:
     shares = [elapsed / seconds] if seconds else []
     if max_rollouts:
-        shares.append(sum(map(len, results)) / max_rollouts)
+        shares.append(rollouts / max_rollouts)
     return min(1.0, max(shares))
