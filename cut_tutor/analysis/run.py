@@ -85,7 +85,7 @@ def values_of(found: Search, moves: Sequence[Move], labels: Mapping[Move, str]) 
             gap = gap_low = gap_high = 0.0
             verdict = BEST
         else:
-            gap, gap_low, gap_high = mean_interval(found.gap(k))
+            gap, gap_low, gap_high = mean_interval(found.gap(k, best))
             verdict = CLOSE if gap_low <= 0 else WORSE
         p_out = round(sum(out for _, out in rows) / len(rows), 3)
         values.append(MoveValue(move, labels[move], expected, low, high, gap, gap_low, gap_high, p_out, len(rows),

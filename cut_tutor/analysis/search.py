@@ -91,18 +91,18 @@ class Search:
         top = dict(zip(self.samples[against], self.points(against), strict=True))
         return [p - top[i] for i, p in zip(self.samples[k], self.points(k), strict=True) if i in top]
 
-    def settled(self, k: int, precision: float, minimum: int) -> bool:
-        """Does candidate ``k``'s gap meet the target: on at least ``minimum`` shared samples, either known to
-        ``precision`` points (95% half-width) or too close to call (its interval reaches 0)?"""
-        diffs = self.gap(k)
+    def settled(self, k: int, best: int, precision: float, minimum: int) -> bool:
+        """Does candidate ``k``'s gap to ``best`` meet the target: on at least ``minimum`` shared samples, either
+        known to ``precision`` points (95% half-width) or too close to call (its interval reaches 0)?"""
+        diffs = self.gap(k, best)
         if len(diffs) < minimum:
             return False
         _, low, high = mean_interval(diffs)
         return high - low <= 2 * precision or low <= 0
 
-    def wide(self, k: int, precision: float) -> bool:
-        """Is candidate ``k``'s gap interval wider than ``precision`` points either side?"""
-        _, low, high = mean_interval(self.gap(k))
+    def wide(self, k: int, best: int, precision: float) -> bool:
+        """Is candidate ``k``'s gap interval to ``best`` wider than ``precision`` points either side?"""
+        _, low, high = mean_interval(self.gap(k, best))
         return high - low > 2 * precision
 
 
@@ -175,8 +175,8 @@ def allocation(found: Search, precision: float, minimum: int) -> list[int]:
     best = found.best
     others = [k for k in range(len(found.results)) if k != best]
     for group in (
-        [k for k in others if not found.settled(k, precision, minimum)],
-        [k for k in others if found.wide(k, precision)],
+        [k for k in others if not found.settled(k, best, precision, minimum)],
+        [k for k in others if found.wide(k, best, precision)],
         [k for k in found.active if k != best],
     ):
         if group:
