@@ -250,6 +250,19 @@ class TestAllocation:
         assert low <= 0 < half_width(found, 1) - 2.0  # too close to call on 16, though wide: it waits
         assert half_width(found, 2) > 2.0
 
+    def test_an_eliminated_move_that_recovers_comes_back_and_can_be_the_best(self) -> None:
+        def measure(samples: Sequence[int], active: Sequence[int]) -> list[list[Result]]:
+            """Candidate 1 is 10 points better than candidate 0, but its first 16 deals went 30 points worse."""
+            shared = [random.Random(i).gauss(0, 20) for i in samples]
+            own = [random.Random(i * 1000 + 1).gauss(0, 8) for i in samples]
+            return [[(round(20 + x if k == 0 else (50 if i < 16 else 10) + x + e), False)
+                     for i, x, e in zip(samples, shared, own, strict=True)] for k in active]  # fmt: skip
+
+        first = rounds(measure, 2, seconds=None, max_rollouts=32)
+        assert first.active == [0] and first.best == 0  # clearly worse after the first round
+        found = rounds(measure, 2, seconds=None, max_rollouts=2000)
+        assert found.best == 1 and found.active == [1] and sum(found.gap(0)) > 0  # 0 eliminated in its turn
+
     def test_once_every_gap_is_known_the_active_moves_race_for_the_best(self) -> None:
         found = rounds(synthetic([10, 10, 40]), 3, seconds=None, max_rollouts=300)
         counts = [len(r) for r in found.results]

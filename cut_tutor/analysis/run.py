@@ -74,8 +74,8 @@ def analyse(
 
 
 def values_of(found: Search, moves: Sequence[Move], labels: Mapping[Move, str]) -> list[MoveValue]:
-    """Each move's figures from the search, best first: the best is the fewest expected points among the moves
-    never eliminated, and every gap is measured against it on the deals both were played out on."""
+    """Each move's figures from the search, best first: the best is :attr:`Search.best` among the moves not
+    eliminated, and every gap is measured against it on the deals both were played out on."""
     best = found.best
     values = []
     for k, move in enumerate(moves):

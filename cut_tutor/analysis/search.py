@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..coach import AIPlayer, Knowledge
@@ -63,13 +63,26 @@ def play_out(
 @dataclass
 class Search:
     """What :func:`rounds` found: per candidate the sample indices it was played out on (ascending) and their
-    results, the candidates never eliminated, and why it stopped."""
+    results, the candidates not eliminated, and why it stopped."""
 
     samples: list[list[int]]
     results: list[list[Result]]
-    active: list[int]  # candidates never eliminated
+    active: list[int]  # candidates not eliminated
     stopped: str  # "apart": one candidate left and every gap measured; "budget": time or rollouts spent
     seconds: float
+    #: per candidate, sample index → points: every gap paired without a pass over the best's rows
+    by_sample: list[dict[int, int]] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.by_sample = [
+            dict(zip(s, (p for p, _ in r), strict=True)) for s, r in zip(self.samples, self.results, strict=True)
+        ]
+
+    def record(self, k: int, samples: Sequence[int], rows: Sequence[Result]) -> None:
+        """Candidate ``k``'s results on ``samples`` (beyond any it has)."""
+        self.samples[k].extend(samples)
+        self.results[k].extend(rows)
+        self.by_sample[k].update(zip(samples, (p for p, _ in rows), strict=True))
 
     @property
     def rollouts(self) -> int:
@@ -77,8 +90,14 @@ class Search:
 
     @property
     def best(self) -> int:
-        """The candidate with the fewest expected points among those never eliminated (ties: the first listed)."""
-        return min(self.active, key=lambda k: mean_se(self.points(k))[0])
+        """The active candidate that does best, on the samples they share, against the active candidate with the
+        fewest expected points (itself, unless another beats it on the same deals; ties: the first listed).
+
+        Candidates can have different samples (the rounds refine some more than others), and their own means
+        then differ by the luck of different deals; paired on the same deals, that luck cancels.
+        """
+        lowest = min(self.active, key=lambda k: mean_se(self.points(k))[0])
+        return min(self.active, key=lambda k: 0.0 if k == lowest else mean_se(self.gap(k, lowest))[0])
 
     def points(self, k: int) -> list[int]:
         """Candidate ``k``'s points, one per rollout."""
@@ -87,8 +106,7 @@ class Search:
     def gap(self, k: int, best: int | None = None) -> list[int]:
         """Per sample both were played out on, how many points worse candidate ``k`` did than ``best`` (by
         default the current best): the paired differences its gap is measured by (common random numbers)."""
-        against = self.best if best is None else best
-        top = dict(zip(self.samples[against], self.points(against), strict=True))
+        top = self.by_sample[self.best if best is None else best]
         return [p - top[i] for i, p in zip(self.samples[k], self.points(k), strict=True) if i in top]
 
     def settled(self, k: int, best: int, precision: float, minimum: int) -> bool:
@@ -119,16 +137,17 @@ def rounds(
 ) -> Search:
     """Sample in rounds: eliminate to choose the best, allocate to measure the gaps (the guide's *Analysis*).
 
-    The first round plays ``min_rollouts`` samples of every candidate (fewer only if ``max_rollouts`` cannot pay
-    for them). After every round, a still active candidate whose paired difference with the current best (lowest
-    mean among the active) is at least 3 joint standard errors above zero is eliminated: it can no longer be the
-    best. Each later round plays the next ``round_size`` samples of the best and of the candidates that need them
-    most, the first of these groups that is not empty: the gaps that do not yet meet the target (known to
-    ``precision`` points, or too close to call, on ``min_rollouts`` samples or more); else the gaps still wider
-    than ``precision``; else the active candidates, to settle which is best. The search stops when none is left
-    (one active candidate, every gap known: the best stands apart), or before a round the budget cannot pay for:
-    with ``seconds``, a round is shortened to the samples the time left should allow at the rate seen so far.
-    ``progress`` hears the share of the budget spent after each round, and 1.0 at the end.
+    The first round plays ``min_rollouts`` samples of every candidate (fewer only if ``max_rollouts`` cannot pay for
+    them). After every round, a candidate whose paired difference with the current best (:attr:`Search.best`) is at
+    least 3 joint standard errors above zero is eliminated: it cannot be the best; as it may still be played out, it
+    comes back if that difference shrinks below 3 standard errors. Each later round plays as many rollouts as
+    ``round_size`` samples of every candidate would (fewer rounds: less waiting between them), the next samples of
+    the best and of the candidates that need them most, the first of these groups that is not empty: the gaps that
+    do not yet meet the target (known to ``precision`` points, or too close to call, on ``min_rollouts`` samples or
+    more); else the gaps still wider than ``precision``; else the active candidates, to settle which is best. The
+    search stops when none is left (one active candidate, every gap known: the best stands apart), or before a round
+    the budget cannot pay for: with ``seconds``, a round is shortened to the samples the time left should allow at
+    the rate seen so far. ``progress`` hears the share of the budget spent after each round, and 1.0 at the end.
     """
     if seconds is None and max_rollouts is None:
         raise ValueError("analysis needs a budget: seconds, max_rollouts or both")
@@ -150,8 +169,7 @@ def rounds(
             break
         batch = range(done, done + size)
         for k, row in zip(chosen, measure(batch, chosen), strict=True):
-            found.samples[k].extend(batch)
-            found.results[k].extend(row)
+            found.record(k, batch, row)
         done += size
         if done >= min_rollouts:
             found.active = _survivors(found)
@@ -162,7 +180,7 @@ def rounds(
         if not chosen:
             found.stopped = "apart"
             break
-        size = round_size
+        size = max(round_size, round_size * candidates // len(chosen))
     if progress:
         progress(1.0)
     found.seconds = time.perf_counter() - start
@@ -186,7 +204,7 @@ def allocation(found: Search, precision: float, minimum: int) -> list[int]:
 
 def _survivors(found: Search) -> list[int]:
     best = found.best
-    return [k for k in found.active if k == best or not clearly_worse(found.gap(k, best))]
+    return [k for k in range(len(found.results)) if k == best or not clearly_worse(found.gap(k, best))]
 
 
 def _spent(rollouts: int, max_rollouts: int | None, elapsed: float, seconds: float | None) -> float:
