@@ -68,7 +68,7 @@ class Search:
     samples: list[list[int]]
     results: list[list[Result]]
     active: list[int]  # candidates not eliminated
-    stopped: str  # "apart": one candidate left and every gap measured; "budget": time or rollouts spent
+    stopped: str  # "apart": one candidate left, every gap known; "budget": time or rollouts spent
     seconds: float
     #: per candidate, sample index → points: every gap paired without a pass over the best's rows
     by_sample: list[dict[int, int]] = field(init=False)
@@ -176,7 +176,7 @@ def rounds(
         share = _spent(found.rollouts, max_rollouts, time.perf_counter() - start, seconds)
         if progress and share < 1.0:
             progress(share)
-        chosen = allocation(found, precision, min_rollouts)
+        chosen = _allocation(found, precision, min_rollouts)
         if not chosen:
             found.stopped = "apart"
             break
@@ -187,7 +187,7 @@ def rounds(
     return found
 
 
-def allocation(found: Search, precision: float, minimum: int) -> list[int]:
+def _allocation(found: Search, precision: float, minimum: int) -> list[int]:
     """The candidates the next round plays (ascending), the best among them; none when nothing is left to
     learn: one candidate active and every gap known to ``precision`` points."""
     best = found.best
