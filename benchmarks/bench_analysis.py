@@ -2,10 +2,14 @@
 
 Target (issue: analysis you can trust): within 2 s wall on 2 cores, every move's gap to the best known to ±2 points
 (95% half-width) or marked too close. Reported per position, then as medians: wall time, rollouts, rollouts per
-second per core, the gaps' 95% half-widths, and whether the position reached the target (every move but the best
-within ±2 points or *close*; a move dropped as *worse* with a wider interval does not count). Baseline in the same
-run: Expert 4-seat self-play on one core, as ``bench_coach`` times it.
-Run: ``.venv/bin/python benchmarks/bench_analysis.py [POSITIONS] [SECONDS] [WORKERS]`` (default 30, 2.0, 2).
+second per core, the gaps' 95% half-widths, and whether the position reached the target: every move but the best
+*known* (within ±2 points) or *close* on at least ``MIN_CLOSE`` rollouts (a wide interval that reaches 0 after a few
+rollouts is not known); a move marked *worse* with a wider interval does not count. Baseline in the same run: Expert
+4-seat self-play on one core, as ``bench_coach`` times it. ``WORKERS`` 0 analyses in this process (one core);
+``ROLLOUTS`` gives each analysis that many rollouts and no time limit (``SECONDS`` is then ignored), so that two
+versions of the search can be compared on a busy machine: the figures depend only on the seed.
+Run: ``.venv/bin/python benchmarks/bench_analysis.py [POSITIONS] [SECONDS] [WORKERS] [ROLLOUTS]`` (default 30, 2.0,
+2, none).
 """
 
 from __future__ import annotations
@@ -22,6 +26,8 @@ from cut_tutor.coach import AIPlayer, Knowledge
 from cut_tutor.engine.view import sight
 
 TARGET = 2.0
+#: The fewest rollouts of a move (and so of its pairs with the best) for its *close* mark to count.
+MIN_CLOSE = 16
 
 
 def positions(count: int, seed: int = 10) -> list[State]:
@@ -57,47 +63,57 @@ def main() -> None:
     count = int(sys.argv[1]) if len(sys.argv) > 1 else 30
     seconds = float(sys.argv[2]) if len(sys.argv) > 2 else 2.0
     workers = int(sys.argv[3]) if len(sys.argv) > 3 else 2
+    budget = int(sys.argv[4]) if len(sys.argv) > 4 else None
     states = positions(count)
     before = baseline()
     rows = []
-    with ProcessPoolExecutor(workers) as pool:
+    with ProcessPoolExecutor(max(1, workers)) as pool:
         pool.submit(sum, [0]).result()  # the workers start before the clock does
         for k, state in enumerate(states):
             start = time.perf_counter()
-            result = analyse(view(state, state.turn), seconds=seconds, seed=k, executor=pool)
+            result = analyse(view(state, state.turn), seconds=None if budget else seconds, seed=k,
+                             executor=pool if workers else None, max_rollouts=budget)  # fmt: skip
             wall = time.perf_counter() - start
             others = [m for m in result.moves if m.verdict != "best"]
             halves = [(m.gap_high - m.gap_low) / 2 for m in others]
-            settled = [h <= TARGET or m.verdict == "close" for h, m in zip(halves, others, strict=True)]
+            known = [h <= TARGET for h in halves]
+            close = [
+                not ok and m.verdict == "close" and min(m.rollouts, result.best.rollouts) >= MIN_CLOSE
+                for ok, m in zip(known, others, strict=True)
+            ]
             rows.append(
                 {
                     "moves": len(result.moves),
                     "wall": wall,
                     "rollouts": result.rollouts,
-                    "per_core": result.rollouts / wall / workers,
+                    "per_core": result.rollouts / wall / max(1, workers),
                     "half": statistics.median(halves),
                     "max_half": max(halves),
-                    "strict": all(settled),
-                    "settled": sum(settled) / len(settled),
+                    "strict": all(a or b for a, b in zip(known, close, strict=True)),
+                    "known": sum(known),
+                    "close": sum(close),
+                    "others": len(others),
                     "stopped": result.stopped,
-                    "close": sum(m.verdict == "close" for m in others),
                 }
             )
             r = rows[-1]
             print(f"{k:3d} moves {r['moves']:2d}  {r['wall']:.2f} s  {r['rollouts']:4d} rollouts"
                   f"  {r['per_core']:5.0f}/s/core  half-width median {r['half']:5.2f} max {r['max_half']:6.2f}"
-                  f"  close {r['close']:2d}  {r['stopped']:<6}  target {'yes' if r['strict'] else 'no'}",
-                  flush=True)  # fmt: skip
+                  f"  known {r['known']:2d} close {r['close']:2d} of {r['others']:2d}  {r['stopped']:<6}"
+                  f"  target {'yes' if r['strict'] else 'no'}", flush=True)  # fmt: skip
     after = baseline()
     base = statistics.median([before, after])
     median = {key: statistics.median(r[key] for r in rows) for key in ("moves", "wall", "rollouts", "per_core", "half")}
-    print(f"\n{count} positions, {seconds} s on {workers} workers; medians:")
+    spent = f"{budget} rollouts" if budget else f"{seconds} s"
+    print(f"\n{count} positions, {spent} each on {workers or 'no'} workers; medians:")
     print(f"  legal moves {median['moves']:.0f}, wall {median['wall']:.2f} s, rollouts {median['rollouts']:.0f},"
           f" {median['per_core']:.0f} rollouts/s/core, gap half-width {median['half']:.2f} points")  # fmt: skip
-    print(
-        f"  every gap within ±{TARGET} or close: {sum(r['strict'] for r in rows) / len(rows):.0%} of positions;"
-        f" of the other moves, {statistics.mean(r['settled'] for r in rows):.0%} on average"
-    )
+    others = sum(r["others"] for r in rows)
+    known, close = sum(r["known"] for r in rows), sum(r["close"] for r in rows)
+    reached = sum(r["strict"] for r in rows) / len(rows)
+    print(f"  every gap within ±{TARGET} or close on {MIN_CLOSE}+ rollouts: {reached:.0%} of positions;"
+          f" of the {others} other moves, {known / others:.0%} known to ±{TARGET}, {close / others:.0%}"
+          f" close, {1 - (known + close) / others:.0%} neither")  # fmt: skip
     print(f"  the best stood apart in {sum(r['stopped'] == 'apart' for r in rows) / len(rows):.0%}")
     print(
         f"baseline: Expert 4-seat self-play {base:,.0f} decisions/s on one core (before {before:,.0f}, after"

@@ -17,7 +17,7 @@ import pytest
 
 from cut_tutor.analysis import Analysis, Deals, analyse
 from cut_tutor.analysis.run import values_of
-from cut_tutor.analysis.search import Result, play_out, players, rounds
+from cut_tutor.analysis.search import Result, Search, play_out, players, rounds
 from cut_tutor.analysis.stats import clearly_worse, mean_interval
 from cut_tutor.cli import main
 from cut_tutor.coach import Knowledge, advise
@@ -169,9 +169,9 @@ class TestDeterminism:
         assert whole == [[part[j][0] for part in parts] for j in range(len(moves))]
 
 
-def synthetic(means: Sequence[float], spread: float = 20.0) -> Any:
+def synthetic(means: Sequence[float], spread: float = 20.0, own: Sequence[float] | None = None) -> Any:
     """A measure whose candidate k scores ``means[k]`` plus noise shared by every candidate on a sample (as common
-    random numbers give), plus a little of its own."""
+    random numbers give), plus some of its own (``own[k]`` standard deviations; a little by default)."""
 
     def measure(samples: Sequence[int], active: Sequence[int]) -> list[list[Result]]:
         out = []
@@ -179,8 +179,8 @@ def synthetic(means: Sequence[float], spread: float = 20.0) -> Any:
             row = []
             for i in samples:
                 shared = random.Random(i).gauss(0, spread)
-                own = random.Random(i * 1000 + k).gauss(0, 1.0)
-                row.append((round(means[k] + shared + own), False))
+                noise = random.Random(i * 1000 + k).gauss(0, 1.0 if own is None else own[k])
+                row.append((round(means[k] + shared + noise), False))
             out.append(row)
         return out
 
@@ -218,6 +218,56 @@ class TestStopping:
         state = mid_game(6)
         result = analyse(view(state, state.turn), seconds=0.3)
         assert result.stopped in ("apart", "budget") and result.rollouts >= 16 * len(state.legal_moves())
+
+
+def half_width(found: Search, k: int) -> float:
+    _, low, high = mean_interval(found.gap(k))
+    return (high - low) / 2
+
+
+class TestAllocation:
+    """Rounds go where the gaps are not yet known (the guide's *Analysis*): elimination chooses the best, and a
+    move eliminated as clearly worse is still played out until its gap is known to ±2 points."""
+
+    def test_an_eliminated_move_is_refined_until_its_gap_is_known(self) -> None:
+        found = rounds(synthetic([10, 40], own=[1, 8]), 2, seconds=None, max_rollouts=2000)
+        assert found.active == [0] and found.stopped == "apart"
+        assert len(found.results[1]) > 16 and half_width(found, 1) <= 2.0
+        assert len(found.results[0]) == len(found.results[1])  # every gap is paired with the best
+        assert found.samples[1] == list(range(len(found.results[1])))
+
+    def test_a_known_gap_waits_while_a_wide_one_is_refined(self) -> None:
+        found = rounds(synthetic([10, 40, 40], own=[1, 1, 8]), 3, seconds=None, max_rollouts=2000)
+        counts = [len(r) for r in found.results]
+        assert counts[1] == 16 and counts[2] > 16 and counts[0] == counts[2]
+        assert found.stopped == "apart" and all(half_width(found, k) <= 2.0 for k in (1, 2))
+
+    def test_a_close_mark_waits_while_a_worse_gap_is_still_wide(self) -> None:
+        found = rounds(synthetic([10, 13, 40], own=[1, 8, 8]), 3, seconds=None, max_rollouts=90)
+        counts = [len(r) for r in found.results]
+        assert found.stopped == "budget" and counts == [37, 16, 37] and found.active == [0, 1]
+        _, low, _ = mean_interval(found.gap(1))
+        assert low <= 0 < half_width(found, 1) - 2.0  # too close to call on 16, though wide: it waits
+        assert half_width(found, 2) > 2.0
+
+    def test_an_eliminated_move_that_recovers_comes_back_and_can_be_the_best(self) -> None:
+        def measure(samples: Sequence[int], active: Sequence[int]) -> list[list[Result]]:
+            """Candidate 1 is 10 points better than candidate 0, but its first 16 deals went 30 points worse."""
+            shared = [random.Random(i).gauss(0, 20) for i in samples]
+            own = [random.Random(i * 1000 + 1).gauss(0, 8) for i in samples]
+            return [[(round(20 + x if k == 0 else (50 if i < 16 else 10) + x + e), False)
+                     for i, x, e in zip(samples, shared, own, strict=True)] for k in active]  # fmt: skip
+
+        first = rounds(measure, 2, seconds=None, max_rollouts=32)
+        assert first.active == [0] and first.best == 0  # clearly worse after the first round
+        found = rounds(measure, 2, seconds=None, max_rollouts=2000)
+        assert found.best == 1 and found.active == [1] and sum(found.gap(0)) > 0  # 0 eliminated in its turn
+
+    def test_once_every_gap_is_known_the_active_moves_race_for_the_best(self) -> None:
+        found = rounds(synthetic([10, 10, 40]), 3, seconds=None, max_rollouts=300)
+        counts = [len(r) for r in found.results]
+        assert all(half_width(found, k) <= 2.0 for k in (1, 2)) and found.stopped == "budget"
+        assert counts[2] == 16 and counts[0] == counts[1] > 16 and found.rollouts <= 300
 
 
 class TestVerdicts:

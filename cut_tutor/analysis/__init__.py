@@ -1,8 +1,9 @@
 """Analysis you can check: the Monte-Carlo value of every legal move of a seat, from what the seat knows (C2).
 
 Hidden cards are re-dealt from the seat's view only (:class:`Deals`); every move is played out to the end of the
-hand by the project's own AI seats on the same deals (:func:`~cut_tutor.analysis.search.play_out`); rounds drop
-the clearly worse moves until the best stands apart (:func:`~cut_tutor.analysis.search.rounds`).
+hand by the project's own AI seats on the same deals (:func:`~cut_tutor.analysis.search.play_out`); rounds eliminate
+the clearly worse moves and spend the rest where a gap is not yet known, until the best stands apart
+(:func:`~cut_tutor.analysis.search.rounds`).
 """
 
 from .deals import Deals

@@ -54,7 +54,7 @@ class Analysis:
 
     @property
     def best(self) -> MoveValue:
-        """The move with the fewest expected points among those never eliminated."""
+        """The move the search found best among those not eliminated (the guide's *Analysis*)."""
         return next(m for m in self.moves if m.verdict == BEST)
 
     def to_frame(self) -> pd.DataFrame:

@@ -18,8 +18,8 @@ from ..coach import advise
 from ..engine.moves import Move
 from .deals import Deals
 from .report import BEST, CLOSE, WORSE, Analysis, MoveValue
-from .search import Result, Search, best_of, play_out, players, rounds
-from .stats import mean_interval, paired
+from .search import Result, Search, play_out, players, rounds
+from .stats import mean_interval
 
 #: The rollout policy by default: the project's strongest AI seat.
 POLICY = "Expert:Balanced"
@@ -43,12 +43,13 @@ def analyse(
     *,
     min_rollouts: int = 16,
     round_size: int = 8,
+    precision: float = 2.0,
     progress: Callable[[float], None] | None = None,
 ) -> Analysis:
     """Every legal move of the seat to move in ``view``, played out by ``policy`` seats on deals consistent with
-    the view (C2), in rounds until the best stands apart or the budget (``seconds``, ``max_rollouts`` rollouts in
-    all, or both) is spent. With a rollout budget and no time limit the result depends only on the view and the
-    seed, whatever the executor and its number of workers.
+    the view (C2), in rounds until the best stands apart with every gap known to ``precision`` points, or the
+    budget (``seconds``, ``max_rollouts`` rollouts in all, or both) is spent. With a rollout budget and no time
+    limit the result depends only on the view and the seed, whatever the executor and its number of workers.
     """
     Deals(view)  # checks the view before any work is sent out
     players(policy, [0])
@@ -67,26 +68,24 @@ def analyse(
         return [[r for part in parts for r in part[j]] for j in range(len(active))]
 
     found = rounds(measure, len(moves), seconds=seconds, max_rollouts=max_rollouts, min_rollouts=min_rollouts,
-                   round_size=round_size, progress=progress)  # fmt: skip
+                   round_size=round_size, precision=precision, progress=progress)  # fmt: skip
     values = values_of(found, moves, advise(dict(view)).labels)
     return Analysis(view["seat"], values, found.rollouts, round(found.seconds, 3), found.stopped, seed, policy)
 
 
 def values_of(found: Search, moves: Sequence[Move], labels: Mapping[Move, str]) -> list[MoveValue]:
-    """Each move's figures from the search, best first: the best is the fewest expected points among the moves
-    never dropped, and every gap is measured against it on the deals both were played out on."""
-    best = best_of(found.results, found.active)
-    top = [p for p, _ in found.results[best]]
+    """Each move's figures from the search, best first: the best is :attr:`Search.best` among the moves not
+    eliminated, and every gap is measured against it on the deals both were played out on."""
+    best = found.best
     values = []
     for k, move in enumerate(moves):
         rows = found.results[k]
-        points = [p for p, _ in rows]
-        expected, low, high = mean_interval(points)
+        expected, low, high = mean_interval(found.points(k))
         if k == best:
             gap = gap_low = gap_high = 0.0
             verdict = BEST
         else:
-            gap, gap_low, gap_high = mean_interval(paired(points, top))
+            gap, gap_low, gap_high = mean_interval(found.gap(k, best))
             verdict = CLOSE if gap_low <= 0 else WORSE
         p_out = round(sum(out for _, out in rows) / len(rows), 3)
         values.append(MoveValue(move, labels[move], expected, low, high, gap, gap_low, gap_high, p_out, len(rows),

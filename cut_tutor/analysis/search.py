@@ -1,5 +1,6 @@
 """Rollouts and the rounds that spend them: every candidate played out on the same sampled deals, the clearly
-worse dropped, until the best stands apart or the budget is spent (the guide's *Analysis* section).
+worse eliminated from the choice of the best, the rollouts sent where a gap to the best is not yet known, until the
+best stands apart or the budget is spent (the guide's *Analysis* section).
 
 :func:`rounds` knows nothing of the game: it asks a ``measure`` function for the results of some sample indices
 on some candidates, so the stopping rule is tested on numbers alone. :func:`play_out` is the measure for a view,
@@ -11,14 +12,14 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..coach import AIPlayer, Knowledge
 from ..engine.moves import Move
 from ..engine.view import sight
 from .deals import Deals
-from .stats import clearly_worse, mean_se, paired
+from .stats import clearly_worse, mean_interval, mean_se
 
 #: One rollout's result for the analysed seat: its points for the hand, and whether it went out first.
 Result = tuple[int, bool]
@@ -61,16 +62,66 @@ def play_out(
 
 @dataclass
 class Search:
-    """What :func:`rounds` found: per candidate the results of samples 0, 1, … in order, and why it stopped."""
+    """What :func:`rounds` found: per candidate the sample indices it was played out on (ascending) and their
+    results, the candidates not eliminated, and why it stopped."""
 
+    samples: list[list[int]]
     results: list[list[Result]]
-    active: list[int]  # candidates never eliminated
-    stopped: str  # "apart": one candidate left; "budget": time or rollouts spent
+    active: list[int]  # candidates not eliminated
+    stopped: str  # "apart": one candidate left, every gap known; "budget": time or rollouts spent
     seconds: float
+    #: per candidate, sample index → points: every gap paired without a pass over the best's rows
+    by_sample: list[dict[int, int]] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.by_sample = [
+            dict(zip(s, (p for p, _ in r), strict=True)) for s, r in zip(self.samples, self.results, strict=True)
+        ]
+
+    def record(self, k: int, samples: Sequence[int], rows: Sequence[Result]) -> None:
+        """Candidate ``k``'s results on ``samples`` (beyond any it has)."""
+        self.samples[k].extend(samples)
+        self.results[k].extend(rows)
+        self.by_sample[k].update(zip(samples, (p for p, _ in rows), strict=True))
 
     @property
     def rollouts(self) -> int:
         return sum(map(len, self.results))
+
+    @property
+    def best(self) -> int:
+        """The active candidate that does best, on the samples they share, against the active candidate with the
+        fewest expected points (itself, unless another beats it on the same deals; ties: the first listed).
+
+        Candidates can have different samples (the rounds refine some more than others), and their own means
+        then differ by the luck of different deals; paired on the same deals, that luck cancels.
+        """
+        lowest = min(self.active, key=lambda k: mean_se(self.points(k))[0])
+        return min(self.active, key=lambda k: 0.0 if k == lowest else mean_se(self.gap(k, lowest))[0])
+
+    def points(self, k: int) -> list[int]:
+        """Candidate ``k``'s points, one per rollout."""
+        return [p for p, _ in self.results[k]]
+
+    def gap(self, k: int, best: int | None = None) -> list[int]:
+        """Per sample both were played out on, how many points worse candidate ``k`` did than ``best`` (by
+        default the current best): the paired differences its gap is measured by (common random numbers)."""
+        top = self.by_sample[self.best if best is None else best]
+        return [p - top[i] for i, p in zip(self.samples[k], self.points(k), strict=True) if i in top]
+
+    def settled(self, k: int, best: int, precision: float, minimum: int) -> bool:
+        """Does candidate ``k``'s gap to ``best`` meet the target: on at least ``minimum`` shared samples, either
+        known to ``precision`` points (95% half-width) or too close to call (its interval reaches 0)?"""
+        diffs = self.gap(k, best)
+        if len(diffs) < minimum:
+            return False
+        _, low, high = mean_interval(diffs)
+        return high - low <= 2 * precision or low <= 0
+
+    def wide(self, k: int, best: int, precision: float) -> bool:
+        """Is candidate ``k``'s gap interval to ``best`` wider than ``precision`` points either side?"""
+        _, low, high = mean_interval(self.gap(k, best))
+        return high - low > 2 * precision
 
 
 def rounds(
@@ -81,69 +132,83 @@ def rounds(
     max_rollouts: int | None,
     min_rollouts: int = 16,
     round_size: int = 8,
+    precision: float = 2.0,
     progress: Callable[[float], None] | None = None,
 ) -> Search:
-    """Sample in rounds with elimination (the guide's *Analysis* section).
+    """Sample in rounds: eliminate to choose the best, allocate to measure the gaps (the guide's *Analysis*).
 
-    The first round plays ``min_rollouts`` samples of every candidate (fewer only if ``max_rollouts`` cannot pay
-    for them); each later round ``round_size`` samples of the candidates still in. After every round, a candidate
-    whose paired difference with the current best (lowest mean) is at least 3 joint standard errors above zero is
-    dropped. The search stops when one candidate is left, or before a round the budget cannot pay for: with
-    ``seconds``, a round is shortened to the samples the time left should allow at the rate seen so far.
-    ``progress`` hears the share of the budget spent after each round, and 1.0 at the end.
+    The first round plays ``min_rollouts`` samples of every candidate (fewer only if ``max_rollouts`` cannot pay for
+    them). After every round, a candidate whose paired difference with the current best (:attr:`Search.best`) is at
+    least 3 joint standard errors above zero is eliminated: it cannot be the best; as it may still be played out, it
+    comes back if that difference shrinks below 3 standard errors. Each later round plays as many rollouts as
+    ``round_size`` samples of every candidate would (fewer rounds: less waiting between them), the next samples of
+    the best and of the candidates that need them most, the first of these groups that is not empty: the gaps that
+    do not yet meet the target (known to ``precision`` points, or too close to call, on ``min_rollouts`` samples or
+    more); else the gaps still wider than ``precision``; else the active candidates, to settle which is best. The
+    search stops when none is left (one active candidate, every gap known: the best stands apart), or before a round
+    the budget cannot pay for: with ``seconds``, a round is shortened to the samples the time left should allow at
+    the rate seen so far. ``progress`` hears the share of the budget spent after each round, and 1.0 at the end.
     """
     if seconds is None and max_rollouts is None:
         raise ValueError("analysis needs a budget: seconds, max_rollouts or both")
     start = time.perf_counter()
-    results: list[list[Result]] = [[] for _ in range(candidates)]
-    active = list(range(candidates))
+    found = Search([[] for _ in range(candidates)], [[] for _ in range(candidates)], list(range(candidates)),
+                   "budget", 0.0)  # fmt: skip
     done = 0
-    stopped = "budget"
-    size = min_rollouts
+    size, chosen = min_rollouts, list(range(candidates))
     while True:
         if max_rollouts is not None:
-            size = min(size, (max_rollouts - sum(map(len, results))) // len(active))
+            size = min(size, (max_rollouts - found.rollouts) // len(chosen))
         elapsed = time.perf_counter() - start
         if seconds is not None and done:
-            per_rollout = elapsed / sum(map(len, results))
-            size = min(size, int((seconds - elapsed) / (per_rollout * len(active))))
+            per_rollout = elapsed / found.rollouts
+            size = min(size, int((seconds - elapsed) / (per_rollout * len(chosen))))
         if size < 1 or (not done and size < 2):
             if not done:
                 raise ValueError(f"max_rollouts={max_rollouts} cannot pay for 2 rollouts of each of {candidates} moves")
             break
         batch = range(done, done + size)
-        for k, row in zip(active, measure(batch, active), strict=True):
-            results[k].extend(row)
+        for k, row in zip(chosen, measure(batch, chosen), strict=True):
+            found.record(k, batch, row)
         done += size
         if done >= min_rollouts:
-            active = _survivors(results, active)
-        share = _spent(results, max_rollouts, time.perf_counter() - start, seconds)
+            found.active = _survivors(found)
+        share = _spent(found.rollouts, max_rollouts, time.perf_counter() - start, seconds)
         if progress and share < 1.0:
             progress(share)
-        if len(active) == 1:
-            stopped = "apart"
+        chosen = _allocation(found, precision, min_rollouts)
+        if not chosen:
+            found.stopped = "apart"
             break
-        size = round_size
+        size = max(round_size, round_size * candidates // len(chosen))
     if progress:
         progress(1.0)
-    return Search(results, active, stopped, time.perf_counter() - start)
+    found.seconds = time.perf_counter() - start
+    return found
 
 
-def best_of(results: Sequence[Sequence[Result]], active: Sequence[int]) -> int:
-    """The candidate with the fewest expected points among ``active`` (ties: the first listed)."""
-    return min(active, key=lambda k: mean_se([p for p, _ in results[k]])[0])
+def _allocation(found: Search, precision: float, minimum: int) -> list[int]:
+    """The candidates the next round plays (ascending), the best among them; none when nothing is left to
+    learn: one candidate active and every gap known to ``precision`` points."""
+    best = found.best
+    others = [k for k in range(len(found.results)) if k != best]
+    for group in (
+        [k for k in others if not found.settled(k, best, precision, minimum)],
+        [k for k in others if found.wide(k, best, precision)],
+        [k for k in found.active if k != best],
+    ):
+        if group:
+            return sorted([best, *group])
+    return []
 
 
-def _survivors(results: Sequence[Sequence[Result]], active: list[int]) -> list[int]:
-    best = best_of(results, active)
-    top = [p for p, _ in results[best]]
-    return [k for k in active if k == best or not clearly_worse(paired([p for p, _ in results[k]], top))]
+def _survivors(found: Search) -> list[int]:
+    best = found.best
+    return [k for k in range(len(found.results)) if k == best or not clearly_worse(found.gap(k, best))]
 
 
-def _spent(
-    results: Sequence[Sequence[Result]], max_rollouts: int | None, elapsed: float, seconds: float | None
-) -> float:
+def _spent(rollouts: int, max_rollouts: int | None, elapsed: float, seconds: float | None) -> float:
     shares = [elapsed / seconds] if seconds else []
     if max_rollouts:
-        shares.append(sum(map(len, results)) / max_rollouts)
+        shares.append(rollouts / max_rollouts)
     return min(1.0, max(shares))
