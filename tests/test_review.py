@@ -90,11 +90,6 @@ def equal_moves(trial: int) -> Any:
     return measure
 
 
-def pick(measure: Any, chosen: list[int]) -> Any:
-    """``measure`` with its candidates renumbered: 0, 1, … are ``chosen``'s."""
-    return lambda samples, candidates: measure(samples, [chosen[k] for k in candidates])
-
-
 class TestHeldOut:
     def test_no_upward_bias_where_every_move_is_equally_good(self) -> None:
         """Ten equally good moves, the best chosen by the analysis' rounds: measured on the choosing samples a
@@ -109,27 +104,17 @@ class TestHeldOut:
                 mean_se(paired([p for p, _ in search.results[played]], [p for p, _ in search.results[best]]))[0]
             )
             start = max(map(len, search.results))
-            held.append(held_out(pick(measure, [best, played]), 2, start=start, samples=48).loss)
+            held.append(held_out(measure(range(start, start + 48), [best, played])).loss)
         assert sum(same) / len(same) > 3.0
         assert abs(sum(held) / len(held)) < 0.75  # about 5 standard errors of the mean of 150 held-out losses
 
     def test_the_best_played_loses_nothing_and_its_value_is_measured(self) -> None:
-        asked: list[list[int]] = []
-
-        def measure(samples: Sequence[int], candidates: Sequence[int]) -> list[list[Result]]:
-            asked.append(list(samples))
-            return [[(i, False) for i in samples] for _ in candidates]
-
-        figures = held_out(measure, 1, start=10, samples=4)
-        assert (figures.expected, figures.played, figures.loss, figures.loss_low, figures.loss_high) == (
-            11.5,
-            11.5,
-            0,
-            0,
-            0,
-        )
+        figures = held_out([[(p, False) for p in (10, 11, 12, 13)]])
+        shown = (figures.expected, figures.played, figures.loss, figures.loss_low, figures.loss_high)
+        assert shown == (11.5, 11.5, 0, 0, 0)
         assert figures.rollouts == 4 and figures.expected_low < 11.5 < figures.expected_high
-        assert asked == [[10, 11, 12, 13]]
+        paired_up = held_out([[(p, False) for p in (10, 11, 12, 13)], [(p, False) for p in (13, 13, 15, 17)]])
+        assert (paired_up.loss, paired_up.played, paired_up.rollouts) == (3.0, 14.5, 8)
 
     def test_held_out_figures_make_the_decisions_and_luck(self) -> None:
         """The loss, its interval, ``expected`` and ``played`` come from the held-out figures, not the analysis'."""

@@ -24,7 +24,7 @@ from typing import Any
 from ..analysis import POLICY, Analysis, analyse
 from ..analysis.report import BEST, CLOSE, WORSE
 from ..analysis.run import CHUNK, Submitter
-from ..analysis.search import Measure, Result, play_out, players
+from ..analysis.search import Result, play_out, players
 from ..analysis.stats import mean_interval, paired
 from ..coach import Knowledge
 from ..engine import State, replay, view
@@ -37,10 +37,10 @@ THRESHOLDS: tuple[tuple[str, float], ...] = (("inaccuracy", 5.0), ("mistake", 12
 #: The loss, in points, that halves a decision's accuracy (the guide's accuracy formula).
 HALF_ACCURACY = 5.0
 #: Rollouts per reviewed decision by default, both stages: a 100-move hand reviewed within 10 s on 2 cores.
-ROLLOUTS = 192
+ROLLOUTS = 160
 #: The share of a decision's rollouts that chooses the best move (at least 2 per legal move); the rest measure the
 #: loss of the move played on held-out deals.
-CHOOSING = 0.5
+CHOOSING = 0.6
 #: Held-out samples of each measured move at least, whatever the budget: fewer leave a loss's interval meaningless.
 HELD_OUT = 8
 #: The moves that turn a hidden card of the seat's own: their outcome is luck (R12, R17).
@@ -191,13 +191,17 @@ def review(
     moves = [Move.parse(str(text)) for text in record["moves"]]
     found: list[tuple[int, Analysis]] = []
     measured: list[Measured] = []
+    pending: list[Callable[[], Measured]] = []
     for k, ply in enumerate(plies):
         result, figures = decision(record, seat, ply, seconds=share, rollouts=rollouts, seed=seed, policy=policy,
                                    executor=executor)  # fmt: skip
         found.append((ply, result))
-        measured.append(figures)
+        pending.append(figures)
+        # one decision's held-out deals are still on the workers while the next decision is analysed
+        measured.extend(wait() for wait in pending[len(measured) : k])
         if progress:
             progress((k + 1) / max(1, len(plies)))
+    measured.extend(wait() for wait in pending[len(measured) :])
     return summarise(found, moves, movers, seat, final.scores()[seat], average(), thresholds, measured)
 
 
@@ -211,10 +215,11 @@ def decision(
     seed: int = 0,
     policy: str = POLICY,
     executor: Executor | Submitter | None = None,
-) -> tuple[Analysis, Measured]:
+) -> tuple[Analysis, Callable[[], Measured]]:
     """The two stages of ``seat``'s decision before ply ``ply``, from the seat's view then: the analysis that
     chooses the best (:data:`CHOOSING` of the budgets, at least 2 rollouts per legal move), then the move played
-    measured against that best on held-out deals with the rest."""
+    measured against that best on held-out deals with the rest, sent to ``executor`` at once (the returned
+    function waits for their figures)."""
     seat_view = view(replay(dict(record), upto=ply), seat)
     budget = None if rollouts is None else max(round(rollouts * CHOOSING), 2 * len(seat_view["legal"]))
     choosing = None if seconds is None else seconds * CHOOSING
@@ -222,9 +227,10 @@ def decision(
                      max_rollouts=budget)  # fmt: skip
     best, played = result.best.move, Move.parse(str(record["moves"][ply]))
     pair = [str(best)] if played == best else [str(best), str(played)]
-    measure = view_measure(seat_view, policy, seed + ply, pair, executor)
-    samples = held_samples(result, seconds, rollouts)
-    return result, held_out(measure, len(pair), start=samples_of(result), samples=samples)
+    start = samples_of(result)
+    samples = range(start, start + held_samples(result, seconds, rollouts))
+    parts = spread(executor, partial(play_out, moves=pair), (dict(seat_view), policy, seed + ply), samples)
+    return result, lambda: held_out(joined(parts(), len(pair)))
 
 
 def position_analysis(
@@ -241,8 +247,9 @@ def position_analysis(
     """The analysis a retry of ``seat``'s decision before ply ``ply`` shows: the review's :func:`decision` made again
     (the same with the same budgets and seed, so it need not be stored), the best's and the played move's figures
     replaced by their held-out ones, so that the retry judges the move played as the review graded it."""
-    result, figures = decision(record, seat, ply, seconds=seconds, rollouts=rollouts, seed=seed, policy=policy,
-                               executor=executor)  # fmt: skip
+    result, wait = decision(record, seat, ply, seconds=seconds, rollouts=rollouts, seed=seed, policy=policy,
+                            executor=executor)  # fmt: skip
+    figures = wait()
     played = Move.parse(str(record["moves"][ply]))
     samples = figures.rollouts if played == result.best.move else figures.rollouts // 2
     values = []
@@ -295,35 +302,24 @@ def held_samples(result: Analysis, seconds: float | None, rollouts: int | None) 
     return max(HELD_OUT, min(counts))
 
 
-def held_out(measure: Measure, moves: int, *, start: int, samples: int) -> Measured:
-    """The loss of the move played (candidate 1) against the best (candidate 0) on samples ``start``, ``start`` +
-    1, … (none of the choosing analysis'); with ``moves`` = 1 the move played was the best: its expected points
-    are measured and its loss is 0 with interval [0, 0]."""
-    rows = measure(range(start, start + samples), list(range(moves)))
+def held_out(rows: Sequence[Sequence[Result]]) -> Measured:
+    """A decision's figures from the held-out results of the best (``rows[0]``) and of the move played
+    (``rows[1]``) on the same samples; with the best alone the move played was the best: its expected points are
+    measured and its loss is 0 with interval [0, 0]."""
     best = [float(p) for p, _ in rows[0]]
     expected, e_low, e_high = mean_interval(best)
-    if moves == 1:
-        return Measured(expected, expected, 0.0, 0.0, 0.0, samples, e_low, e_high, e_low, e_high)
+    if len(rows) == 1:
+        return Measured(expected, expected, 0.0, 0.0, 0.0, len(best), e_low, e_high, e_low, e_high)
     mine = [float(p) for p, _ in rows[1]]
     loss, low, high = mean_interval(paired(mine, best))
     _, p_low, p_high = mean_interval(mine)
-    return Measured(expected, round(expected + loss, 3), loss, low, high, 2 * samples, e_low, e_high, p_low, p_high)
+    return Measured(expected, round(expected + loss, 3), loss, low, high, 2 * len(best), e_low, e_high, p_low,
+                    p_high)  # fmt: skip
 
 
-def view_measure(
-    seat_view: Mapping[str, Any], policy: str, seed: int, moves: list[str], executor: Executor | Submitter | None
-) -> Measure:
-    """The :data:`~cut_tutor.analysis.search.Measure` of ``moves`` in ``seat_view``: :func:`play_out` on the
-    executor's workers in tasks of :data:`~cut_tutor.analysis.run.CHUNK` samples (the analysis' own seeding, so any
-    split between workers gives the same results)."""
-    payload = dict(seat_view)
-
-    def measure(samples: Sequence[int], candidates: Sequence[int]) -> list[list[Result]]:
-        task = partial(play_out, moves=[moves[k] for k in candidates])
-        parts = spread(executor, task, (payload, policy, seed), list(samples))()
-        return [[r for part in parts for r in part[j]] for j in range(len(candidates))]
-
-    return measure
+def joined(parts: Sequence[Sequence[Sequence[Result]]], moves: int) -> list[list[Result]]:
+    """Per move, its results from every part (a task's :func:`play_out` answer) in order."""
+    return [[r for part in parts for r in part[j]] for j in range(moves)]
 
 
 def spread(
