@@ -116,6 +116,13 @@ class TestHeldOut:
         paired_up = held_out([[(p, False) for p in (10, 11, 12, 13)], [(p, False) for p in (13, 13, 15, 17)]])
         assert (paired_up.loss, paired_up.played, paired_up.rollouts) == (3.0, 14.5, 8)
 
+    def test_the_held_out_budget_is_what_the_choosing_analysis_left(self) -> None:
+        """Rollouts left shared by the two moves, or the time left at the analysis' pace; never under HELD_OUT."""
+        spent = Analysis(0, [], 100, 1.0, "budget", 0, "Expert:Balanced")  # 100 rollouts in 1 s
+        assert hand_module.held_samples(spent, None, 160) == 30
+        assert hand_module.held_samples(spent, 1.0, 160) == int(1.0 * (1 - hand_module.CHOOSING) / 0.01 / 2)
+        assert hand_module.held_samples(spent, None, 40) == hand_module.HELD_OUT
+
     def test_held_out_figures_make_the_decisions_and_luck(self) -> None:
         """The loss, its interval, ``expected`` and ``played`` come from the held-out figures, not the analysis'."""
         found = [
