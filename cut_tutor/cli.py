@@ -123,7 +123,7 @@ def cmd_review(args: argparse.Namespace) -> int:
     import json
 
     from .review import review
-    from .review.hand import DEAL_ROLLOUTS
+    from .review.hand import DEAL_ROLLOUTS, ROLLOUTS
 
     record = json.loads(Path(args.record).read_text(encoding="utf-8"))
     executor = None
@@ -132,8 +132,9 @@ def cmd_review(args: argparse.Namespace) -> int:
 
         executor = ProcessPoolExecutor(args.workers)
     deals = DEAL_ROLLOUTS if args.deal_rollouts is None else args.deal_rollouts
+    rollouts = ROLLOUTS if args.rollouts is None else args.rollouts
     try:
-        result = review(record, args.seat, seconds=args.seconds, rollouts=args.rollouts, seed=args.seed,
+        result = review(record, args.seat, seconds=args.seconds, rollouts=rollouts, seed=args.seed,
                         executor=executor, deal_rollouts=deals)  # fmt: skip
     finally:
         if executor is not None:
@@ -298,7 +299,7 @@ def build_parser() -> argparse.ArgumentParser:
     rev.add_argument("--seat", type=int, required=True)
     rev.add_argument("--json", action="store_true", help="one JSON object per decision, then a summary object")
     rev.add_argument("--seconds", type=float, help="time budget of the whole review (default: none)")
-    rev.add_argument("--rollouts", type=int, default=96, help="rollout budget of each decision (default 96)")
+    rev.add_argument("--rollouts", type=int, help="rollout budget of each decision, both stages (default 160)")
     rev.add_argument("--deal-rollouts", type=int, help="fresh deals that measure the deal's luck (default 64)")
     rev.add_argument("--seed", type=int, default=0)
     rev.add_argument("--workers", type=int, default=1)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -13,12 +14,15 @@ import pytest
 
 from cut_tutor import cli
 from cut_tutor.analysis import Analysis, Deals, MoveValue
+from cut_tutor.analysis import run as analysis_run
+from cut_tutor.analysis.search import Result, best_of, rounds
+from cut_tutor.analysis.stats import mean_se, paired
 from cut_tutor.coach import AIPlayer, Knowledge
 from cut_tutor.engine import Move, Rules, State, record_of, replay, view
 from cut_tutor.engine.view import sight
 from cut_tutor.review import Drills, belief, grade, progress_csv, progress_figure, progress_frame, review, warn
 from cut_tutor.review import hand as hand_module
-from cut_tutor.review.hand import summarise
+from cut_tutor.review.hand import Measured, held_out, summarise
 
 
 def value(move: str, expected: float, gap: float, low: float, high: float, verdict: str) -> MoveValue:
@@ -76,6 +80,70 @@ class TestGrades:
         assert (result.decisions[0].luck_kind, result.summary.luck_blind) == ("blind", -10.0)
 
 
+def equal_moves(trial: int) -> Any:
+    """A measure in which every candidate is equally good: each sample's points drawn alike for all of them."""
+
+    def measure(samples: Sequence[int], candidates: Sequence[int]) -> list[list[Result]]:
+        return [[(round(random.Random(f"{trial}:{i}:{k}").gauss(20, 10)), False) for i in samples]
+                for k in candidates]  # fmt: skip
+
+    return measure
+
+
+class TestHeldOut:
+    def test_no_upward_bias_where_every_move_is_equally_good(self) -> None:
+        """Ten equally good moves, the best chosen by the analysis' rounds: measured on the choosing samples a
+        move's loss is biased up (the best is the lowest of ten noisy means), on held-out samples it is not."""
+        same, held = [], []
+        for trial in range(150):
+            measure = equal_moves(trial)
+            search = rounds(measure, 10, seconds=None, max_rollouts=96)
+            best = best_of(search.results, search.active)
+            played = (best + 1) % 10
+            same.append(
+                mean_se(paired([p for p, _ in search.results[played]], [p for p, _ in search.results[best]]))[0]
+            )
+            start = max(map(len, search.results))
+            held.append(held_out(measure(range(start, start + 48), [best, played])).loss)
+        assert sum(same) / len(same) > 3.0
+        assert abs(sum(held) / len(held)) < 0.75  # about 5 standard errors of the mean of 150 held-out losses
+
+    def test_the_best_played_loses_nothing_and_its_value_is_measured(self) -> None:
+        figures = held_out([[(p, False) for p in (10, 11, 12, 13)]])
+        shown = (figures.expected, figures.played, figures.loss, figures.loss_low, figures.loss_high)
+        assert shown == (11.5, 11.5, 0, 0, 0)
+        assert figures.rollouts == 4 and figures.expected_low < 11.5 < figures.expected_high
+        paired_up = held_out([[(p, False) for p in (10, 11, 12, 13)], [(p, False) for p in (13, 13, 15, 17)]])
+        assert (paired_up.loss, paired_up.played, paired_up.rollouts) == (3.0, 14.5, 8)
+
+    def test_the_held_out_budget_is_what_the_choosing_analysis_left(self) -> None:
+        """Rollouts left shared by the two moves, or the time left at the analysis' pace; never under HELD_OUT."""
+        spent = Analysis(0, [], 100, 1.0, "budget", 0, "Expert:Balanced")  # 100 rollouts in 1 s
+        assert hand_module.held_samples(spent, None, 160) == 30
+        assert hand_module.held_samples(spent, 1.0, 160) == int(1.0 * (1 - hand_module.CHOOSING) / 0.01 / 2)
+        assert hand_module.held_samples(spent, None, 40) == hand_module.HELD_OUT
+
+    def test_held_out_figures_make_the_decisions_and_luck(self) -> None:
+        """The loss, its interval, ``expected`` and ``played`` come from the held-out figures, not the analysis'."""
+        found = [
+            (0, analysis(value("1×5", 10.0, 0, 0, 0, "best"), value("1×7", 14.0, 4.0, 1.0, 7.0, "worse"))),
+            (2, analysis(value("1×9", 8.0, 0, 0, 0, "best"), value("1×J", 24.0, 16.0, 2.0, 30.0, "worse"))),
+        ]
+        measured = [
+            Measured(11.0, 11.0, 0.0, 0.0, 0.0, 40, 9, 13, 9, 13),
+            Measured(9.0, 15.0, 6.0, 2.0, 10.0, 80, 7, 11, 12, 18),
+        ]
+        moves = [Move.parse(t) for t in ("1×5", "take", "1×J", "take")]
+        result = summarise(found, moves, [0, 1, 0, 1], 0, points=3, average=12.0, measured=measured)
+        d = result.decisions[1]
+        assert (d.loss, d.loss_low, d.loss_high, d.grade, d.expected, d.played) == (6.0, 2.0, 10.0, "inaccuracy", 9.0,
+                                                                                     15.0)  # fmt: skip
+        assert [d.rollouts for d in result.decisions] == [140, 180]
+        s = result.summary
+        assert (s.luck_deal, s.luck_play, s.lost) == (1.0, 2.0 + 12.0, 6.0)
+        assert s.points == pytest.approx(s.average + s.lost - s.luck)
+
+
 class TestReview:
     def test_each_decision_sees_only_the_seat_s_view_then(
         self, finished: dict[str, Any], monkeypatch: pytest.MonkeyPatch
@@ -99,6 +167,44 @@ class TestReview:
         assert twin.hands != state.hands and view(twin, state.turn) == view(state, state.turn)
         first = [hand_module.analyse(view(s, s.turn), seconds=None, max_rollouts=40, seed=3) for s in (state, twin)]
         assert [m.to_dict() for m in first[0].moves] == [m.to_dict() for m in first[1].moves]
+
+    def test_held_out_samples_are_fresh_and_measure_the_best_against_the_move_played(
+        self, finished: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        choosing: dict[int, set[int]] = {}
+        held: dict[int, list[tuple[list[int], list[str]]]] = {}
+
+        def spy(into: Any, real: Any) -> Any:
+            def play_out(v: Any, policy: str, seed: int, samples: Sequence[int], moves: Sequence[str]) -> Any:
+                into(seed, list(samples), list(moves))
+                return real(v, policy, seed, samples, moves)
+
+            return play_out
+
+        chose = spy(lambda seed, s, m: choosing.setdefault(seed, set()).update(s), analysis_run.play_out)
+        measured = spy(lambda seed, s, m: held.setdefault(seed, []).append((s, m)), hand_module.play_out)
+        monkeypatch.setattr(analysis_run, "play_out", chose)
+        monkeypatch.setattr(hand_module, "play_out", measured)
+        result = review(finished, 0, seed=4, rollouts=40, deal_rollouts=2)
+        assert sorted(held) == sorted(choosing) == [4 + d.ply for d in result.decisions]
+        for d in result.decisions:
+            calls = held[4 + d.ply]
+            samples = [i for s, _ in calls for i in s]
+            assert samples and not set(samples) & choosing[4 + d.ply]
+            assert {tuple(m) for _, m in calls} == {(d.best,) if d.move == d.best else (d.best, d.move)}
+            if d.move == d.best:
+                assert (d.loss, d.loss_low, d.loss_high, d.played) == (0.0, 0.0, 0.0, d.expected)
+        s = result.summary
+        assert s.points == pytest.approx(s.average + s.lost - s.luck, abs=0.002 * (s.decisions + 1))
+
+    def test_a_retry_shows_the_review_s_own_figures(self, finished: dict[str, Any]) -> None:
+        """The retry's analysis holds the loss the review measured for the move played, so the two agree."""
+        result = review(finished, 0, seed=1, **FAST)
+        d = next(d for d in result.decisions if d.move != d.best)
+        shown = hand_module.position_analysis(finished, 0, d.ply, seed=1, rollouts=FAST["rollouts"])
+        mine = next(m for m in shown.moves if str(m.move) == d.move)
+        assert (mine.gap, mine.gap_low, mine.gap_high, mine.expected) == (d.loss, d.loss_low, d.loss_high, d.played)
+        assert (str(shown.best.move), shown.best.expected, shown.rollouts) == (d.best, d.expected, d.rollouts)
 
     def test_deterministic_with_the_seed_and_any_number_of_workers(self, finished: dict[str, Any]) -> None:
         """One worker in-process and two worker processes give the same review; another seed another one."""

@@ -3,21 +3,29 @@
 Each decision is analysed from the seat's view at that ply only (C2): the record is replayed to the ply and
 :func:`~cut_tutor.engine.view` hides the rest, so a review cannot use a card the seat did not see then. The
 guide's *Hand review* page gives the grade thresholds, the accuracy formula and the luck definition.
+
+A decision is measured in two stages. :func:`~cut_tutor.analysis.analyse` chooses the best move on its own sampled
+deals; the loss of the move played is then measured against that best on fresh deals (sample indices after the
+analysis' last), both moves on the same ones. Measured on the deals that chose it, the best's mean is the lowest
+of several noisy means and so too low, which biases every loss up; on held-out deals the loss is unbiased, and
+spending them on two moves rather than all gives it a narrow interval.
 """
 
 from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Executor
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
+from functools import partial
 from typing import Any
 
 from ..analysis import POLICY, Analysis, analyse
+from ..analysis.report import BEST, CLOSE, WORSE
 from ..analysis.run import CHUNK, Submitter
-from ..analysis.search import players
-from ..analysis.stats import mean_interval
+from ..analysis.search import Result, play_out, players
+from ..analysis.stats import mean_interval, paired
 from ..coach import Knowledge
 from ..engine import State, replay, view
 from ..engine.moves import FLIP, GAMBLE, TURNUP, Move
@@ -28,8 +36,13 @@ from ..engine.view import sight
 THRESHOLDS: tuple[tuple[str, float], ...] = (("inaccuracy", 5.0), ("mistake", 12.0), ("blunder", 30.0))
 #: The loss, in points, that halves a decision's accuracy (the guide's accuracy formula).
 HALF_ACCURACY = 5.0
-#: Rollouts per analysed decision by default: a 25-decision review in a few seconds on one core.
-ROLLOUTS = 96
+#: Rollouts per reviewed decision by default, both stages: a 100-move hand reviewed within 10 s on 2 cores.
+ROLLOUTS = 160
+#: The share of a decision's rollouts that chooses the best move (at least 2 per legal move); the rest measure the
+#: loss of the move played on held-out deals.
+CHOOSING = 0.6
+#: Held-out samples of each measured move at least, whatever the budget: fewer leave a loss's interval meaningless.
+HELD_OUT = 8
 #: The moves that turn a hidden card of the seat's own: their outcome is luck (R12, R17).
 BLIND = (FLIP, TURNUP, GAMBLE)
 #: Rollouts of fresh deals that measure what an average deal is worth to the seat (the deal's luck).
@@ -65,8 +78,9 @@ class Decision:
     """One decision of the reviewed seat: the move made, the best move, the loss with its 95% interval, the grade.
 
     ``expected`` is the seat's expected points if it plays the best move, ``played`` if it plays its move: the
-    best's plus the loss, measured on the same deals (lower is better); ``luck`` is what happened from this
-    decision to the seat's next analysed one, against expectation (positive: it helped), and
+    best's plus the loss, both measured on the same held-out deals (lower is better; a loss may come out below 0
+    when the analysis' choice was too close to call); ``rollouts`` counts both stages; ``luck`` is what happened
+    from this decision to the seat's next analysed one, against expectation (positive: it helped), and
     ``luck_kind`` says whether a blind card of the seat's own was turned in between.
     """
 
@@ -160,10 +174,11 @@ def review(
     """Review ``seat``'s decisions in a finished hand's record.
 
     ``seconds`` is the time budget of the whole review, shared evenly by the decisions; ``rollouts`` the budget of
-    each decision; ``deal_rollouts`` the number of fresh deals that measure the deal's luck (the slowest part of a
-    short hand's review: each is a whole hand). The deals are sent to ``executor`` first, so they are played
-    while the decisions are analysed. With no time budget the review depends only on the record, the seat, the
-    seed and the budgets, whatever the executor and its number of workers.
+    each decision, :data:`CHOOSING` of it to choose the best and the rest to measure the loss on held-out deals;
+    ``deal_rollouts`` the number of fresh deals that measure the deal's luck (the slowest part of a short hand's
+    review: each is a whole hand). The deals are sent to ``executor`` first, so they are played while the
+    decisions are analysed. With no time budget the review depends only on the record, the seat, the seed and the
+    budgets, whatever the executor and its number of workers.
     """
     final = replay(dict(record))
     if not final.over:
@@ -175,12 +190,47 @@ def review(
     share = None if seconds is None else seconds / max(1, len(plies))
     moves = [Move.parse(str(text)) for text in record["moves"]]
     found: list[tuple[int, Analysis]] = []
+    measured: list[Measured] = []
+    pending: list[Callable[[], Measured]] = []
     for k, ply in enumerate(plies):
-        found.append((ply, position_analysis(record, seat, ply, seconds=share, rollouts=rollouts, seed=seed,
-                                             policy=policy, executor=executor)))  # fmt: skip
+        result, figures = decision(record, seat, ply, seconds=share, rollouts=rollouts, seed=seed, policy=policy,
+                                   executor=executor)  # fmt: skip
+        found.append((ply, result))
+        pending.append(figures)
+        # one decision's held-out deals are still on the workers while the next decision is analysed
+        measured.extend(wait() for wait in pending[len(measured) : k])
         if progress:
             progress((k + 1) / max(1, len(plies)))
-    return summarise(found, moves, movers, seat, final.scores()[seat], average(), thresholds)
+    measured.extend(wait() for wait in pending[len(measured) :])
+    return summarise(found, moves, movers, seat, final.scores()[seat], average(), thresholds, measured)
+
+
+def decision(
+    record: Mapping[str, Any],
+    seat: int,
+    ply: int,
+    *,
+    seconds: float | None = None,
+    rollouts: int | None = ROLLOUTS,
+    seed: int = 0,
+    policy: str = POLICY,
+    executor: Executor | Submitter | None = None,
+) -> tuple[Analysis, Callable[[], Measured]]:
+    """The two stages of ``seat``'s decision before ply ``ply``, from the seat's view then: the analysis that
+    chooses the best (:data:`CHOOSING` of the budgets, at least 2 rollouts per legal move), then the move played
+    measured against that best on held-out deals with the rest, sent to ``executor`` at once (the returned
+    function waits for their figures)."""
+    seat_view = view(replay(dict(record), upto=ply), seat)
+    budget = None if rollouts is None else max(round(rollouts * CHOOSING), 2 * len(seat_view["legal"]))
+    choosing = None if seconds is None else seconds * CHOOSING
+    result = analyse(seat_view, seconds=choosing, seed=seed + ply, policy=policy, executor=executor,
+                     max_rollouts=budget)  # fmt: skip
+    best, played = result.best.move, Move.parse(str(record["moves"][ply]))
+    pair = [str(best)] if played == best else [str(best), str(played)]
+    start = samples_of(result)
+    samples = range(start, start + held_samples(result, seconds, rollouts))
+    parts = spread(executor, partial(play_out, moves=pair), (dict(seat_view), policy, seed + ply), samples)
+    return result, lambda: held_out(joined(parts(), len(pair)))
 
 
 def position_analysis(
@@ -194,11 +244,105 @@ def position_analysis(
     policy: str = POLICY,
     executor: Executor | Submitter | None = None,
 ) -> Analysis:
-    """The analysis a review makes of ``seat``'s decision before ply ``ply``, from the seat's view then: with the
-    same budgets and seed it is the same analysis, so a retry can show it again without storing it."""
-    seat_view = view(replay(dict(record), upto=ply), seat)
-    budget = None if rollouts is None else max(rollouts, 2 * len(seat_view["legal"]))
-    return analyse(seat_view, seconds=seconds, seed=seed + ply, policy=policy, executor=executor, max_rollouts=budget)
+    """The analysis a retry of ``seat``'s decision before ply ``ply`` shows: the review's :func:`decision` made again
+    (the same with the same budgets and seed, so it need not be stored), the best's and the played move's figures
+    replaced by their held-out ones, so that the retry judges the move played as the review graded it."""
+    result, wait = decision(record, seat, ply, seconds=seconds, rollouts=rollouts, seed=seed, policy=policy,
+                            executor=executor)  # fmt: skip
+    figures = wait()
+    played = Move.parse(str(record["moves"][ply]))
+    samples = figures.rollouts if played == result.best.move else figures.rollouts // 2
+    values = []
+    for m in result.moves:
+        if m.verdict == BEST:
+            m = replace(m, expected=figures.expected, low=figures.expected_low, high=figures.expected_high,
+                        rollouts=samples)  # fmt: skip
+        elif m.move == played:
+            verdict = CLOSE if figures.loss_low <= 0 else WORSE
+            m = replace(m, expected=figures.played, low=figures.played_low, high=figures.played_high,
+                        gap=figures.loss, gap_low=figures.loss_low, gap_high=figures.loss_high, rollouts=samples,
+                        verdict=verdict)  # fmt: skip
+        values.append(m)
+    values.sort(key=lambda m: (m.verdict != BEST, m.expected))
+    return replace(result, moves=values, rollouts=result.rollouts + figures.rollouts)
+
+
+@dataclass(frozen=True)
+class Measured:
+    """A decision's figures from held-out deals: the best's and the played move's expected points, the loss (the
+    mean paired difference) with its 95% interval, the rollouts spent, then the two expected points' intervals."""
+
+    expected: float
+    played: float
+    loss: float
+    loss_low: float
+    loss_high: float
+    rollouts: int
+    expected_low: float
+    expected_high: float
+    played_low: float
+    played_high: float
+
+
+def samples_of(result: Analysis) -> int:
+    """How many sample indices the analysis used (0, 1, … up to the longest-kept move's count): held-out deals
+    start after them."""
+    return max(m.rollouts for m in result.moves)
+
+
+def held_samples(result: Analysis, seconds: float | None, rollouts: int | None) -> int:
+    """Held-out samples per move for one decision (at least :data:`HELD_OUT`): the rollouts the analysis left of
+    ``rollouts``, or the time left of ``seconds`` at the analysis' own pace, shared by the two moves."""
+    counts = []
+    if rollouts is not None:
+        counts.append((rollouts - result.rollouts) // 2)
+    if seconds is not None:
+        pace = result.seconds / max(1, result.rollouts)
+        counts.append(int(seconds * (1 - CHOOSING) / max(pace, 1e-6) / 2))
+    return max(HELD_OUT, min(counts))
+
+
+def held_out(rows: Sequence[Sequence[Result]]) -> Measured:
+    """A decision's figures from the held-out results of the best (``rows[0]``) and of the move played
+    (``rows[1]``) on the same samples; with the best alone the move played was the best: its expected points are
+    measured and its loss is 0 with interval [0, 0]."""
+    best = [float(p) for p, _ in rows[0]]
+    expected, e_low, e_high = mean_interval(best)
+    if len(rows) == 1:
+        return Measured(expected, expected, 0.0, 0.0, 0.0, len(best), e_low, e_high, e_low, e_high)
+    mine = [float(p) for p, _ in rows[1]]
+    loss, low, high = mean_interval(paired(mine, best))
+    _, p_low, p_high = mean_interval(mine)
+    return Measured(expected, round(expected + loss, 3), loss, low, high, 2 * len(best), e_low, e_high, p_low,
+                    p_high)  # fmt: skip
+
+
+def joined(parts: Sequence[Sequence[Sequence[Result]]], moves: int) -> list[list[Result]]:
+    """Per move, its results from every part (a task's :func:`play_out` answer) in order."""
+    return [[r for part in parts for r in part[j]] for j in range(moves)]
+
+
+def spread(
+    executor: Executor | Submitter | None, fn: Callable[..., Any], args: tuple[Any, ...], items: Sequence[int]
+) -> Callable[[], list[Any]]:
+    """``fn(*args, chunk)`` for every :data:`~cut_tutor.analysis.run.CHUNK` of ``items``: submitted to ``executor``
+    at once (or played when called, without one); the returned function waits for the parts, in order."""
+    chunks = [list(items[i : i + CHUNK]) for i in range(0, len(items), CHUNK)]
+    if executor is None:
+        return lambda: [fn(*args, chunk) for chunk in chunks]
+    futures = [executor.submit(fn, *args, chunk) for chunk in chunks]
+    return lambda: [future.result() for future in futures]
+
+
+def same_samples(result: Analysis, move: Move) -> Measured:
+    """A decision's figures from its choosing analysis alone, the gap measured on the deals that chose the best:
+    what a retry's analysis shows, and the review's figures for an analysis given without held-out ones."""
+    mine = next(m for m in result.moves if m.move == move)
+    best = result.best
+    if mine.move == best.move:
+        return Measured(best.expected, best.expected, 0.0, 0.0, 0.0, 0, best.low, best.high, best.low, best.high)
+    return Measured(best.expected, round(best.expected + mine.gap, 3), mine.gap, mine.gap_low, mine.gap_high, 0,
+                    best.low, best.high, mine.low, mine.high)  # fmt: skip
 
 
 def summarise(
@@ -209,39 +353,38 @@ def summarise(
     points: int,
     average: float,
     thresholds: tuple[tuple[str, float], ...] = THRESHOLDS,
+    measured: Sequence[Measured] | None = None,
 ) -> HandReview:
-    """The decisions and summary from each analysed ply's analysis: the arithmetic of the review, on its own so that
-    it is tested on constructed analyses with known losses."""
+    """The decisions and summary from each analysed ply's analysis and its held-out figures (``measured``, in the
+    same order; without, :func:`same_samples`): the arithmetic of the review, on its own so that it is tested on
+    constructed analyses with known losses."""
+    figures = list(measured) if measured is not None else [same_samples(r, moves[p]) for p, r in found]
     decisions = []
-    for k, (ply, result) in enumerate(found):
+    for k, ((ply, result), m) in enumerate(zip(found, figures, strict=True)):
         move = moves[ply]
-        mine = next(m for m in result.moves if m.move == move)
-        best = result.best
-        loss = 0.0 if mine.move == best.move else mine.gap
-        low, high = (0.0, 0.0) if mine.move == best.move else (mine.gap_low, mine.gap_high)
-        following = found[k + 1] if k + 1 < len(found) else None
-        after = points if following is None else following[1].best.expected
-        upto = len(moves) if following is None else following[0]
+        mine = next(v for v in result.moves if v.move == move)
+        after = points if k + 1 == len(found) else figures[k + 1].expected
+        upto = len(moves) if k + 1 == len(found) else found[k + 1][0]
         blind = any(moves[i].kind in BLIND and movers[i] == seat for i in range(ply, upto))
         decisions.append(
             Decision(
                 ply=ply,
                 move=str(move),
-                best=str(best.move),
+                best=str(result.best.move),
                 label=mine.label,
-                loss=round(loss, 3),
-                loss_low=round(low, 3),
-                loss_high=round(high, 3),
-                grade=grade(loss, low, thresholds),
-                expected=best.expected,
-                played=round(best.expected + loss, 3),
+                loss=round(m.loss, 3),
+                loss_low=round(m.loss_low, 3),
+                loss_high=round(m.loss_high, 3),
+                grade=grade(m.loss, m.loss_low, thresholds),
+                expected=m.expected,
+                played=m.played,
                 options=len(result.moves),
-                rollouts=result.rollouts,
-                luck=round(best.expected + loss - after, 3),
+                rollouts=result.rollouts + m.rollouts,
+                luck=round(m.played - after, 3),
                 luck_kind="blind" if blind else "play",
             )
         )
-    first = found[0][1].best.expected if found else float(points)
+    first = figures[0].expected if figures else float(points)
     luck_deal = round(average - first, 3)
     luck_blind = round(sum(d.luck for d in decisions if d.luck_kind == "blind"), 3)
     luck_play = round(sum(d.luck for d in decisions if d.luck_kind == "play"), 3)
@@ -271,12 +414,8 @@ def deal_average(
     deals are submitted at once and the returned function waits for them; without, it plays them when called."""
     if rollouts < 1:
         raise ValueError("review: deal_rollouts must be at least 1")
-    chunks = [range(i, min(i + CHUNK, rollouts)) for i in range(0, rollouts, CHUNK)]
-    args = (dict(rules), dealer, seat, policy, seed)
-    if executor is None:
-        return lambda: mean_interval([p for chunk in chunks for p in deal_points(*args, chunk)])[0]
-    futures = [executor.submit(deal_points, *args, chunk) for chunk in chunks]
-    return lambda: mean_interval([p for future in futures for p in future.result()])[0]
+    parts = spread(executor, deal_points, (dict(rules), dealer, seat, policy, seed), range(rollouts))
+    return lambda: mean_interval([p for part in parts() for p in part])[0]
 
 
 def deal_points(
