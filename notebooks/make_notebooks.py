@@ -829,7 +829,7 @@ NOTEBOOKS["08_review_your_game"] = [
     could see at each decision: the loss of each move in expected points with its interval, a grade where the
     loss is clear of noise (?! inaccuracy, ? mistake, ?? blunder), the accuracy, and the luck the deal and the
     other seats' plays brought (the guide's *Hand review* page). A small budget keeps this notebook quick; the
-    app's default is 96 rollouts a decision.
+    app spends more on each decision, part to choose the best and part to measure the loss on fresh deals.
     """),
     code("""
     from cut_tutor.review import review as review_hand

@@ -15,8 +15,8 @@ import pytest
 from cut_tutor import cli
 from cut_tutor.analysis import Analysis, Deals, MoveValue
 from cut_tutor.analysis import run as analysis_run
-from cut_tutor.analysis.search import Result, best_of, rounds
-from cut_tutor.analysis.stats import mean_se, paired
+from cut_tutor.analysis.search import Result, rounds
+from cut_tutor.analysis.stats import mean_se
 from cut_tutor.coach import AIPlayer, Knowledge
 from cut_tutor.engine import Move, Rules, State, record_of, replay, view
 from cut_tutor.engine.view import sight
@@ -98,12 +98,10 @@ class TestHeldOut:
         for trial in range(150):
             measure = equal_moves(trial)
             search = rounds(measure, 10, seconds=None, max_rollouts=96)
-            best = best_of(search.results, search.active)
+            best = search.best
             played = (best + 1) % 10
-            same.append(
-                mean_se(paired([p for p, _ in search.results[played]], [p for p, _ in search.results[best]]))[0]
-            )
-            start = max(map(len, search.results))
+            same.append(mean_se(search.gap(played, best))[0])
+            start = search.deals
             held.append(held_out(measure(range(start, start + 48), [best, played])).loss)
         assert sum(same) / len(same) > 3.0
         assert abs(sum(held) / len(held)) < 0.75  # about 5 standard errors of the mean of 150 held-out losses

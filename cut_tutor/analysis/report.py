@@ -51,6 +51,8 @@ class Analysis:
     stopped: str  # "apart": the best stood apart; "budget": the time or rollouts were spent
     seed: int
     policy: str
+    #: Sample indices 0 … deals − 1 were dealt (each move played out on some of them): fresh deals start after.
+    deals: int = 0
 
     @property
     def best(self) -> MoveValue:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor
+from functools import partial
 from typing import Any, Protocol
 
 from ..coach import advise
@@ -58,19 +59,14 @@ def analyse(
     payload = dict(view)
 
     def measure(samples: Sequence[int], active: Sequence[int]) -> list[list[Result]]:
-        chosen = [texts[k] for k in active]
-        chunks = [list(samples[i : i + CHUNK]) for i in range(0, len(samples), CHUNK)]
-        if executor is None:
-            parts = [play_out(payload, policy, seed, chunk, chosen) for chunk in chunks]
-        else:
-            futures = [executor.submit(play_out, payload, policy, seed, chunk, chosen) for chunk in chunks]
-            parts = [future.result() for future in futures]
-        return [[r for part in parts for r in part[j]] for j in range(len(active))]
+        parts = spread(executor, partial(play_out, moves=[texts[k] for k in active]), (payload, policy, seed), samples)
+        return joined(parts(), len(active))
 
     found = rounds(measure, len(moves), seconds=seconds, max_rollouts=max_rollouts, min_rollouts=min_rollouts,
                    round_size=round_size, precision=precision, progress=progress)  # fmt: skip
     values = values_of(found, moves, advise(dict(view)).labels)
-    return Analysis(view["seat"], values, found.rollouts, round(found.seconds, 3), found.stopped, seed, policy)
+    return Analysis(view["seat"], values, found.rollouts, round(found.seconds, 3), found.stopped, seed, policy,
+                    found.deals)  # fmt: skip
 
 
 def values_of(found: Search, moves: Sequence[Move], labels: Mapping[Move, str]) -> list[MoveValue]:
@@ -92,3 +88,20 @@ def values_of(found: Search, moves: Sequence[Move], labels: Mapping[Move, str]) 
                                 verdict))  # fmt: skip
     values.sort(key=lambda m: (m.verdict != BEST, m.expected))
     return values
+
+
+def joined(parts: Sequence[Sequence[Sequence[Result]]], moves: int) -> list[list[Result]]:
+    """Per move, its results from every part (a task's :func:`play_out` answer) in order."""
+    return [[r for part in parts for r in part[j]] for j in range(moves)]
+
+
+def spread(
+    executor: Executor | Submitter | None, fn: Callable[..., Any], args: tuple[Any, ...], items: Sequence[int]
+) -> Callable[[], list[Any]]:
+    """``fn(*args, chunk)`` for every :data:`CHUNK` of ``items``: submitted to ``executor``
+    at once (or played when called, without one); the returned function waits for the parts, in order."""
+    chunks = [list(items[i : i + CHUNK]) for i in range(0, len(items), CHUNK)]
+    if executor is None:
+        return lambda: [fn(*args, chunk) for chunk in chunks]
+    futures = [executor.submit(fn, *args, chunk) for chunk in chunks]
+    return lambda: [future.result() for future in futures]

@@ -78,6 +78,11 @@ class Search:
             dict(zip(s, (p for p, _ in r), strict=True)) for s, r in zip(self.samples, self.results, strict=True)
         ]
 
+    @property
+    def deals(self) -> int:
+        """How many sample indices were dealt: 0 … deals − 1 (a round deals the next ones to the moves it plays)."""
+        return max((s[-1] + 1 for s in self.samples if s), default=0)
+
     def record(self, k: int, samples: Sequence[int], rows: Sequence[Result]) -> None:
         """Candidate ``k``'s results on ``samples`` (beyond any it has)."""
         self.samples[k].extend(samples)

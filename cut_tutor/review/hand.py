@@ -23,7 +23,7 @@ from typing import Any
 
 from ..analysis import POLICY, Analysis, analyse
 from ..analysis.report import BEST, CLOSE, WORSE
-from ..analysis.run import CHUNK, Submitter
+from ..analysis.run import Submitter, joined, spread
 from ..analysis.search import Result, play_out, players
 from ..analysis.stats import mean_interval, paired
 from ..coach import Knowledge
@@ -227,8 +227,7 @@ def decision(
                      max_rollouts=budget)  # fmt: skip
     best, played = result.best.move, Move.parse(str(record["moves"][ply]))
     pair = [str(best)] if played == best else [str(best), str(played)]
-    start = samples_of(result)
-    samples = range(start, start + held_samples(result, seconds, rollouts))
+    samples = range(result.deals, result.deals + held_samples(result, seconds, rollouts))
     parts = spread(executor, partial(play_out, moves=pair), (dict(seat_view), policy, seed + ply), samples)
     return result, lambda: held_out(joined(parts(), len(pair)))
 
@@ -284,12 +283,6 @@ class Measured:
     played_high: float
 
 
-def samples_of(result: Analysis) -> int:
-    """How many sample indices the analysis used (0, 1, … up to the longest-kept move's count): held-out deals
-    start after them."""
-    return max(m.rollouts for m in result.moves)
-
-
 def held_samples(result: Analysis, seconds: float | None, rollouts: int | None) -> int:
     """Held-out samples per move for one decision (at least :data:`HELD_OUT`): the rollouts the analysis left of
     ``rollouts``, or the time left of ``seconds`` at the analysis' own pace, shared by the two moves."""
@@ -315,23 +308,6 @@ def held_out(rows: Sequence[Sequence[Result]]) -> Measured:
     _, p_low, p_high = mean_interval(mine)
     return Measured(expected, round(expected + loss, 3), loss, low, high, 2 * len(best), e_low, e_high, p_low,
                     p_high)  # fmt: skip
-
-
-def joined(parts: Sequence[Sequence[Sequence[Result]]], moves: int) -> list[list[Result]]:
-    """Per move, its results from every part (a task's :func:`play_out` answer) in order."""
-    return [[r for part in parts for r in part[j]] for j in range(moves)]
-
-
-def spread(
-    executor: Executor | Submitter | None, fn: Callable[..., Any], args: tuple[Any, ...], items: Sequence[int]
-) -> Callable[[], list[Any]]:
-    """``fn(*args, chunk)`` for every :data:`~cut_tutor.analysis.run.CHUNK` of ``items``: submitted to ``executor``
-    at once (or played when called, without one); the returned function waits for the parts, in order."""
-    chunks = [list(items[i : i + CHUNK]) for i in range(0, len(items), CHUNK)]
-    if executor is None:
-        return lambda: [fn(*args, chunk) for chunk in chunks]
-    futures = [executor.submit(fn, *args, chunk) for chunk in chunks]
-    return lambda: [future.result() for future in futures]
 
 
 def same_samples(result: Analysis, move: Move) -> Measured:
