@@ -8,5 +8,6 @@ the clearly worse moves until the best stands apart (:func:`~cut_tutor.analysis.
 from .deals import Deals
 from .report import Analysis, MoveValue
 from .run import POLICY, analyse
+from .seat import AnalysisSeat
 
-__all__ = ["POLICY", "Analysis", "Deals", "MoveValue", "analyse"]
+__all__ = ["POLICY", "Analysis", "AnalysisSeat", "Deals", "MoveValue", "analyse"]
