@@ -9,11 +9,13 @@ rotation ``r`` puts player 0 in chair ``r`` with the other three seeded exactly 
 Target (issue: analysis you can trust): at 0.5 s per decision, at least 12 points per hand less, on at least
 100 deals × 4 chairs. The report (markdown) goes to stdout, one progress line per hand to stderr.
 Run: ``.venv/bin/python benchmarks/bench_seat.py [DEALS] [ROLLOUTS] [WORKERS]`` (default 100, the seat's
-ROLLOUTS, 2). Results do not depend on the number of workers.
+ROLLOUTS, 2). Results do not depend on the number of workers. Each finished hand is a progress line with
+its figures as JSON, so a run cut short can still be summed up.
 """
 
 from __future__ import annotations
 
+import json
 import statistics
 import sys
 import time
@@ -114,9 +116,13 @@ def main() -> None:
         futures = [pool.submit(chair_hand, SEED, d, c, rollouts) for d in range(deals) for c in range(4)]
         for done, future in enumerate(as_completed(futures), 1):
             r = future.result()
-            print(f"{done}/{len(futures)} deal {r['deal']} chair {r['chair']}: {r['points']} points"
-                  f" (Expert:Balanced {base[r['deal'], r['chair']]['points']}), {r['analysed']} analysed,"
-                  f" {time.perf_counter() - start:.0f} s", file=sys.stderr, flush=True)  # fmt: skip
+            b = base[r["deal"], r["chair"]]
+            extra = {
+                "expert": int(b["points"]),
+                "expert_out": bool(b["went_out"]),
+                "elapsed": round(time.perf_counter() - start),
+            }
+            print(f"{done}/{len(futures)}", json.dumps(r | extra), file=sys.stderr, flush=True)
     rows = [f.result() for f in futures]
     print(report(rows, base, rollouts, workers, time.perf_counter() - start))
 
