@@ -22,8 +22,9 @@ from ..engine import State, view
 from ..engine.moves import Move
 from .run import POLICY, analyse
 
-#: Rollouts per decision: 0.5 s of wall on 2 cores at about 140 rollouts per second per core (4-seat USA,
-#: Expert:Balanced play-outs, as ``benchmarks/bench_analysis.py`` measures them).
+#: Rollouts per decision: 0.5 s of wall on 2 cores at about 140 rollouts per second per core (Expert:Balanced
+#: play-outs of ``benchmarks/bench_analysis.py``'s mid-game 4-seat USA positions, 135 a second measured on one core;
+#: about 7 ms a rollout). ``benchmarks/bench_seat.py`` reports the rate it sees.
 ROLLOUTS = 140
 
 
