@@ -9,5 +9,6 @@ the clearly worse moves and spend the rest where a gap is not yet known, until t
 from .deals import Deals
 from .report import Analysis, MoveValue
 from .run import POLICY, analyse
+from .seat import AnalysisSeat
 
-__all__ = ["POLICY", "Analysis", "Deals", "MoveValue", "analyse"]
+__all__ = ["POLICY", "Analysis", "AnalysisSeat", "Deals", "MoveValue", "analyse"]

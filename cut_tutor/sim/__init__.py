@@ -64,12 +64,17 @@ def hand_seed(seed: int, hand: int) -> int:
     return random.Random(f"sim:{seed}:{hand}").getrandbits(40)
 
 
+def seat_seed(seed: int, hand: int, rotation: int, seat: int) -> int:
+    """The seed of the AI at ``seat`` in one rotation of hand ``hand``: a chair's seed whoever else sits down."""
+    return hash((seed, hand, rotation, seat)) & 0xFFFFFFFF
+
+
 def play_one(seats: Sequence[str], rules: Rules, seed: int, hand: int, rotation: int) -> list[dict[str, Any]]:
     """One hand: ``seats[i]`` sits at seat ``(i + rotation) % n``; rows per player."""
     n = rules.players
     state = State.deal(rules, hand_seed(seed, hand), dealer=hand % n)
     at = {(i + rotation) % n: i for i in range(n)}
-    choosers = [_chooser(seats[at[s]], hash((seed, hand, rotation, s)) & 0xFFFFFFFF) for s in range(n)]
+    choosers = [_chooser(seats[at[s]], seat_seed(seed, hand, rotation, s)) for s in range(n)]
     decisions = [0] * n
     while not state.over:
         seat = state.turn

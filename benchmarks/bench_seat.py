@@ -1,0 +1,131 @@
+"""The analysis seat against Expert:Balanced: how many points per hand does playing the analysis's best move save?
+
+Duplicate deals (4-seat USA, seeded as :func:`cut_tutor.sim.simulate` deals them): on every deal and in every chair,
+the analysis seat (:class:`cut_tutor.analysis.seat.AnalysisSeat`, ROLLOUTS rollouts per decision) plays against
+three Expert:Balanced seats; the baseline is ``simulate``'s duplicate run of four Expert:Balanced seats, whose
+rotation ``r`` puts player 0 in chair ``r`` with the other three seeded exactly as here. The paired difference per
+(deal, chair) is the analysis seat's points minus Expert:Balanced's (lower is better), with a 95% interval.
+
+Target (issue: analysis you can trust): at 0.5 s per decision, at least 12 points per hand less, on at least
+100 deals × 4 chairs. The report (markdown) goes to stdout, one progress line per hand to stderr.
+Run: ``.venv/bin/python benchmarks/bench_seat.py [DEALS] [ROLLOUTS] [WORKERS]`` (default 100, the seat's
+ROLLOUTS, 2). Results do not depend on the number of workers. Each finished hand is a progress line with
+its figures as JSON, so a run cut short can still be summed up.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from typing import Any
+
+from cut_tutor import Rules, State
+from cut_tutor.analysis import AnalysisSeat
+from cut_tutor.analysis.run import POLICY
+from cut_tutor.analysis.seat import ROLLOUTS
+from cut_tutor.analysis.stats import mean_interval, paired
+from cut_tutor.coach import AIPlayer, Knowledge
+from cut_tutor.engine.view import sight
+from cut_tutor.sim import hand_seed, seat_seed, simulate
+
+SEED = 10
+
+
+def chair_hand(seed: int, deal: int, chair: int, rollouts: int) -> dict[str, Any]:
+    """Deal ``deal`` with the analysis seat in ``chair`` and Expert:Balanced in the other three, seeded as the
+    baseline's rotation ``chair`` seeds them."""
+    rules = Rules()
+    state = State.deal(rules, hand_seed(seed, deal), dealer=deal % rules.players)
+    level, _, style = POLICY.partition(":")
+    seat = AnalysisSeat(rollouts, seed=seat_seed(seed, deal, chair, chair))
+    others = {s: AIPlayer(level, style, seat_seed(seed, deal, chair, s)) for s in range(rules.players) if s != chair}
+    decisions = 0
+    while not state.over:
+        if state.turn == chair:
+            move = seat.choose(state)
+            decisions += 1
+        else:
+            move = others[state.turn].choose(Knowledge.from_sight(sight(state, state.turn)))
+        state.apply(move)
+    return {
+        "deal": deal, "chair": chair, "points": state.scores()[chair], "went_out": state.winner == chair,
+        "decisions": decisions, "analysed": seat.analysed, "rollouts": seat.rollouts, "seconds": seat.seconds,
+    }  # fmt: skip
+
+
+def report(rows: list[dict[str, Any]], base: dict[tuple[int, int], dict[str, Any]], rollouts: int,
+           workers: int, wall: float) -> str:  # fmt: skip
+    """The markdown report: both seats' means, the paired difference, going out, and the cost per decision."""
+    a = [float(r["points"]) for r in rows]
+    b = [float(base[r["deal"], r["chair"]]["points"]) for r in rows]
+    diff, low, high = mean_interval(paired(a, b))
+    ma, la, ha = mean_interval(a)
+    mb, lb, hb = mean_interval(b)
+    analysed = sum(r["analysed"] for r in rows)
+    spent = sum(r["seconds"] for r in rows)
+    played = sum(r["rollouts"] for r in rows)
+    rate = played / spent
+    deals = len({r["deal"] for r in rows})
+    lines = [
+        f"# Analysis seat vs Expert:Balanced, {deals} duplicate deals × 4 chairs (4-seat USA, seed {SEED})",
+        "",
+        f"Analysis seat: {rollouts} rollouts per decision ({POLICY} play-outs; at least 2 a legal move), forced"
+        f" moves played directly; {played / analysed:.0f} rollouts per analysed decision on average. Measured here:"
+        f" {rate:.0f} rollouts/s on one core, so {rollouts} rollouts are {rollouts / rate / 2:.2f} s of wall on"
+        " 2 cores.",
+        "",
+        "| seat | points per hand (95%) | went out |",
+        "| --- | --- | --- |",
+        f"| analysis seat | {ma:.2f} ({la:.2f} to {ha:.2f}) | {statistics.mean(r['went_out'] for r in rows):.1%} |",
+        f"| Expert:Balanced | {mb:.2f} ({lb:.2f} to {hb:.2f}) |"
+        f" {statistics.mean(base[r['deal'], r['chair']]['went_out'] for r in rows):.1%} |",
+        "",
+        f"**Paired difference (analysis seat − Expert:Balanced, same deal and chair): {diff:+.2f} points per hand,"
+        f" 95% interval {low:+.2f} to {high:+.2f}** (n = {len(rows)}; target ≤ −12).",
+        "",
+        "| chair | difference (95%) |",
+        "| --- | --- |",
+    ]
+    for chair in range(4):
+        mine = [(float(r["points"]), float(base[r["deal"], chair]["points"])) for r in rows if r["chair"] == chair]
+        d, lo, hi = mean_interval(paired([x for x, _ in mine], [y for _, y in mine]))
+        lines.append(f"| {chair} | {d:+.2f} ({lo:+.2f} to {hi:+.2f}) |")
+    lines += [
+        "",
+        f"Decisions analysed: {analysed} of {sum(r['decisions'] for r in rows)} the seat made"
+        f" ({analysed / len(rows):.1f} per hand); {spent / analysed:.3f} s per analysed decision on one core"
+        f" ({workers} workers, {wall / 60:.1f} min of wall in all).",
+        "",
+        f"Run: `.venv/bin/python benchmarks/bench_seat.py {deals} {rollouts} {workers}`",
+    ]
+    return "\n".join(lines)
+
+
+def main() -> None:
+    deals = int(sys.argv[1]) if len(sys.argv) > 1 else 100
+    rollouts = int(sys.argv[2]) if len(sys.argv) > 2 else ROLLOUTS
+    workers = int(sys.argv[3]) if len(sys.argv) > 3 else 2
+    start = time.perf_counter()
+    with ProcessPoolExecutor(workers) as pool:
+        frame = simulate([POLICY] * 4, Rules(), hands=deals, seed=SEED, executor=pool, duplicate=True)
+        chair0 = frame[frame["player"] == 0]
+        base = {(r["hand"], r["rotation"]): r for r in chair0.to_dict("records")}
+        futures = [pool.submit(chair_hand, SEED, d, c, rollouts) for d in range(deals) for c in range(4)]
+        for done, future in enumerate(as_completed(futures), 1):
+            r = future.result()
+            b = base[r["deal"], r["chair"]]
+            extra = {
+                "expert": int(b["points"]),
+                "expert_out": bool(b["went_out"]),
+                "elapsed": round(time.perf_counter() - start),
+            }
+            print(f"{done}/{len(futures)}", json.dumps(r | extra), file=sys.stderr, flush=True)
+    rows = [f.result() for f in futures]
+    print(report(rows, base, rollouts, workers, time.perf_counter() - start))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,68 @@
+"""The analysis seat: legal to the end of a hand, reproducible from its seed, and blind to what its view hides."""
+
+from __future__ import annotations
+
+from cut_tutor.analysis import AnalysisSeat
+from cut_tutor.coach import AIPlayer, Knowledge
+from cut_tutor.engine import Move, Rules, State, view
+from cut_tutor.engine.view import sight
+
+#: Small budgets keep a whole hand to a few seconds; the seat raises them to 2 rollouts a move where it must.
+BUDGET = 8
+#: A short 2-seat hand (a full deal lasts minutes at any budget): seat 0 has seven cards and several choices.
+SHORT = {"rules": {"players": 2}, "turn": 0, "pile": "9@1",
+         "seats": [{"hand": "K J 9 7 7 5 3"}, {"hand": "Q 10 8 6 4 4 2"}]}  # fmt: skip
+
+
+def play(seat: AnalysisSeat) -> tuple[list[Move], State, int]:
+    """The short hand with ``seat`` in chair 0 against Expert:Balanced: its moves, the end state and how many of
+    its decisions had a single legal move. Every move is checked legal before it is played."""
+    state = State.from_position(SHORT)
+    others = [AIPlayer("Expert", "Balanced", seed=s) for s in range(2)]
+    moves, forced = [], 0
+    while not state.over:
+        legal = state.legal_moves()
+        if state.turn == 0:
+            move = seat.choose(state)
+            moves.append(move)
+            forced += len(legal) == 1
+        else:
+            move = others[state.turn].choose(Knowledge.from_sight(sight(state, state.turn)))
+        assert move in legal
+        state.apply(move)
+    return moves, state, forced
+
+
+def test_it_plays_legal_moves_to_the_end_of_a_hand_and_analyses_only_real_choices() -> None:
+    seat = AnalysisSeat(BUDGET, seed=1)
+    moves, state, forced = play(seat)
+    assert state.over
+    assert seat.analysed == len(moves) - forced > 0
+    assert seat.rollouts >= 2 * seat.analysed and seat.seconds > 0
+
+
+def test_the_same_deal_and_seed_give_the_same_hand() -> None:
+    one, end_one, _ = play(AnalysisSeat(BUDGET, seed=7))
+    two, end_two, _ = play(AnalysisSeat(BUDGET, seed=7))
+    assert one == two
+    assert end_one.scores() == end_two.scores()
+
+
+def test_two_tables_that_look_the_same_to_the_seat_get_the_same_move() -> None:
+    state = State.deal(Rules(), seed=11)
+    expert = [AIPlayer("Expert", "Balanced", seed=s) for s in range(4)]
+    while len(state.legal_moves()) < 3:
+        state.apply(expert[state.turn].choose(Knowledge.from_sight(sight(state, state.turn))))
+    me = state.turn
+    other = (me + 1) % state.players
+    planted = State.from_position(state.to_position())
+    # swap one of the next seat's unseen hand cards with an undealt card of another rank
+    rank = next(r for r, n in enumerate(planted.hands[other]) if n > planted.known[other][r])
+    spare = next(r for r, n in enumerate(planted.undealt) if n and r != rank)
+    planted.hands[other][rank] -= 1
+    planted.hands[other][spare] += 1
+    planted.undealt[spare] -= 1
+    planted.undealt[rank] += 1
+    assert planted.to_position() != state.to_position()
+    assert view(planted, me) == view(state, me)
+    assert AnalysisSeat(40, seed=2).choose(state) == AnalysisSeat(40, seed=2).choose(planted)
