@@ -241,13 +241,14 @@ def cmd_cardclear(args: argparse.Namespace) -> int:
 
 
 def cmd_class(args: argparse.Namespace) -> int:
-    """A teacher's table of every learner in a tutor home; what could not be read goes to stderr."""
-    from .classroom import class_summary
+    """A teacher's table of every learner in a tutor home (their games, or with ``--progress`` their reviewed
+    hands' accuracy and kinds of mistake); what could not be read goes to stderr."""
+    from .classroom import class_progress, class_summary
     from .engine.storage import csv_cell
 
     if not Path(args.home).is_dir():
         raise ValueError(f"{args.home} is not a folder")
-    table, problems = class_summary(args.home)
+    table, problems = (class_progress if args.progress else class_summary)(args.home)
     if args.csv:
         table["learner"] = table["learner"].map(csv_cell)
         table.to_csv(sys.stdout, index=False)
@@ -320,6 +321,9 @@ def build_parser() -> argparse.ArgumentParser:
     room = sub.add_parser("class", help="a teacher's table of every learner in a tutor home (read-only)")
     room.add_argument("home", help="the tutor home: its learners/ folder holds one folder per learner")
     room.add_argument("--csv", action="store_true", help="the table as CSV")
+    room.add_argument(
+        "--progress", action="store_true", help="each learner's reviewed hands: accuracy, points lost, kinds of mistake"
+    )
     room.set_defaults(func=cmd_class)
     return parser
 

@@ -12,6 +12,7 @@ import pytest
 
 from cut_tutor.analysis import Analysis, MoveValue
 from cut_tutor.classroom import PROGRESS_COLUMNS, class_progress, gather_progress
+from cut_tutor.cli import main
 from cut_tutor.coach import AIPlayer, Knowledge
 from cut_tutor.engine import Move, Rules, State, record_of, replay, view
 from cut_tutor.engine.view import sight
@@ -189,7 +190,9 @@ class TestGather:
         listed, _ = gather_progress([tmp_path / "cut-progress-ben.csv"])
         assert list(listed["learner"]) == ["ben"]
 
-    def test_read_straight_from_the_learners_files_read_only(self, finished: dict[str, Any], tmp_path: Path) -> None:
+    def test_read_straight_from_the_learners_files_read_only(
+        self, finished: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    ) -> None:
         learners = tmp_path / "learners"
         hand = graded(finished)
         ana = Drills(learners / "ana" / DRILLS_FILE)
@@ -205,3 +208,8 @@ class TestGather:
         assert len(problems) == 1 and problems[0].startswith("cleo: the drills file cannot be read")
         assert {path: path.read_bytes() for path in files} == files
         assert sorted(p.name for p in (learners / "ana").iterdir()) == [DRILLS_FILE]  # no journal left behind
+        assert main(["class", str(tmp_path), "--progress", "--csv"]) == 0
+        out, err = capsys.readouterr()
+        assert out.splitlines()[0] == ",".join(PROGRESS_COLUMNS) and out.splitlines()[1].startswith("ana,1,")
+        assert "note: cleo: the drills file cannot be read" in err
+        assert {path: path.read_bytes() for path in files} == files
