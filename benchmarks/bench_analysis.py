@@ -8,17 +8,23 @@ rollouts is not known); a move marked *worse* with a wider interval does not cou
 4-seat self-play on one core, as ``bench_coach`` times it. ``WORKERS`` 0 analyses in this process (one core);
 ``ROLLOUTS`` gives each analysis that many rollouts and no time limit (``SECONDS`` is then ignored), so that two
 versions of the search can be compared on a busy machine: the figures depend only on the seed.
+Last, the memory one analysis adds to the process that runs it, as the coach panel runs it in the kernel (target:
+≤ 100 MB): in a fresh process, the peak resident size during a 2 s in-process analysis of the first position, less
+the resident size just before it.
 Run: ``.venv/bin/python benchmarks/bench_analysis.py [POSITIONS] [SECONDS] [WORKERS] [ROLLOUTS]`` (default 30, 2.0,
 2, none).
 """
 
 from __future__ import annotations
 
+import multiprocessing
 import random
+import resource
 import statistics
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 
 from cut_tutor import Rules, State, view
 from cut_tutor.analysis import analyse
@@ -57,6 +63,16 @@ def baseline(hands: int = 20) -> float:
             state.apply(seats[state.turn].choose(Knowledge.from_sight(sight(state, state.turn))))
             decisions += 1
     return decisions / (time.perf_counter() - start)
+
+
+def added_memory(seconds: float) -> float:
+    """MB the first position's in-process analysis adds at its peak (run in a fresh process: see the docstring)."""
+    state = positions(1)[0]
+    pages = int(Path("/proc/self/statm").read_text().split()[1])
+    before = pages * resource.getpagesize() / 2**20
+    analyse(view(state, state.turn), seconds=seconds, seed=0)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # kB on Linux
+    return peak - before
 
 
 def main() -> None:
@@ -120,6 +136,9 @@ def main() -> None:
         f" {after:,.0f}); one analysis = {median['wall'] * base:,.0f} baseline decisions of wall time,"
         f" a rollout = {base / median['per_core']:.0f} decisions of one core"
     )
+    with multiprocessing.get_context("spawn").Pool(1) as fresh:
+        added = fresh.apply(added_memory, (seconds,))
+    print(f"memory: one {seconds} s analysis in this process adds {added:.1f} MB at its peak (target ≤ 100 MB)")
 
 
 if __name__ == "__main__":
