@@ -479,14 +479,17 @@ def grade_text(grade: str | None) -> str:
 
 
 def loss_text(loss: float, low: float, high: float) -> str:
-    """A loss in points with its interval's half-width: ``12.0 ± 3.5 points``; the best move loses nothing.
+    """A loss in points with its interval's half-width: ``12.0 ± 3.5 points``; the best move loses nothing; a loss
+    whose interval reaches 0 is said to be too close to call first, as the review does not grade it (a measured
+    loss can then be below 0: the move did better than the best on the deals that measured it).
 
-    >>> loss_text(12.0, 8.5, 15.5), loss_text(0.0, 0.0, 0.0)
-    ('12.0 ± 3.5 points', '—')
+    >>> loss_text(12.0, 8.5, 15.5), loss_text(0.0, 0.0, 0.0), loss_text(-1.5, -6.0, 3.0)
+    ('12.0 ± 3.5 points', '—', 'too close to call (-1.5 ± 4.5 points)')
     """
     if loss == 0 and low == high == 0:
         return "—"
-    return f"{loss:.1f} ± {(high - low) / 2:.1f} points"
+    measured = f"{loss:.1f} ± {(high - low) / 2:.1f} points"
+    return f"{verdict_word('close', 0.0)} ({measured})" if low <= 0 else measured
 
 
 def review_summary(accuracy: float, lost_to_mistakes: float, luck: float, graded: Mapping[str, int]) -> str:
