@@ -675,7 +675,7 @@ def tutor_cleared(label: str, loss: float, low: float, high: float, threshold: f
     >>> tutor_cleared("Play 2× 5", 0.0, 0.0, 0.0, 12)
     'The analysis finds Play 2× 5 the best move here. Play it?'
     >>> tutor_cleared("Play 2× 5", 3.0, -2.0, 8.0, 12)
-    'The analysis finds Play 2× 5 too close to the best to call (about 3.0 points, 95%: -2.0 to 8.0). Play it?'
+    'Too close to call: the analysis cannot tell Play 2× 5 from the best (about 3.0 points, 95%: -2.0 to 8.0). Play it?'
     >>> tutor_cleared("Play 2× 5", 3.0, 1.0, 5.0, 12)
     'The analysis puts Play 2× 5 at about 3.0 points lost (95%: 1.0 to 5.0), under your 12.0. Play it?'
     """
@@ -683,6 +683,6 @@ def tutor_cleared(label: str, loss: float, low: float, high: float, threshold: f
         return f"The analysis finds {label} the best move here. Play it?"
     if low <= 0:
         figures = f"about {loss:.1f} points, 95%: {low:.1f} to {high:.1f}"
-        return f"The analysis finds {label} too close to the best to call ({figures}). Play it?"
+        return f"Too close to call: the analysis cannot tell {label} from the best ({figures}). Play it?"
     figures = f"about {loss:.1f} points lost (95%: {low:.1f} to {high:.1f})"
     return f"The analysis puts {label} at {figures}, under your {threshold:.1f}. Play it?"
