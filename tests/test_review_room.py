@@ -4,6 +4,9 @@ learner, due by a fixed clock), tutor mode asks only above its threshold, and th
 
 from __future__ import annotations
 
+import threading
+import time
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -12,13 +15,16 @@ import pytest
 
 pytest.importorskip("ipywidgets")
 
-from cut_tutor.engine import view
+from cut_tutor.analysis import Analysis, MoveValue
+from cut_tutor.engine import Move, view
 from cut_tutor.engine.view import unseen
-from cut_tutor.engine.words import RETRY_ASK
+from cut_tutor.engine.words import RETRY_ASK, TUTOR_CHECKING, tutor_cleared, tutor_measured
 from cut_tutor.review.tutor import HEURISTIC_NOISE
+from cut_tutor.widgets import coach_panel
 from cut_tutor.widgets.app import GameApp
 from cut_tutor.widgets.review_room import DRILLS_FILE, ReviewRoom
 from cut_tutor.widgets.shared import YOU
+from cut_tutor.widgets.table import move_label
 
 #: A fixed clock for the drills' schedule.
 NOW = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
@@ -179,6 +185,173 @@ def test_tutor_mode_lets_a_play_below_its_threshold_land(tmp_path: Path) -> None
     app.set_tutor(True, threshold=loss + 0.5)
     app.play(worst(app))
     assert len(app.state.moves) == 1 and app.review.caution is None  # type: ignore[union-attr]
+
+
+class Analyser:
+    """Stands in for the coach panel's analysis: a constructed verdict on your move, counting its runs; a run
+    lasts until :attr:`go` is set (or the run is cancelled)."""
+
+    def __init__(self, move: str, gap: float, low: float, high: float) -> None:
+        self.move, self.gap, self.low, self.high = move, gap, low, high
+        self.runs, self.go = 0, threading.Event()
+
+    def __call__(self, seen: dict[str, Any], progress: Callable[[float], None], **_: Any) -> Analysis:
+        self.runs += 1
+        while not self.go.is_set():
+            progress(0.5)  # raises once Cancel (here: the tutor) stops the run
+            time.sleep(0.01)
+        best = next(m for m in seen["legal"] if m != self.move)
+        rows = [MoveValue(Move.parse(best), best, 5.0, 4.0, 6.0, 0.0, 0.0, 0.0, 0.0, 50, "best")]
+        for text in seen["legal"]:
+            if text != best:
+                gap, low, high = (self.gap, self.low, self.high) if text == self.move else (1.0, -1.0, 3.0)
+                rows.append(MoveValue(Move.parse(text), text, 5 + gap, 4 + gap, 6 + gap, gap, low, high, 0.0, 50,
+                                      "close" if low <= 0 else "worse"))  # fmt: skip
+        return Analysis(seen["seat"], rows, 50 * len(rows), 0.1, "budget", 0, "Expert:Balanced")
+
+
+def said_label(app: GameApp, move: str) -> str:
+    """A move in the words of its button."""
+    return move_label(Move.parse(move), view(app.state, YOU), app.need_game().names)  # type: ignore[arg-type]
+
+
+def asked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *verdict: float) -> tuple[GameApp, Analyser]:
+    """Your worst move asked about on the coach's word (threshold 12) while the analysis, standing in with
+    ``verdict``, runs (set its ``go`` to let it finish)."""
+    app = small_app(tmp_path, pacing="Step")
+    app.deal(seed=SEED)
+    bad = worst(app)
+    analyser = Analyser(bad, *verdict)
+    monkeypatch.setattr(coach_panel, "analyse", analyser)
+    app.set_tutor(True, threshold=12.0)
+    assert app.review.asks([bad]) and app.review.caution is not None and app.review.caution.source == "coach"
+    assert TUTOR_CHECKING in app.review.tutor_said.value
+    return app, analyser
+
+
+def test_the_tutor_checks_with_the_analysis_and_shows_its_loss_with_its_interval(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app, analyser = asked(tmp_path, monkeypatch, 20.0, 10.0, 30.0)
+    analyser.go.set()
+    caution = app.review.wait_tutor()
+    assert caution is not None and caution.source == "analysis"
+    assert (caution.loss, caution.low, caution.high) == (20.0, 10.0, 30.0)
+    said = app.review.tutor_said.value
+    assert tutor_measured(said_label(app, caution.move), 20.0, 10.0, 30.0) in said and TUTOR_CHECKING not in said
+    assert app.state is not None and not app.state.moves  # the play still waits
+    assert app.tutor_hint().startswith("The analysis prefers: ")
+    # the analysis is the coach panel's, kept for this position: opening the analysis does not run it again
+    found = app.coach.rollouts()
+    assert found is not None and str(found.best.move) == caution.best
+    app.coach.start_rollouts(wait=True)
+    assert analyser.runs == 1
+    app.play_anyway()
+    assert [str(m) for m in app.state.moves] == [caution.move]
+
+
+def test_a_play_the_analysis_finds_too_close_to_call_waits_for_the_learners_word(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app, analyser = asked(tmp_path, monkeypatch, 15.0, -2.0, 32.0)
+    analyser.go.set()
+    caution = app.review.wait_tutor()
+    assert caution is not None and not caution.asks(app.review.threshold)
+    said = app.review.tutor_said.value
+    assert tutor_cleared(said_label(app, caution.move), 15.0, -2.0, 32.0, 12.0) in said
+    assert said.count("Too close to call") == 1 and TUTOR_CHECKING not in said
+    assert app.review.tutor_box.layout.display == "" and app.state is not None and not app.state.moves
+    app.play_anyway()
+    assert len(app.state.moves) == 1
+
+
+def test_a_play_the_analysis_puts_under_the_threshold_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    app, analyser = asked(tmp_path, monkeypatch, 3.0, 1.0, 5.0)
+    analyser.go.set()
+    caution = app.review.wait_tutor()
+    assert caution is not None and caution.source == "analysis"
+    assert "under your 12.0" in app.review.tutor_said.value and app.state is not None and not app.state.moves
+    app.rethink()
+    assert app.review.caution is None and not app.state.moves
+
+
+def test_rethink_cancels_the_tutors_analysis(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    app, analyser = asked(tmp_path, monkeypatch, 20.0, 10.0, 30.0)
+    check = app.review._check
+    assert check is not None and check.is_alive()
+    app.rethink()
+    check.join(timeout=10)
+    assert not check.is_alive() and analyser.runs == 1  # the run never finishes by itself: it was cancelled
+    assert app.coach.rollouts() is None and app.review.caution is None  # nothing kept, nothing asked
+
+
+def test_a_new_move_cancels_the_tutors_analysis_and_checks_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app, analyser = asked(tmp_path, monkeypatch, 20.0, 10.0, 30.0)
+    first = app.review._check
+    assert first is not None
+    assert app.review.asks([analyser.move])  # asked again: the first run gives way
+    first.join(timeout=10)
+    assert not first.is_alive() and app.coach.rollouts() is None
+    analyser.go.set()
+    caution = app.review.wait_tutor()
+    assert caution is not None and caution.source == "analysis" and analyser.runs == 2
+
+
+def test_no_analysis_starts_when_tutor_mode_is_off_or_the_play_is_fine(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = small_app(tmp_path, pacing="Step")
+    app.deal(seed=SEED)
+    advice = app.advice()
+    assert advice is not None
+    analyser = Analyser(worst(app), 20.0, 10.0, 30.0)
+    analyser.go.set()
+    monkeypatch.setattr(coach_panel, "analyse", analyser)
+    app.set_tutor(True, threshold=12.0)
+    assert app.review.asks([advice.move]) is False and app.review._check is None  # the coach's own move
+    app.set_tutor(False)
+    app.play(worst(app))
+    assert app.state is not None and len(app.state.moves) == 1 and app.review._check is None
+    assert analyser.runs == 0
+
+
+def test_an_analysis_already_made_answers_at_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    app = small_app(tmp_path, pacing="Step")
+    app.deal(seed=SEED)
+    analyser = Analyser(worst(app), 20.0, 10.0, 30.0)
+    analyser.go.set()
+    monkeypatch.setattr(coach_panel, "analyse", analyser)
+    app.coach.start_rollouts(wait=True)  # the learner ran the analysis from the coach panel first
+    app.set_tutor(True, threshold=12.0)
+    app.play(worst(app))
+    caution = app.review.caution
+    assert caution is not None and caution.source == "analysis" and app.review._check is None
+    assert analyser.runs == 1 and TUTOR_CHECKING not in app.review.tutor_said.value
+
+
+def test_the_tutor_refines_with_a_real_analysis(tmp_path: Path) -> None:
+    app = small_app(tmp_path, pacing="Step")
+    app.review.tutor_seconds, app.review.tutor_rollouts = None, 48  # a small budget, the same on every run
+    app.deal(seed=SEED)
+    app.set_tutor(True, threshold=HEURISTIC_NOISE)
+    bad = worst(app)
+    app.play(bad)
+    assert app.review.caution is not None and app.review.caution.source == "coach"
+    caution = app.review.wait_tutor()
+    found = app.coach.rollouts()
+    assert found is not None and found.seat == YOU
+    assert caution is not None and caution.source == "analysis" and caution.move == bad
+    mine = next(m for m in found.moves if str(m.move) == bad)
+    assert (caution.loss, caution.low, caution.high) == (mine.gap, mine.gap_low, mine.gap_high)
+    label, threshold = said_label(app, bad), app.review.threshold
+    if caution.asks(threshold):
+        said = tutor_measured(label, mine.gap, mine.gap_low, mine.gap_high)
+    else:
+        said = tutor_cleared(label, mine.gap, mine.gap_low, mine.gap_high, threshold)
+    assert said in app.review.tutor_said.value
+    assert app.state is not None and not app.state.moves
 
 
 def test_the_belief_panel_shows_your_view_on_your_turn_only(tmp_path: Path) -> None:

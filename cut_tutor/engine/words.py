@@ -653,3 +653,39 @@ def progress_alt(hands: int, accuracy: float | None, lost: float | None) -> str:
         return NO_PROGRESS
     return (f"Accuracy and points lost over {count(hands, 'reviewed hand')}: mean accuracy {accuracy:.1f}%, "
             f"{lost:.1f} points lost to mistakes per hand.")  # fmt: skip
+
+
+# -- tutor mode, refined by the analysis ------------------------------------------------------------------------------
+
+#: Under the tutor's question while the analysis of the learner's position runs.
+TUTOR_CHECKING = "Checking with the analysis…"
+
+
+def tutor_measured(label: str, loss: float, low: float, high: float) -> str:
+    """Tutor mode's question once the analysis confirms the coach: its loss with its 95% interval.
+
+    >>> tutor_measured("Play 2× 5", 14.04, 8.1, 19.96)
+    'Tutor: the analysis puts Play 2× 5 at about 14.0 points lost (95%: 8.1 to 20.0). Play it anyway?'
+    """
+    figures = f"about {loss:.1f} points lost (95%: {low:.1f} to {high:.1f})"
+    return f"Tutor: the analysis puts {label} at {figures}. Play it anyway?"
+
+
+def tutor_cleared(label: str, loss: float, low: float, high: float, threshold: float) -> str:
+    """What the tutor says when the analysis does not back the coach's warning: the play waits for the learner's
+    word all the same (the guide's *Tutor mode*).
+
+    >>> tutor_cleared("Play 2× 5", 0.0, 0.0, 0.0, 12)
+    'The analysis finds Play 2× 5 the best move here. Play it?'
+    >>> tutor_cleared("Play 2× 5", 3.0, -2.0, 8.0, 12)
+    'Too close to call: the analysis cannot tell Play 2× 5 from the best (about 3.0 points, 95%: -2.0 to 8.0). Play it?'
+    >>> tutor_cleared("Play 2× 5", 3.0, 1.0, 5.0, 12)
+    'The analysis puts Play 2× 5 at about 3.0 points lost (95%: 1.0 to 5.0), under your 12.0. Play it?'
+    """
+    if loss == 0 and low == high == 0:
+        return f"The analysis finds {label} the best move here. Play it?"
+    if low <= 0:
+        figures = f"about {loss:.1f} points, 95%: {low:.1f} to {high:.1f}"
+        return f"Too close to call: the analysis cannot tell {label} from the best ({figures}). Play it?"
+    figures = f"about {loss:.1f} points lost (95%: {low:.1f} to {high:.1f})"
+    return f"The analysis puts {label} at {figures}, under your {threshold:.1f}. Play it?"

@@ -73,7 +73,7 @@ class GameApp:
         self.form = SetupForm(self)
         self.coach = CoachPanel(self)
         self.score_panel = ScorePanel(self)
-        self.review = ReviewRoom(self, self.coach.rollouts, self._land)
+        self.review = ReviewRoom(self, self.coach, self._land)
         # tutor mode is a setup option: its row joins the form's Coaching settings
         rows = self.form.box.children
         at = rows.index(self.form.coach_about) + 1

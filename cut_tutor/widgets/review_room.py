@@ -4,7 +4,8 @@ question before a doubtful play, and the belief panel beside the coach (the guid
 The review runs in a thread, as the coach's analysis does, with a progress bar and a Cancel button, so the table
 never waits for it; its graded mistakes join the learner's drills (``drills.sqlite`` in the learner's home), and the
 review itself, with its mistakes' kinds, joins the learner's progress across games in the same file.
-Tutor mode and the belief panel read the learner's view only (C2).
+Tutor mode and the belief panel read the learner's view only (C2); tutor mode's check with the analysis is the
+coach panel's own analysis of that view, so its result is kept where *Open the analysis* finds it.
 """
 
 from __future__ import annotations
@@ -30,26 +31,34 @@ from cut_tutor.engine.words import (
     RETHINK,
     REVIEW_STOPPED,
     REVIEW_TITLE,
+    TUTOR_CHECKING,
     TUTOR_MODE,
     TUTOR_THRESHOLD,
     drills_added,
     review_status,
+    tutor_cleared,
     tutor_hint,
+    tutor_measured,
     tutor_question,
 )
 from cut_tutor.review import THRESHOLDS, Caution, Drill, Drills, HandReview, review, warn
 from cut_tutor.review.drills import DRILLS_FILE
 from cut_tutor.review.hand import DEAL_ROLLOUTS, ROLLOUTS, position_analysis
 from cut_tutor.review.kinds import hand_kinds
+from cut_tutor.review.tutor import judge
 
 from .belief_panel import BeliefPanel
+from .coach_panel import CoachPanel
 from .drills_panel import DrillsPanel, ProgressPanel
 from .review_panel import ReviewPanel
 from .shared import YOU, Host
-from .table import move_label
+from .table import IntentError, move_label
 
 #: Tutor mode asks from a *mistake*'s loss by default (the review's own threshold).
 TUTOR_THRESHOLD_DEFAULT = dict(THRESHOLDS)["mistake"]
+#: Tutor mode's check with the analysis when it asks on the coach's word: the coach panel's own short budget, so the
+#: refined question comes while the learner still reads the first (the guide's *Tutor mode*).
+TUTOR_SECONDS = 2.0
 #: Samples behind the belief panel's chances: enough for whole percents, quick enough for every turn.
 BELIEF_SAMPLES = 200
 
@@ -61,18 +70,17 @@ class _Cancelled(Exception):
 class ReviewRoom:
     """The review, drills, tutor and belief sections of the app.
 
-    ``rollouts_of`` gives the coach panel's Monte-Carlo analysis of the learner's position when it has finished
-    (tutor mode's refinement); ``land`` plays the learner's moves past the tutor.
+    ``coach`` is the coach panel, whose Monte-Carlo analysis of the learner's position refines tutor mode's question
+    (started by the tutor when it asks, kept per position by the panel); ``land`` plays the learner's moves past
+    the tutor.
     """
 
     #: Start a hand's review the moment it ends (the test suite turns it off for the other rooms' tests, whose
     #: many finished hands would each start one; :meth:`review_hand` still reviews on demand).
     automatic = True
 
-    def __init__(
-        self, host: Host, rollouts_of: Callable[[], Analysis | None], land: Callable[[Sequence[Move]], None]
-    ) -> None:
-        self.host, self.rollouts_of, self.land = host, rollouts_of, land
+    def __init__(self, host: Host, coach: CoachPanel, land: Callable[[Sequence[Move]], None]) -> None:
+        self.host, self.coach, self.land = host, coach, land
         #: The review's budgets: rollouts per decision, fresh deals for the deal's luck, and its seed.
         self.rollouts, self.deal_rollouts, self.seed = ROLLOUTS, DEAL_ROLLOUTS, 0
         #: The drills' clock (a test fixes it, so the schedule is the same on every run).
@@ -115,6 +123,11 @@ class ReviewRoom:
         self.caution: Caution | None = None
         self._pending: tuple[tuple[Move, ...], int] | None = None  # the moves asked about, at that move count
         self.hint = ""
+        #: The check with the analysis: its budget (``None`` rollouts: the time decides), and its waiting thread.
+        self.tutor_seconds: float | None = TUTOR_SECONDS
+        self.tutor_rollouts: int | None = None
+        self._check: threading.Thread | None = None
+        self._tutor_lock = threading.Lock()
         self.tutor_said = w.HTML()
         anyway = controls.button(PLAY_ANYWAY, self.play_anyway, button_style="warning")
         self.tutor_buttons = w.HBox(
@@ -277,15 +290,53 @@ class ReviewRoom:
         seen = view(game.state, YOU)
         if str(chosen[0]) not in seen["legal"]:
             return False  # the play loop refuses it with its reason
-        caution = warn(seen, chosen[0], self.threshold, coach=self.host.setup.coach, analysis=self.rollouts_of())
+        caution = warn(seen, chosen[0], self.threshold, coach=self.host.setup.coach, analysis=self.coach.rollouts())
         if caution is None:
             return False
-        self.caution, self._pending = caution, (chosen, len(game.state.moves))
+        asked = (chosen, len(game.state.moves))
+        self.caution, self._pending = caution, asked
+        if caution.source == "coach":  # the analysis has not measured this view yet: check with it, in the background
+            self._check = threading.Thread(target=self._checked, args=(asked, seen), name="cut-tutor", daemon=True)
+            self._check.start()
         self.host.refresh()
         return True
 
+    def _checked(self, asked: tuple[tuple[Move, ...], int], seen: dict[str, Any]) -> None:
+        """Run the coach panel's analysis of the learner's view and, if the question still stands when it is done,
+        put the analysis' word in the coach's place."""
+        found = None
+        for _ in range(2):  # the first wait may only see an older position's analysis end (or give way)
+            try:
+                self.coach.start_rollouts(self.tutor_seconds, self.tutor_rollouts, wait=True)
+            except IntentError:
+                return  # no longer the learner's turn: nothing to refine
+            found = self.coach.rollouts()
+            if found is not None or self._pending is not asked:
+                break
+        with self._tutor_lock:
+            if self._pending is not asked:
+                return  # Rethink, Play anyway or another move came first (and cancelled the analysis)
+            self._check = None
+            if found is not None:
+                self.caution = judge(seen, asked[0][0], coach=self.host.setup.coach, analysis=found)
+                if self.hint:
+                    self.hint = self._hint()
+        self.draw_tutor()
+
+    def wait_tutor(self) -> Caution | None:
+        """Wait for the tutor's check with the analysis (the twin of letting it finish); the question then."""
+        check = self._check
+        if check is not None:
+            check.join()
+        self.draw_tutor()
+        return self.caution
+
     def _forget(self) -> None:
-        self.caution, self._pending, self.hint = None, None, ""
+        """The question ends; its check with the analysis, if running, is cancelled."""
+        with self._tutor_lock:
+            if self._check is not None:
+                self.coach.cancel_rollouts()
+            self.caution, self._pending, self.hint, self._check = None, None, "", None
 
     def _asked(self) -> tuple[Move, ...]:
         game = self.host.game
@@ -309,12 +360,16 @@ class ReviewRoom:
         """*Hint*: the move the tutor prefers here, by the coach's heuristic (or the analysis when it has measured
         this position), named by its button."""
         self._asked()
-        assert self.caution is not None  # asked: a caution stands
-        game = self.host.need_game()
-        label = move_label(Move.parse(self.caution.best), view(game.state, YOU), game.names)
-        self.hint = tutor_hint(self.caution.source, self.host.setup.coach, label)
+        self.hint = self._hint()
         self.draw_tutor()
         return self.hint
+
+    def _hint(self) -> str:
+        caution = self.caution
+        assert caution is not None  # asked: a caution stands
+        game = self.host.need_game()
+        label = move_label(Move.parse(caution.best), view(game.state, YOU), game.names)
+        return tutor_hint(caution.source, self.host.setup.coach, label)
 
     def draw_tutor(self) -> None:
         """The tutor's question while it stands (a later move ends it)."""
@@ -326,8 +381,16 @@ class ReviewRoom:
             self.tutor_box.layout.display = "none"
             return
         label = move_label(Move.parse(caution.move), view(game.state, YOU), game.names)
+        low, high = caution.low, caution.high
+        if low is None or high is None:  # the coach's word
+            said = tutor_question(label, caution.loss)
+        elif caution.asks(self.threshold):
+            said = tutor_measured(label, caution.loss, low, high)
+        else:
+            said = tutor_cleared(label, caution.loss, low, high, self.threshold)
+        checking = f"<br><i>{escape(TUTOR_CHECKING)}</i>" if self._check is not None else ""
         hint = f"<br><i>{escape(self.hint)}</i>" if self.hint else ""
-        self.tutor_said.value = f"<b>{escape(tutor_question(label, caution.loss))}</b>{hint}"
+        self.tutor_said.value = f"<b>{escape(said)}</b>{checking}{hint}"
         self.tutor_box.layout.display = ""
 
     # -- the belief panel -----------------------------------------------------------------------------------------

@@ -1,7 +1,8 @@
 """The review room in a real browser: a two-player hand played with the coach's worst move every turn (chosen in
 the analysis table), reviewed in the background once it ends, its blunder graded, retried, and found in the
 drills, and the Progress section shows the reviewed hand's plot and its CSV download. axe-core finds nothing
-critical or serious with the review, the drills and the progress open."""
+critical or serious with the review, the drills and the progress open. Tutor mode, switched on in the setup, asks
+before the coach's worst move lands and puts the analysis' word in the coach's place once it has finished."""
 
 from __future__ import annotations
 
@@ -16,7 +17,17 @@ from test_study import axe_problems
 
 from cut_tutor import dashboard
 from cut_tutor.cli import voila_command
-from cut_tutor.engine.words import FIND_BETTER, NEXT_MISTAKE, PROGRESS_DOWNLOAD, PROGRESS_SECTION, RETRY_ASK
+from cut_tutor.engine.words import (
+    FIND_BETTER,
+    HINT,
+    NEXT_MISTAKE,
+    PROGRESS_DOWNLOAD,
+    PROGRESS_SECTION,
+    RETHINK,
+    RETRY_ASK,
+    TUTOR_CHECKING,
+    TUTOR_MODE,
+)
 
 SHOTS = ROOT / "test-artifacts" / "screenshots"
 SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
@@ -118,4 +129,49 @@ def test_a_bad_hand_is_graded_retried_and_drilled(server: str) -> None:
         assert Path(download.value.path()).read_text(encoding="utf-8").startswith("game,hand,seat,points,accuracy")
         shots(page, "progress", progress)
         assert axe_problems(page) == []
+        browser.close()
+
+
+def test_tutor_mode_asks_before_a_bad_play_and_checks_with_the_analysis(server: str) -> None:
+    from playwright.sync_api import expect, sync_playwright
+
+    with sync_playwright() as p:
+        browser, page = open_page(p)
+        page.set_viewport_size({"width": 1280, "height": 800})
+        page.goto(server)
+        page.get_by_role("button", name=re.compile("^(Start new|Deal & play)$")).first.wait_for()
+        if page.get_by_role("button", name="Start new").is_visible():
+            page.get_by_role("button", name="Start new").click()
+        page.locator(".widget-dropdown", has_text="Players").locator("select").select_option("2")
+        page.locator(".widget-toggle-buttons", has_text="AI pacing").get_by_role("button", name="Step").click()
+        page.locator(".cut-wrap", has_text=TUTOR_MODE).locator("input[type=checkbox]").check()
+        page.get_by_placeholder("random").fill(SEED)
+        page.get_by_placeholder("random").press("Tab")
+        page.get_by_role("button", name="Deal & play").click()
+        expect(page.locator(".cut-status")).to_have_text("Your turn")
+        page.get_by_role("button", name="Open the analysis").click()
+        pick = page.locator(".cut-mt .cut-mt-pick").last  # the coach's worst move: far above the threshold
+        label = pick.inner_text()
+        pick.click()
+        page.locator("button.cut-play").click()
+        tutor = page.locator(".cut-tutor")
+        # the coach's question at once, then the analysis' word in its place (its budget is 2 s)
+        expect(tutor.get_by_text(f"Tutor: {label} may cost you about", exact=False)).to_be_visible()
+        expect(tutor.get_by_text(TUTOR_CHECKING)).to_be_visible()  # 2 s cannot part a dozen moves: it runs them out
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / "review-room-tutor-checking-light-desktop.png"))
+        expect(
+            tutor.get_by_text(
+                re.compile(r"^(Tutor: the analysis puts|The analysis puts|Too close to call: the analysis)")
+            )
+        ).to_be_visible(timeout=60_000)
+        expect(tutor.get_by_text(TUTOR_CHECKING)).to_have_count(0)
+        expect(page.locator(".cut-status")).to_have_text("Your turn")  # the play waits
+        tutor.get_by_role("button", name=HINT).click()
+        expect(tutor.get_by_text(re.compile("^The analysis prefers: "))).to_be_visible()
+        shots(page, "tutor", tutor)
+        assert axe_problems(page) == []
+        tutor.get_by_role("button", name=RETHINK).click()
+        expect(tutor).to_be_hidden()
+        expect(page.locator(".cut-status")).to_have_text("Your turn")
         browser.close()
