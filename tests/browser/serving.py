@@ -1,4 +1,5 @@
-"""The one Voilà harness: a server on 127.0.0.1 and Debian's Chromium, for the browser tests and the benchmarks.
+"""The one Voilà harness: a server on 127.0.0.1 and Debian's Chromium, for the browser tests and the benchmarks,
+and what the browser tests share: axe-core's findings, screenshots in both themes and sizes, the known deal.
 
 The browser tests import it as ``serving`` (pytest puts this folder on the path); ``benchmarks/bench_dashboard.py``
 puts this folder on its path and imports it the same way.
@@ -27,6 +28,11 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--d
         "--disable-sync", "--no-first-run"]  # fmt: skip
 #: The Turn Status once a deal is on the table: Step pacing (the default) waits for Next before an AI seat plays.
 DEALT = re.compile(r"( to play|^Your turn)$")
+#: The deal code of the known game the study tests deal.
+SEED = "3"
+SHOTS = ROOT / "test-artifacts" / "screenshots"
+#: The screenshot sizes of every screen: (width, height).
+SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
 
 
 def free_port() -> int:
@@ -187,3 +193,55 @@ def jupyter_lab(command: list[str], base: str, log: Path, env: dict[str, str], c
                 lab.wait(timeout=30)
             except subprocess.TimeoutExpired:
                 lab.kill()
+
+
+def axe_problems(page: Any) -> list[str]:
+    """Every critical or serious axe-core violation on the page, one line per element."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    found = Axe().run(page).response["violations"]
+    return [
+        f"{v['id']} ({v['impact']}): {node['html'][:120]}"
+        for v in found
+        if v["impact"] in ("critical", "serious")
+        for node in v["nodes"]
+    ]
+
+
+def shots(page: Any, name: str, target: Any) -> None:
+    """The same screen light and dark, at desktop and phone sizes, with ``target`` scrolled into view: saved as
+    ``test-artifacts/screenshots/<name>-<theme>-<size>.png``."""
+    from playwright.sync_api import expect
+
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    for theme in ("light", "dark"):
+        if not page.locator(f".cut-app.cut-app-{theme}").count():
+            page.locator("button.cut-theme").first.click()
+            expect(page.locator(f".cut-app.cut-app-{theme}")).to_be_visible()
+        for size, (width, height) in SIZES.items():
+            page.set_viewport_size({"width": width, "height": height})
+            target.scroll_into_view_if_needed()
+            page.wait_for_timeout(300)
+            page.screenshot(path=str(SHOTS / f"{name}-{theme}-{size}.png"))
+    page.set_viewport_size({"width": 1280, "height": 800})
+
+
+def deal(page: Any, server: str, query: str = "", pacing: str = "Auto") -> None:
+    """Open the app and deal the known game (Auto pacing unless told); a game left by another test is set aside
+    first."""
+    from playwright.sync_api import expect
+
+    page.goto(server + query)
+    page.get_by_role("button", name=re.compile("^(Start new|Deal & play)$")).first.wait_for()
+    start_new = page.get_by_role("button", name="Start new")
+    if start_new.is_visible():
+        start_new.click()
+    page.locator(".widget-toggle-buttons", has_text="AI pacing").get_by_role("button", name=pacing).click()
+    page.get_by_placeholder("random").fill(SEED)
+    page.get_by_placeholder("random").press("Tab")
+    page.get_by_role("button", name="Deal & play").click()
+    # Auto: the AI seats before you have played; Step: they wait for Next
+    expect(page.locator(".cut-status")).to_have_text(
+        "Your turn" if pacing == "Auto" else re.compile("to play$|^Your turn$")
+    )
+    page.evaluate("window.scrollTo(0, 0)")

@@ -8,30 +8,16 @@ This proves the wiring only: the board's logic is tested through its Python twin
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from serving import CHROMIUM, ROOT, free_port, open_page, voila_server
-from test_study import axe_problems
-
-from cut_tutor import dashboard
-from cut_tutor.cli import voila_command
+from serving import ROOT, axe_problems, open_page
 
 SHOTS = ROOT / "test-artifacts" / "screenshots"
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(900)]
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[str]:
-    if CHROMIUM is None:
-        pytest.skip("chromium is not on PATH")
-    port = free_port()
-    with voila_server(voila_command(dashboard.notebook(), port), port) as url:
-        yield url + "/"
 
 
 def shot(page: Any, name: str) -> None:

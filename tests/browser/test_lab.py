@@ -15,8 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from serving import CHROMIUM, ROOT, jupyter_lab, open_page
-from test_study import SEED
+from serving import CHROMIUM, ROOT, SEED, jupyter_lab, open_page
 
 from cut_tutor import dashboard
 from cut_tutor.engine import codes

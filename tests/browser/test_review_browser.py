@@ -6,47 +6,14 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
-from serving import CHROMIUM, ROOT, free_port, open_page, voila_server
-from test_study import axe_problems, deal
+from serving import SHOTS, axe_problems, deal, open_page, shots
 
 from cut_tutor import dashboard
-from cut_tutor.cli import voila_command
-
-SHOTS = ROOT / "test-artifacts" / "screenshots"
-SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(900)]
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[str]:
-    if CHROMIUM is None:
-        pytest.skip("chromium is not on PATH")
-    port = free_port()
-    with voila_server(voila_command(dashboard.notebook(), port), port) as url:
-        yield url + "/"
-
-
-def shots(page: Any, name: str, target: Any) -> None:
-    """The same screen light and dark, at desktop and phone sizes, with ``target`` scrolled into view."""
-    from playwright.sync_api import expect
-
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    for theme in ("light", "dark"):
-        if not page.locator(f".cut-app.cut-app-{theme}").count():
-            page.locator("button.cut-theme").first.click()
-            expect(page.locator(f".cut-app.cut-app-{theme}")).to_be_visible()
-        for size, (width, height) in SIZES.items():
-            page.set_viewport_size({"width": width, "height": height})
-            target.scroll_into_view_if_needed()
-            page.wait_for_timeout(300)
-            page.screenshot(path=str(SHOTS / f"review-{name}-{theme}-{size}.png"))
-    page.set_viewport_size({"width": 1280, "height": 800})
 
 
 def test_a_row_selects_its_play_and_the_rollouts_join_the_table(server: str) -> None:
@@ -95,7 +62,7 @@ def test_a_row_selects_its_play_and_the_rollouts_join_the_table(server: str) -> 
         page.locator("button.cut-theme").first.click()
         expect(page.locator(".cut-app.cut-app-dark")).to_be_visible()
         assert axe_problems(page) == [], "the analysis table with the rollouts and the compare, dark"
-        shots(page, "analysis", page.locator(".cut-mt"))
+        shots(page, "review-analysis", page.locator(".cut-mt"))
         # on a phone the table scrolls inside its own box: the page itself does not widen
         page.set_viewport_size({"width": 390, "height": 844})
         assert page.evaluate("document.documentElement.scrollWidth") <= 390 + 1
@@ -155,7 +122,7 @@ def test_downloads_and_the_replayer(server: str, tmp_path: Path) -> None:
         previous = expect(page.get_by_role("button", name="◀ Previous disagreement"))
         previous.to_be_disabled() if earliest == at else previous.to_be_enabled()
         assert axe_problems(page) == [], "the replayer in review"
-        shots(page, "replayer", page.locator(".cut-replayer"))
+        shots(page, "review-replayer", page.locator(".cut-replayer"))
         browser.close()
 
 

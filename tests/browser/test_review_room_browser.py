@@ -7,16 +7,11 @@ before the coach's worst move lands and puts the analysis' word in the coach's p
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
-from serving import CHROMIUM, ROOT, free_port, open_page, voila_server
-from test_study import axe_problems
+from serving import SHOTS, axe_problems, open_page, shots
 
-from cut_tutor import dashboard
-from cut_tutor.cli import voila_command
 from cut_tutor.engine.words import (
     FIND_BETTER,
     HINT,
@@ -29,38 +24,10 @@ from cut_tutor.engine.words import (
     TUTOR_MODE,
 )
 
-SHOTS = ROOT / "test-artifacts" / "screenshots"
-SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
 #: A two-player deal on which the coach's worst move every turn is a short hand with graded blunders.
 SEED = "3"
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(900)]
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[str]:
-    if CHROMIUM is None:
-        pytest.skip("chromium is not on PATH")
-    port = free_port()
-    with voila_server(voila_command(dashboard.notebook(), port), port) as url:
-        yield url + "/"
-
-
-def shots(page: Any, name: str, target: Any) -> None:
-    """The same screen light and dark, at desktop and phone sizes, with ``target`` scrolled into view."""
-    from playwright.sync_api import expect
-
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    for theme in ("light", "dark"):
-        if not page.locator(f".cut-app.cut-app-{theme}").count():
-            page.locator("button.cut-theme").first.click()
-            expect(page.locator(f".cut-app.cut-app-{theme}")).to_be_visible()
-        for size, (width, height) in SIZES.items():
-            page.set_viewport_size({"width": width, "height": height})
-            target.scroll_into_view_if_needed()
-            page.wait_for_timeout(300)
-            page.screenshot(path=str(SHOTS / f"review-room-{name}-{theme}-{size}.png"))
-    page.set_viewport_size({"width": 1280, "height": 800})
 
 
 def test_a_bad_hand_is_graded_retried_and_drilled(server: str) -> None:
@@ -98,7 +65,7 @@ def test_a_bad_hand_is_graded_retried_and_drilled(server: str) -> None:
         expect(review.get_by_text("Hand 1 reviewed.")).to_be_visible(timeout=300_000)
         expect(review.locator("td", has_text=re.compile(r"^\?\? blunder$")).first).to_be_visible()
         expect(page.locator(".cut-belief")).to_be_visible()
-        shots(page, "graded", review)
+        shots(page, "review-room-graded", review)
         # the blunder retried: the answer stays hidden until a move is chosen
         review.get_by_role("button", name=NEXT_MISTAKE).click()
         review.get_by_role("button", name=FIND_BETTER).click()
@@ -110,12 +77,12 @@ def test_a_bad_hand_is_graded_retried_and_drilled(server: str) -> None:
         expect(
             review.get_by_text(re.compile(r"^(The best move\.|Within noise|Worse than the best move)"))
         ).to_be_visible(timeout=120_000)
-        shots(page, "retried", review)
+        shots(page, "review-room-retried", review)
         # the graded mistakes are the learner's drills
         drills = page.locator(".cut-drills")
         drills.get_by_text("Drills").first.click()
         expect(drills.get_by_text(re.compile(r"^Drill 1 of \d+ — Turn \d+, seat 0"))).to_be_visible()
-        shots(page, "drills", drills)
+        shots(page, "review-room-drills", drills)
         # the reviewed hand is in the learner's progress: the plot with its text alternative, the table, the CSV
         progress = page.locator(".cut-progress-section")
         progress.get_by_text(PROGRESS_SECTION).first.click()
@@ -127,7 +94,7 @@ def test_a_bad_hand_is_graded_retried_and_drilled(server: str) -> None:
         with page.expect_download() as download:
             link.click()
         assert Path(download.value.path()).read_text(encoding="utf-8").startswith("game,hand,seat,points,accuracy")
-        shots(page, "progress", progress)
+        shots(page, "review-room-progress", progress)
         assert axe_problems(page) == []
         browser.close()
 
@@ -169,7 +136,7 @@ def test_tutor_mode_asks_before_a_bad_play_and_checks_with_the_analysis(server: 
         expect(page.locator(".cut-status")).to_have_text("Your turn")  # the play waits
         tutor.get_by_role("button", name=HINT).click()
         expect(tutor.get_by_text(re.compile("^The analysis prefers: "))).to_be_visible()
-        shots(page, "tutor", tutor)
+        shots(page, "review-room-tutor", tutor)
         assert axe_problems(page) == []
         tutor.get_by_role("button", name=RETHINK).click()
         expect(tutor).to_be_hidden()

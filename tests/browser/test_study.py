@@ -9,68 +9,21 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from serving import CHROMIUM, ROOT, free_port, open_page, voila_server
+from serving import ROOT, axe_problems, deal, open_page
 
-from cut_tutor import dashboard
-from cut_tutor.cli import voila_command
 from cut_tutor.widgets.table import COLOURS
 
 ARTIFACTS = ROOT / "test-artifacts"
-SEED = "3"
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(900)]
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[str]:
-    if CHROMIUM is None:
-        pytest.skip("chromium is not on PATH")
-    port = free_port()
-    with voila_server(voila_command(dashboard.notebook(), port), port) as url:
-        yield url + "/"
-
-
-def axe_problems(page: Any) -> list[str]:
-    """Every critical or serious axe-core violation on the page, one line per element."""
-    from axe_playwright_python.sync_playwright import Axe
-
-    found = Axe().run(page).response["violations"]
-    return [
-        f"{v['id']} ({v['impact']}): {node['html'][:120]}"
-        for v in found
-        if v["impact"] in ("critical", "serious")
-        for node in v["nodes"]
-    ]
 
 
 def shot(page: Any, name: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"study-{name}.png"))
-
-
-def deal(page: Any, server: str, query: str = "", pacing: str = "Auto") -> None:
-    """Open the app and deal the known game (Auto pacing unless told); a game left by another test is set aside
-    first."""
-    from playwright.sync_api import expect
-
-    page.goto(server + query)
-    page.get_by_role("button", name=re.compile("^(Start new|Deal & play)$")).first.wait_for()
-    start_new = page.get_by_role("button", name="Start new")
-    if start_new.is_visible():
-        start_new.click()
-    page.locator(".widget-toggle-buttons", has_text="AI pacing").get_by_role("button", name=pacing).click()
-    page.get_by_placeholder("random").fill(SEED)
-    page.get_by_placeholder("random").press("Tab")
-    page.get_by_role("button", name="Deal & play").click()
-    # Auto: the AI seats before you have played; Step: they wait for Next
-    expect(page.locator(".cut-status")).to_have_text(
-        "Your turn" if pacing == "Auto" else re.compile("to play$|^Your turn$")
-    )
-    page.evaluate("window.scrollTo(0, 0)")
 
 
 def test_axe_finds_nothing_serious(server: str) -> None:
