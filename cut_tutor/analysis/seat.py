@@ -2,7 +2,7 @@
 
 It sees only its view (C2): :meth:`AnalysisSeat.choose` builds ``view(state, seat)`` and nothing else is read.
 The budget is a number of rollouts, not seconds, so the same deal and seed give the same hand on any machine;
-:data:`ROLLOUTS` is what half a second of wall time on 2 cores buys (the guide's *Analysis* section).
+:data:`ROLLOUTS` is about a third of a second of wall time on 2 cores (the guide's *Analysis* section).
 
 >>> from cut_tutor.engine import Rules, State
 >>> state = State.from_position({"rules": {"players": 2}, "turn": 0, "pile": "Q@1",
@@ -22,9 +22,9 @@ from ..engine import State, view
 from ..engine.moves import Move
 from .run import POLICY, analyse
 
-#: Rollouts per decision: 0.5 s of wall on 2 cores at about 140 rollouts per second per core (Expert:Balanced
-#: play-outs of ``benchmarks/bench_analysis.py``'s mid-game 4-seat USA positions, 135 a second measured on one core;
-#: about 7 ms a rollout). ``benchmarks/bench_seat.py`` reports the rate it sees.
+#: Rollouts per decision: set at half a second of wall on 2 cores when a rollout took about 7 ms; with faster
+#: rollouts ``benchmarks/bench_seat.py`` measured 225 a second a core, so they now take about 0.3 s. A count, not
+#: a time, so that the seat's play and the benchmark's figure do not depend on the machine.
 ROLLOUTS = 140
 
 
