@@ -1,11 +1,12 @@
 """Test-wide settings and fixtures: under CI, Hypothesis replays a fixed set of examples so a run is reproducible;
-the Binder environment is built once for the tests that need it."""
+the Binder environment is built once for the tests that need it; a browser test module gets the dashboard served."""
 
 from __future__ import annotations
 
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -52,3 +53,19 @@ def _no_automatic_reviews(monkeypatch: pytest.MonkeyPatch) -> None:
     from cut_tutor.widgets.review_room import ReviewRoom
 
     monkeypatch.setattr(ReviewRoom, "automatic", False)
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    """The dashboard served by Voilà for one browser test module, its URL (a module that needs another server, the
+    guide built first …, defines its own). ``serving`` is the browser tests' harness, on the path once one runs."""
+    from serving import CHROMIUM, free_port, voila_server
+
+    from cut_tutor import dashboard
+    from cut_tutor.cli import voila_command
+
+    if CHROMIUM is None:
+        pytest.skip("chromium is not on PATH")
+    port = free_port()
+    with voila_server(voila_command(dashboard.notebook(), port), port) as url:
+        yield url + "/"
