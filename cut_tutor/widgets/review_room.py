@@ -332,11 +332,13 @@ class ReviewRoom:
         return self.caution
 
     def _forget(self) -> None:
-        """The question ends; its check with the analysis, if running, is cancelled."""
+        """The question ends; its check with the analysis, if running, is cancelled — after the question is gone, so
+        that the check, woken by the cancelled analysis, finds nothing to wait for again."""
         with self._tutor_lock:
-            if self._check is not None:
-                self.coach.cancel_rollouts()
+            checking = self._check is not None
             self.caution, self._pending, self.hint, self._check = None, None, "", None
+            if checking:
+                self.coach.cancel_rollouts()
 
     def _asked(self) -> tuple[Move, ...]:
         game = self.host.game
