@@ -11,8 +11,11 @@ versions of the search can be compared on a busy machine: the figures depend onl
 Last, the memory one analysis adds to the process that runs it, as the coach panel runs it in the kernel (target:
 ≤ 100 MB): in a fresh process, the peak resident size during a 2 s in-process analysis of the first position, less
 the resident size just before it.
-Run: ``.venv/bin/python benchmarks/bench_analysis.py [POSITIONS] [SECONDS] [WORKERS] [ROLLOUTS]`` (default 30, 2.0,
-2, none).
+With ``LONGER`` seconds (default 0: not measured), each analysis is then continued as the coach panel's *Analyse
+longer* button continues it, 4 s at a time, until every gap meets the target or ``LONGER`` seconds have been spent
+in all; reported: the share of positions that meet it after each step.
+Run: ``.venv/bin/python benchmarks/bench_analysis.py [POSITIONS] [SECONDS] [WORKERS] [ROLLOUTS] [LONGER]`` (default
+30, 2.0, 2, none, 0).
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from cut_tutor import Rules, State, view
 from cut_tutor.analysis import analyse
 from cut_tutor.coach import AIPlayer, Knowledge
 from cut_tutor.engine.view import sight
+from cut_tutor.widgets.coach_panel import LONGER
 
 TARGET = 2.0
 #: The fewest rollouts of a move (and so of its pairs with the best) for its *close* mark to count.
@@ -79,7 +83,8 @@ def main() -> None:
     count = int(sys.argv[1]) if len(sys.argv) > 1 else 30
     seconds = float(sys.argv[2]) if len(sys.argv) > 2 else 2.0
     workers = int(sys.argv[3]) if len(sys.argv) > 3 else 2
-    budget = int(sys.argv[4]) if len(sys.argv) > 4 else None
+    budget = int(sys.argv[4]) or None if len(sys.argv) > 4 else None
+    cap = float(sys.argv[5]) if len(sys.argv) > 5 else 0.0
     states = positions(count)
     before = baseline()
     rows = []
@@ -97,6 +102,12 @@ def main() -> None:
                 not ok and m.verdict == "close" and min(m.rollouts, result.best.rollouts) >= MIN_CLOSE
                 for ok, m in zip(known, others, strict=True)
             ]
+            presses, longer = 0, result  # the presses of Analyse longer that met the target (None: not in the cap)
+            while longer.settled < len(others) and presses is not None:
+                presses = presses + 1 if seconds + LONGER * (presses + 1) <= cap else None
+                if presses:
+                    longer = analyse(view(state, state.turn), seconds=LONGER, executor=pool if workers else None,
+                                     resume=longer)  # fmt: skip
             rows.append(
                 {
                     "moves": len(result.moves),
@@ -105,7 +116,8 @@ def main() -> None:
                     "per_core": result.rollouts / wall / max(1, workers),
                     "half": statistics.median(halves),
                     "max_half": max(halves),
-                    "strict": all(a or b for a, b in zip(known, close, strict=True)),
+                    "strict": result.settled == len(others),
+                    "presses": presses,
                     "known": sum(known),
                     "close": sum(close),
                     "others": len(others),
@@ -131,6 +143,11 @@ def main() -> None:
           f" of the {others} other moves, {known / others:.0%} known to ±{TARGET}, {close / others:.0%}"
           f" close, {1 - (known + close) / others:.0%} neither")  # fmt: skip
     print(f"  the best stood apart in {sum(r['stopped'] == 'apart' for r in rows) / len(rows):.0%}")
+    if cap:
+        met = [r["presses"] for r in rows if r["presses"] is not None]
+        shares = [f"{seconds + LONGER * n:g} s {sum(p <= n for p in met) / len(rows):.0%}"
+                  for n in range(int((cap - seconds) // LONGER) + 1)]  # fmt: skip
+        print(f"  continued by Analyse longer ({LONGER:g} s a press): target met within {', '.join(shares)}")
     print(
         f"baseline: Expert 4-seat self-play {base:,.0f} decisions/s on one core (before {before:,.0f}, after"
         f" {after:,.0f}); one analysis = {median['wall'] * base:,.0f} baseline decisions of wall time,"

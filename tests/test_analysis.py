@@ -270,6 +270,47 @@ class TestAllocation:
         assert counts[2] == 16 and counts[0] == counts[1] > 16 and found.rollouts <= 300
 
 
+class TestContinuing:
+    """*Analyse longer*: a finished analysis continued on the deals after its own (GNU Backgammon's extended
+    rollouts), without changing the first, repeatably, and only for the position it is of."""
+
+    def test_continuing_searches_the_next_deals_and_keeps_the_first_rounds(self) -> None:
+        first = rounds(synthetic([10, 13, 40], own=[1, 8, 8]), 3, seconds=None, max_rollouts=90)
+        kept = [list(s) for s in first.samples]
+        more = rounds(synthetic([10, 13, 40], own=[1, 8, 8]), 3, seconds=None, max_rollouts=400, start=first)
+        assert first.samples == kept and first.rollouts == 90  # the earlier search is not changed
+        assert 90 < more.rollouts <= 490
+        for k in range(3):
+            assert more.samples[k][: len(kept[k])] == kept[k]  # its rollouts first, then new deals only
+            assert more.samples[k] == sorted(set(more.samples[k]))
+        assert min(more.samples[0][len(kept[0]) :]) == first.deals
+        assert half_width(more, 1) < half_width(first, 1)  # the wide close mark is refined once the rest is known
+
+    def test_a_search_that_stood_apart_has_nothing_to_add(self) -> None:
+        first = rounds(synthetic([10, 30]), 2, seconds=None, max_rollouts=1000)
+        more = rounds(synthetic([10, 30]), 2, seconds=None, max_rollouts=1000, start=first)
+        assert first.stopped == more.stopped == "apart" and more.results == first.results
+
+    def test_an_analysis_continues_repeatably_on_its_own_seed(self) -> None:
+        state = mid_game(7)
+        seat_view = view(state, state.turn)
+        first = analyse(seat_view, seconds=None, seed=1, max_rollouts=60)
+        more = analyse(seat_view, seconds=None, seed=9, max_rollouts=120, resume=first)  # the seed is the first's
+        assert more.seed == 1 and first.rollouts < more.rollouts <= first.rollouts + 120
+        assert figures(more) == figures(analyse(seat_view, seconds=None, max_rollouts=120, resume=first))
+        with ProcessPoolExecutor(2) as pool:
+            shared = analyse(seat_view, seconds=None, max_rollouts=120, resume=first, executor=pool)
+        assert figures(shared) == figures(more)
+        assert all(m.rollouts >= n.rollouts for m in more.moves for n in first.moves if n.move == m.move)
+        assert first.search is not None and first.search.rollouts == first.rollouts
+
+    def test_another_position_cannot_be_continued(self) -> None:
+        state, other = mid_game(7), mid_game(8)
+        first = analyse(view(state, state.turn), seconds=None, max_rollouts=60)
+        with pytest.raises(ValueError, match="not of this position"):
+            analyse(view(other, other.turn), seconds=None, max_rollouts=60, resume=first)
+
+
 class TestVerdicts:
     def test_best_close_and_worse_follow_the_gap_intervals(self) -> None:
         state = mid_game(11)

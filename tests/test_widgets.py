@@ -19,6 +19,7 @@ pytest.importorskip("anywidget")
 import ipywidgets as w
 
 from cut_tutor import dashboard
+from cut_tutor.analysis import analyse
 from cut_tutor.cli import build_parser, voila_command
 from cut_tutor.engine import IllegalMoveError, Move, Rules, State, deal_code, state_from_deal, view
 from cut_tutor.widgets import GameApp, Replayer, TableWidget, move_label
@@ -299,6 +300,32 @@ class TestRolloutsInThePanel:
         app.coach._rollout_stop.clear = lambda: None  # type: ignore[method-assign]  # keep it pressed
         app.start_rollouts(seconds=None, rollouts=10_000, wait=True)
         assert app.coach.rollouts() is None and "stopped" in app.coach.rollout_html.value
+
+    def test_analyse_longer_continues_the_kept_analysis(self, tmp_path: Path) -> None:
+        app = app_at(tmp_path, HIDDEN)
+        app.open_analysis(True)
+        with pytest.raises(IntentError, match="no finished analysis"):
+            app.analyse_longer(seconds=None, rollouts=48, wait=True)
+        app.start_rollouts(seconds=None, rollouts=48, wait=True)
+        first = app.coach.rollouts()
+        assert first is not None and first.stopped == "budget"
+        assert app.coach.rollout_more.layout.display == "" and "known to ±2 points or too close" in app.coach.rollout_html.value
+        app.analyse_longer(seconds=None, rollouts=96, wait=True)
+        longer = app.coach.rollouts()
+        assert longer is not None and first.rollouts < longer.rollouts <= first.rollouts + 96
+        resumed = analyse(view(app.state, 0), seconds=None, max_rollouts=96, resume=first)
+        assert [m.to_dict() for m in longer.moves] == [m.to_dict() for m in resumed.moves]  # the library's figures
+        assert f"{longer.rollouts} rollouts" in app.coach.rollout_html.value
+
+    def test_a_cancelled_longer_analysis_keeps_the_first(self, tmp_path: Path) -> None:
+        app = app_at(tmp_path, HIDDEN)
+        app.open_analysis(True)
+        app.start_rollouts(seconds=None, rollouts=48, wait=True)
+        first = app.coach.rollouts()
+        app.coach._rollout_stop.set()
+        app.coach._rollout_stop.clear = lambda: None  # type: ignore[method-assign]  # keep it pressed
+        app.analyse_longer(seconds=None, rollouts=10_000, wait=True)
+        assert app.coach.rollouts() is first and f"{first.rollouts} rollouts" in app.coach.rollout_html.value
 
     def test_the_analysis_reads_only_your_view(self, tmp_path: Path) -> None:
         one, two = app_at(tmp_path / "a", HIDDEN), app_at(tmp_path / "b", swapped(HIDDEN))

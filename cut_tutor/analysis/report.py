@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from html import escape
 from typing import TYPE_CHECKING, Any
 
@@ -10,6 +10,8 @@ from ..engine.moves import Move
 
 if TYPE_CHECKING:
     import pandas as pd
+
+    from .search import Search
 
 BEST, CLOSE, WORSE = "best", "close", "worse"
 COLUMNS = ["move", "label", "expected", "low", "high", "gap", "gap_low", "gap_high", "p_out", "rollouts", "verdict"]
@@ -53,6 +55,13 @@ class Analysis:
     policy: str
     #: Sample indices 0 … deals − 1 were dealt (each move played out on some of them): fresh deals start after.
     deals: int = 0
+    #: How closely every gap to the best was to be known (95% half-width, points).
+    precision: float = 2.0
+    #: How many moves other than the best have a gap known to ``precision`` points or too close to call, on
+    #: enough rollouts (the rounds' own test): when it is all of them, the analysis has said what it set out to.
+    settled: int = 0
+    #: The rollouts themselves, so that ``analyse(..., resume=this)`` can continue the search.
+    search: Search | None = field(default=None, repr=False, compare=False)
 
     @property
     def best(self) -> MoveValue:

@@ -46,15 +46,24 @@ def analyse(
     round_size: int = 8,
     precision: float = 2.0,
     progress: Callable[[float], None] | None = None,
+    resume: Analysis | None = None,
 ) -> Analysis:
     """Every legal move of the seat to move in ``view``, played out by ``policy`` seats on deals consistent with
     the view (C2), in rounds until the best stands apart with every gap known to ``precision`` points, or the
     budget (``seconds``, ``max_rollouts`` rollouts in all, or both) is spent. With a rollout budget and no time
     limit the result depends only on the view and the seed, whatever the executor and its number of workers.
+
+    ``resume``, an earlier analysis of the same view, is continued with its seed and policy on the deals after
+    its own: the budget is what the continuation may spend, the figures are of every rollout.
     """
     Deals(view)  # checks the view before any work is sent out
-    players(policy, [0])
     moves = [Move.parse(text) for text in view["legal"]]
+    start = None
+    if resume is not None:
+        if resume.search is None or resume.seat != view["seat"] or {m.move for m in resume.moves} != set(moves):
+            raise ValueError("resume: that analysis is not of this position, or kept no rollouts to continue")
+        start, seed, policy = resume.search, resume.seed, resume.policy
+    players(policy, [0])
     texts = [str(m) for m in moves]
     payload = dict(view)
 
@@ -63,10 +72,12 @@ def analyse(
         return joined(parts(), len(active))
 
     found = rounds(measure, len(moves), seconds=seconds, max_rollouts=max_rollouts, min_rollouts=min_rollouts,
-                   round_size=round_size, precision=precision, progress=progress)  # fmt: skip
+                   round_size=round_size, precision=precision, progress=progress, start=start)  # fmt: skip
     values = values_of(found, moves, advise(dict(view)).labels)
+    best = found.best
+    settled = sum(found.settled(k, best, precision, min_rollouts) for k in range(len(moves)) if k != best)
     return Analysis(view["seat"], values, found.rollouts, round(found.seconds, 3), found.stopped, seed, policy,
-                    found.deals)  # fmt: skip
+                    found.deals, precision, settled, found)  # fmt: skip
 
 
 def values_of(found: Search, moves: Sequence[Move], labels: Mapping[Move, str]) -> list[MoveValue]:

@@ -139,6 +139,7 @@ def rounds(
     round_size: int = 8,
     precision: float = 2.0,
     progress: Callable[[float], None] | None = None,
+    start: Search | None = None,
 ) -> Search:
     """Sample in rounds: eliminate to choose the best, allocate to measure the gaps (the guide's *Analysis*).
 
@@ -153,20 +154,32 @@ def rounds(
     search stops when none is left (one active candidate, every gap known: the best stands apart), or before a round
     the budget cannot pay for: with ``seconds``, a round is shortened to the samples the time left should allow at
     the rate seen so far. ``progress`` hears the share of the budget spent after each round, and 1.0 at the end.
+
+    ``start`` continues an earlier search of the same candidates (it is not changed): the budget is then what the
+    continuation may spend, its rounds deal the samples after the earlier ones, and the figures are of all of them,
+    as a longer search would have them (GNU Backgammon's extended rollouts).
     """
     if seconds is None and max_rollouts is None:
         raise ValueError("analysis needs a budget: seconds, max_rollouts or both")
-    start = time.perf_counter()
-    found = Search([[] for _ in range(candidates)], [[] for _ in range(candidates)], list(range(candidates)),
-                   "budget", 0.0)  # fmt: skip
-    done = 0
-    size, chosen = min_rollouts, list(range(candidates))
-    while True:
+    began = time.perf_counter()
+    if start is None:
+        found = Search([[] for _ in range(candidates)], [[] for _ in range(candidates)], list(range(candidates)),
+                       "budget", 0.0)  # fmt: skip
+        size, chosen = min_rollouts, list(range(candidates))
+    else:
+        if len(start.results) != candidates:
+            raise ValueError(f"the search to continue has {len(start.results)} candidates, not {candidates}")
+        found = Search([list(s) for s in start.samples], [list(r) for r in start.results], list(start.active),
+                       "budget", start.seconds)  # fmt: skip
+        chosen = _allocation(found, precision, min_rollouts)
+        size = max(round_size, round_size * candidates // len(chosen)) if chosen else 0
+    done, before, earlier = found.deals, found.rollouts, found.seconds
+    while chosen:
         if max_rollouts is not None:
-            size = min(size, (max_rollouts - found.rollouts) // len(chosen))
-        elapsed = time.perf_counter() - start
+            size = min(size, (max_rollouts - found.rollouts + before) // len(chosen))
+        elapsed = time.perf_counter() - began
         if seconds is not None and done:
-            per_rollout = elapsed / found.rollouts
+            per_rollout = (earlier + elapsed) / found.rollouts
             size = min(size, int((seconds - elapsed) / (per_rollout * len(chosen))))
         if size < 1 or (not done and size < 2):
             if not done:
@@ -178,17 +191,16 @@ def rounds(
         done += size
         if done >= min_rollouts:
             found.active = _survivors(found)
-        share = _spent(found.rollouts, max_rollouts, time.perf_counter() - start, seconds)
+        share = _spent(found.rollouts - before, max_rollouts, time.perf_counter() - began, seconds)
         if progress and share < 1.0:
             progress(share)
         chosen = _allocation(found, precision, min_rollouts)
-        if not chosen:
-            found.stopped = "apart"
-            break
-        size = max(round_size, round_size * candidates // len(chosen))
+        size = max(round_size, round_size * candidates // len(chosen)) if chosen else 0
+    if not chosen:
+        found.stopped = "apart"
     if progress:
         progress(1.0)
-    found.seconds = time.perf_counter() - start
+    found.seconds = earlier + time.perf_counter() - began
     return found
 
 

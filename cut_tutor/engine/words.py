@@ -453,6 +453,26 @@ def verdict_word(verdict: str, gap: float) -> str:
     return f"worse by {count(round(gap, 1), 'point')}"
 
 
+#: The coach panel's button that continues a finished analysis of the position.
+ANALYSE_LONGER = "Analyse longer"
+
+
+def analysis_status(rollouts: int, seconds: float, apart: bool, settled: int, others: int, precision: float) -> str:
+    """How a Monte-Carlo analysis ended and how much of it is known: the gaps known to ``precision`` points
+    or too close to call, of the ``others`` moves that are not the best.
+
+    >>> analysis_status(812, 2.0, False, 2, 4, 2.0)
+    '812 rollouts in 2.0 s (the budget was spent): 2 of 4 gaps known to ±2 points or too close to call.'
+    >>> analysis_status(90, 0.3, True, 1, 1, 2.0)
+    '90 rollouts in 0.3 s (the best stood apart): every gap known to ±2 points or too close to call.'
+    """
+    stop = "the best stood apart" if apart else "the budget was spent"
+    known = "every gap" if settled == others else f"{settled} of {others} gaps"
+    return (
+        f"{rollouts} rollouts in {seconds:.1f} s ({stop}): {known} known to ±{precision:g} points or too close to call."
+    )
+
+
 def differs_from(coach: str) -> str:
     """A Compare-all-three mark: this coach would play otherwise than the one you chose."""
     return f"differs from {coach}"

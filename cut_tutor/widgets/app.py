@@ -31,7 +31,7 @@ from cut_tutor.engine.saves import Saves
 from cut_tutor.review import Drills, HandReview
 
 from .belief_panel import BeliefPanel
-from .coach_panel import CoachPanel
+from .coach_panel import LONGER, CoachPanel
 from .drills_panel import DrillsPanel
 from .play_loop import PlayLoop
 from .replayer import Replayer
@@ -344,6 +344,10 @@ class GameApp:
     def start_rollouts(self, seconds: float | None = 2.0, rollouts: int | None = None, wait: bool = False) -> None:
         """The Monte-Carlo analysis of your position, in the background (``wait`` blocks until it is done)."""
         self.coach.start_rollouts(seconds, rollouts, wait)
+
+    def analyse_longer(self, seconds: float | None = LONGER, rollouts: int | None = None, wait: bool = False) -> None:
+        """Continue the finished Monte-Carlo analysis of your position on more deals, narrowing its intervals."""
+        self.coach.analyse_longer(seconds, rollouts, wait)
 
     def cancel_rollouts(self) -> None:
         """Stop the running Monte-Carlo analysis."""

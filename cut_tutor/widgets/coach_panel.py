@@ -18,10 +18,13 @@ from cut_tutor.analysis import Analysis, analyse
 from cut_tutor.coach import COACHES, LEVELS, Advice, advise
 from cut_tutor.engine import Move, State, view
 
-from ..engine.words import recommends
+from ..engine.words import ANALYSE_LONGER, analysis_status, recommends
 from .move_table import compare_html, move_rows, move_table_html
 from .shared import YOU, Host
 from .table import IntentError, move_label
+
+#: Seconds each press of *Analyse longer* adds to the analysis of the position.
+LONGER = 4.0
 
 
 class _Cancelled(Exception):
@@ -54,10 +57,14 @@ class CoachPanel:
         # the Monte-Carlo analysis: started on demand, in the background, kept per position
         self.rollout_button = controls.button("Monte-Carlo analysis", self.start_rollouts)
         self.rollout_cancel = controls.button("Cancel", self.cancel_rollouts)
+        self.rollout_more = controls.button(ANALYSE_LONGER, self.analyse_longer)
         self.rollout_progress = w.FloatProgress(value=0.0, min=0.0, max=1.0, description="Rollouts")
         self.rollout_html = w.HTML()
         self.rollout_box = w.VBox(
-            [w.HBox([self.rollout_button, self.rollout_progress, self.rollout_cancel]), self.rollout_html]
+            [
+                w.HBox([self.rollout_button, self.rollout_more, self.rollout_progress, self.rollout_cancel]),
+                self.rollout_html,
+            ]
         )
         self._rollouts: dict[str, Analysis] = {}
         self._rollout_thread: threading.Thread | None = None
@@ -144,11 +151,33 @@ class CoachPanel:
             raise IntentError("the analysis is of your own position: wait for your turn")
         seen = view(state, YOU)
         key = _position_key(seen)
+        self._start(None if key in self._rollouts else seen, key, seconds, rollouts, None, wait)
+
+    def analyse_longer(self, seconds: float | None = LONGER, rollouts: int | None = None, wait: bool = False) -> None:
+        """Continue the finished analysis of your position on more deals (by default :data:`LONGER` seconds more),
+        narrowing every interval; the earlier result stays until the longer one is done, or if it is cancelled."""
+        state = self._your_turn()
+        if state is None:
+            raise IntentError("the analysis is of your own position: wait for your turn")
+        seen = view(state, YOU)
+        key = _position_key(seen)
+        done = self._rollouts.get(key)
+        if done is None:
+            raise IntentError("there is no finished analysis of this position to continue: start one first")
+        self._start(seen, key, seconds, rollouts, done, wait)
+
+    def _start(self, seen: dict[str, object] | None, key: str, seconds: float | None, rollouts: int | None,
+               resume: Analysis | None, wait: bool) -> None:  # fmt: skip
+        """Start the analysis thread for ``seen`` unless one is running (none when ``seen`` is None), then draw;
+        ``wait`` blocks until it is done (the twins)."""
         running = self._rollout_thread is not None and self._rollout_thread.is_alive()
-        if key not in self._rollouts and not running:
+        if seen is not None and not running:
             self._rollout_stop.clear()
             self._rollout_thread = threading.Thread(
-                target=self._run_rollouts, args=(seen, key, seconds, rollouts), name="cut-analysis", daemon=True
+                target=self._run_rollouts,
+                args=(seen, key, seconds, rollouts, resume),
+                name="cut-analysis",
+                daemon=True,
             )
             self._rollout_thread.start()
         self.draw_rollouts()
@@ -165,14 +194,16 @@ class CoachPanel:
         state = self._your_turn()
         return None if state is None else self._rollouts.get(_position_key(view(state, YOU)))
 
-    def _run_rollouts(self, seen: dict[str, object], key: str, seconds: float | None, rollouts: int | None) -> None:
+    def _run_rollouts(self, seen: dict[str, object], key: str, seconds: float | None, rollouts: int | None,
+                      resume: Analysis | None) -> None:  # fmt: skip
         def progress(share: float) -> None:
             if self._rollout_stop.is_set():
                 raise _Cancelled
             self.rollout_progress.value = share
 
         try:
-            self._rollouts[key] = analyse(seen, seconds=seconds, max_rollouts=rollouts, progress=progress)
+            self._rollouts[key] = analyse(seen, seconds=seconds, max_rollouts=rollouts, progress=progress,
+                                          resume=resume)  # fmt: skip
         except _Cancelled:
             self._stopped = key
         state, advice = self._your_turn(), self.advice()
@@ -189,12 +220,14 @@ class CoachPanel:
         self.rollout_button.disabled = running
         key = None if state is None else _position_key(view(state, YOU))
         done = self._rollouts.get(key) if key is not None else None
+        # Longer only helps a search the budget cut short: one that stood apart has nothing left to learn.
+        more = done is not None and done.stopped != "apart"
+        self.rollout_more.layout.display = "" if more else "none"
+        self.rollout_more.disabled = running
         if done is not None:
-            stop = "the best stood apart" if done.stopped == "apart" else "the budget was spent"
-            self.rollout_html.value = (
-                f"<p>{done.rollouts} rollouts in {done.seconds:.1f} s ({stop}). Best by the rollouts: "
-                f"<b>{escape(done.best.label)}</b></p>"
-            )
+            status = analysis_status(done.rollouts, done.seconds, done.stopped == "apart", done.settled,
+                                     len(done.moves) - 1, done.precision)  # fmt: skip
+            self.rollout_html.value = f"<p>{escape(status)} Best by the rollouts: <b>{escape(done.best.label)}</b></p>"
         elif running:
             self.rollout_html.value = "<i>Playing every move out on deals that look like yours…</i>"
         else:
