@@ -309,7 +309,10 @@ class TestRolloutsInThePanel:
         app.start_rollouts(seconds=None, rollouts=48, wait=True)
         first = app.coach.rollouts()
         assert first is not None and first.stopped == "budget"
-        assert app.coach.rollout_more.layout.display == "" and "known to ±2 points or too close" in app.coach.rollout_html.value
+        assert (
+            app.coach.rollout_more.layout.display == ""
+            and "known to ±2 points or too close" in app.coach.rollout_html.value
+        )
         app.analyse_longer(seconds=None, rollouts=96, wait=True)
         longer = app.coach.rollouts()
         assert longer is not None and first.rollouts < longer.rollouts <= first.rollouts + 96

@@ -66,6 +66,7 @@ class CoachPanel:
                 self.rollout_html,
             ]
         )
+        self.rollout_box.add_class("cut-rollouts")
         self._rollouts: dict[str, Analysis] = {}
         self._rollout_thread: threading.Thread | None = None
         self._rollout_stop = threading.Event()
@@ -170,7 +171,7 @@ class CoachPanel:
                resume: Analysis | None, wait: bool) -> None:  # fmt: skip
         """Start the analysis thread for ``seen`` unless one is running (none when ``seen`` is None), then draw;
         ``wait`` blocks until it is done (the twins)."""
-        running = self._rollout_thread is not None and self._rollout_thread.is_alive()
+        running = self._running()
         if seen is not None and not running:
             self._rollout_stop.clear()
             self._rollout_thread = threading.Thread(
@@ -214,7 +215,7 @@ class CoachPanel:
     def draw_rollouts(self) -> None:
         """The analysis controls and, for your current position, its result."""
         state = self._your_turn()
-        running = self._rollout_thread is not None and self._rollout_thread.is_alive()
+        running = self._running()
         self.rollout_box.layout.display = "" if self.analysis_open and state is not None else "none"
         self.rollout_progress.layout.display = self.rollout_cancel.layout.display = "" if running else "none"
         self.rollout_button.disabled = running
@@ -232,6 +233,11 @@ class CoachPanel:
             self.rollout_html.value = "<i>Playing every move out on deals that look like yours…</i>"
         else:
             self.rollout_html.value = "<i>Analysis stopped.</i>" if key is not None and key == self._stopped else ""
+
+    def _running(self) -> bool:
+        """Is an analysis running? Not once its own thread draws its result, as the last thing it does."""
+        thread = self._rollout_thread
+        return thread is not None and thread.is_alive() and thread is not threading.current_thread()
 
     def hint_count(self) -> int:
         """How many hints show now: by your Level (C7), none with Coaching off, all with the analysis open."""
