@@ -99,6 +99,12 @@ class TestWorkedExamples:
 class TestExplanations:
     """Each reason the coach gives matches the numbers behind it (C1, C5)."""
 
+    def test_plays_low_is_said_only_of_the_play_that_hinders_most(self) -> None:
+        """Next seat down to one card, a pair of 9s chosen over the lone 3: the 3 is the low play, not the 9s."""
+        a = advice(pos("9 9 3", others=["4"]))
+        assert str(a.move) == "2×9" and max(c.components["control"] for c in a.candidates[1:]) > 2
+        assert a.text == "Play your 2 9s — sheds two cards at once, and it sets up your next turns: your 3."
+
     @pytest.mark.parametrize("level", ["Experienced", "Expert"])
     def test_the_line_plays_the_board_once_the_hand_is_empty(self, level: str) -> None:
         """Hand 8 8 with a Board 8 on a Q: the three 8s go together, not split for a line of one 8."""

@@ -203,7 +203,11 @@ def _reason(
         return "another blind card is not worth the pile it could cost you"
     if move.kind == ADD and not move.size:
         return "keeping those cards is worth more than adding them"
-    if nxt["cards_left"] <= 2 and parts["control"] > 2:
+    if (
+        nxt["cards_left"] <= 2
+        and parts["control"] > 2
+        and all(parts["control"] > c.components["control"] for c in others)
+    ):
         left = count(nxt["cards_left"], "card")
         return f"plays low so {who(nxt['seat'], names)}, down to {left}, must match or take the pile"
     high = game != CLEAR4 and move.rank >= JACK  # J, Q, K: Clear 4's top value is 10, its specials are not high
