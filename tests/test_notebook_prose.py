@@ -92,6 +92,18 @@ class TestThreeCoaches:
         assert "Each coach recommends the move with the highest total in their own column" in text
         assert {coach: totals[coach].idxmax() for coach in totals} == picks
 
+    def test_the_analysis_settles_the_late_position_as_the_prose_says(self) -> None:
+        text = prose("03_three_coaches", "Who is right? Ask the analysis") + prose("03_three_coaches", "Analyse longer")
+        namespace = run("03_three_coaches")
+        check, longer, picks, gaps = (namespace[k] for k in ("check", "longer", "late_picks", "gaps"))
+        assert "300 rollouts leave wide intervals" in text and check.rollouts <= 300
+        assert check.settled < len(check.moves) - 1  # a caption with something left to know
+        assert "the best stands apart with every gap known" in text and longer.stopped == "apart"
+        assert longer.settled == len(longer.moves) - 1
+        assert "it is Daryl's 7" in text and str(longer.best.move) == picks["Daryl"] == "1×7"
+        assert "the three 2s that Madonna and Marty play lose more than 10 points" in text
+        assert picks["Madonna"] == picks["Marty"] == "3×2" and gaps["Madonna"] > 10
+
 
 class TestRisk:
     """Notebook 05: when each coach gambles."""

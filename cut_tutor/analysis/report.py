@@ -7,6 +7,7 @@ from html import escape
 from typing import TYPE_CHECKING, Any
 
 from ..engine.moves import Move
+from ..engine.words import analysis_status
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -93,11 +94,16 @@ class Analysis:
                 f"<td>{m.p_out:.0%}</td><td>{m.rollouts}</td><td>{m.verdict}</td></tr>"
             )
         head = "".join(f"<th>{h}</th>" for h in ("move", "", "expected points", "", "gap", "out first", "rollouts", ""))
-        stop = "the best stood apart" if self.stopped == "apart" else "the budget was spent"
         return (
-            f'<table class="cut-analysis"><caption>Seat {self.seat}: {self.rollouts} rollouts by {escape(self.policy)}'
-            f" seats in {self.seconds:.1f} s; {stop}</caption><tr>{head}</tr>{''.join(rows)}</table>"
+            f'<table class="cut-analysis"><caption>Seat {self.seat}, played out by {escape(self.policy)} seats: '
+            f"{escape(self.status)}</caption><tr>{head}</tr>{''.join(rows)}</table>"
         )
+
+    @property
+    def status(self) -> str:
+        """How the search ended and how much of it is known, in words (the coach panel's line)."""
+        return analysis_status(self.rollouts, self.seconds, self.stopped == "apart", self.settled,
+                               len(self.moves) - 1, self.precision)  # fmt: skip
 
 
 _COLOUR = {BEST: "#2a7", CLOSE: "#9bd", WORSE: "#d88"}

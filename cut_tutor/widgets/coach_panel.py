@@ -18,7 +18,7 @@ from cut_tutor.analysis import Analysis, analyse
 from cut_tutor.coach import COACHES, LEVELS, Advice, advise
 from cut_tutor.engine import Move, State, view
 
-from ..engine.words import ANALYSE_LONGER, analysis_status, recommends
+from ..engine.words import ANALYSE_LONGER, recommends
 from .move_table import compare_html, move_rows, move_table_html
 from .shared import YOU, Host
 from .table import IntentError, move_label
@@ -226,9 +226,9 @@ class CoachPanel:
         self.rollout_more.layout.display = "" if more else "none"
         self.rollout_more.disabled = running
         if done is not None:
-            status = analysis_status(done.rollouts, done.seconds, done.stopped == "apart", done.settled,
-                                     len(done.moves) - 1, done.precision)  # fmt: skip
-            self.rollout_html.value = f"<p>{escape(status)} Best by the rollouts: <b>{escape(done.best.label)}</b></p>"
+            self.rollout_html.value = (
+                f"<p>{escape(done.status)} Best by the rollouts: <b>{escape(done.best.label)}</b></p>"
+            )
         elif running:
             self.rollout_html.value = "<i>Playing every move out on deals that look like yours…</i>"
         else:
