@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Callable
 from html import escape
 
 import ipywidgets as w
@@ -70,6 +71,7 @@ class CoachPanel:
         self._rollouts: dict[str, Analysis] = {}
         self._rollout_thread: threading.Thread | None = None
         self._rollout_stop = threading.Event()
+        self._starting = threading.Lock()
         self._stopped: str | None = None  # the position whose analysis was cancelled
         self.coach_body = w.VBox(
             [
@@ -144,15 +146,22 @@ class CoachPanel:
             self._advice = (state, key, advise(view(state, YOU), coach=setup.coach, level=key[2], names=names))
         return self._advice[2]
 
-    def start_rollouts(self, seconds: float | None = 2.0, rollouts: int | None = None, wait: bool = False) -> None:
+    def start_rollouts(
+        self,
+        seconds: float | None = 2.0,
+        rollouts: int | None = None,
+        wait: bool = False,
+        until: Callable[[], bool] | None = None,
+    ) -> None:
         """Analyse your position by Monte-Carlo (every legal move played out on deals re-dealt from your view,
-        C2) in the background; its result is kept for this position. ``wait`` blocks until it is done (the twin)."""
+        C2) in the background; its result is kept for this position. ``wait`` blocks until it is done (the twin),
+        or until ``until()`` is true (a waiter whose question no longer stands stops waiting)."""
         state = self._your_turn()
         if state is None:
             raise IntentError("the analysis is of your own position: wait for your turn")
         seen = view(state, YOU)
         key = _position_key(seen)
-        self._start(None if key in self._rollouts else seen, key, seconds, rollouts, None, wait)
+        self._start(None if key in self._rollouts else seen, key, seconds, rollouts, None, wait, until)
 
     def analyse_longer(self, seconds: float | None = LONGER, rollouts: int | None = None, wait: bool = False) -> None:
         """Continue the finished analysis of your position on more deals (by default :data:`LONGER` seconds more),
@@ -165,25 +174,27 @@ class CoachPanel:
         done = self._rollouts.get(key)
         if done is None:
             raise IntentError("there is no finished analysis of this position to continue: start one first")
-        self._start(seen, key, seconds, rollouts, done, wait)
+        self._start(seen, key, seconds, rollouts, done, wait, None)
 
     def _start(self, seen: dict[str, object] | None, key: str, seconds: float | None, rollouts: int | None,
-               resume: Analysis | None, wait: bool) -> None:  # fmt: skip
+               resume: Analysis | None, wait: bool, until: Callable[[], bool] | None) -> None:  # fmt: skip
         """Start the analysis thread for ``seen`` unless one is running (none when ``seen`` is None), then draw;
-        ``wait`` blocks until it is done (the twins)."""
-        running = self._running()
-        if seen is not None and not running:
-            self._rollout_stop.clear()
-            self._rollout_thread = threading.Thread(
-                target=self._run_rollouts,
-                args=(seen, key, seconds, rollouts, resume),
-                name="cut-analysis",
-                daemon=True,
-            )
-            self._rollout_thread.start()
+        ``wait`` blocks until that thread, the one started or running now, is done (the twins), or ``until()``."""
+        with self._starting:  # two callers (the learner's click, the tutor's check) start one run, not two
+            thread = self._rollout_thread if self._running() else None
+            if seen is not None and thread is None:
+                self._rollout_stop.clear()
+                thread = self._rollout_thread = threading.Thread(
+                    target=self._run_rollouts,
+                    args=(seen, key, seconds, rollouts, resume),
+                    name="cut-analysis",
+                    daemon=True,
+                )
+                thread.start()
         self.draw_rollouts()
-        if wait and self._rollout_thread is not None:
-            self._rollout_thread.join()
+        if wait and thread is not None:
+            while thread.is_alive() and not (until is not None and until()):
+                thread.join(None if until is None else 0.02)
             self.draw_rollouts()
 
     def cancel_rollouts(self) -> None:
@@ -221,10 +232,10 @@ class CoachPanel:
         self.rollout_button.disabled = running
         key = None if state is None else _position_key(view(state, YOU))
         done = self._rollouts.get(key) if key is not None else None
-        # Longer only helps a search the budget cut short: one that stood apart has nothing left to learn.
+        # Longer only helps a search the budget cut short: one that stood apart has nothing left to learn. Never
+        # disabled while it runs (a press then does nothing), so the keyboard's focus stays on it.
         more = done is not None and done.stopped != "apart"
         self.rollout_more.layout.display = "" if more else "none"
-        self.rollout_more.disabled = running
         if done is not None:
             self.rollout_html.value = (
                 f"<p>{escape(done.status)} Best by the rollouts: <b>{escape(done.best.label)}</b></p>"

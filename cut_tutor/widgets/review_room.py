@@ -305,13 +305,20 @@ class ReviewRoom:
         """Run the coach panel's analysis of the learner's view and, if the question still stands when it is done,
         put the analysis' word in the coach's place."""
         found = None
+
+        def void() -> bool:
+            """Rethink, Play anyway or another move came first: the question no longer stands."""
+            return self._pending is not asked
+
         for _ in range(2):  # the first wait may only see an older position's analysis end (or give way)
+            if void():
+                return
             try:
-                self.coach.start_rollouts(self.tutor_seconds, self.tutor_rollouts, wait=True)
+                self.coach.start_rollouts(self.tutor_seconds, self.tutor_rollouts, wait=True, until=void)
             except IntentError:
                 return  # no longer the learner's turn: nothing to refine
             found = self.coach.rollouts()
-            if found is not None or self._pending is not asked:
+            if found is not None or void():
                 break
         with self._tutor_lock:
             if self._pending is not asked:

@@ -61,14 +61,15 @@ def test_a_row_selects_its_play_and_the_rollouts_join_the_table(server: str) -> 
         longer = page.get_by_role("button", name="Analyse longer")
         if "the budget was spent" in line.inner_text():
             before = int(line.inner_text().split()[0])
-            longer.click()
+            longer.focus()
+            page.keyboard.press("Enter")  # by keyboard: the focus stays on the button while it runs and after
             expect(line).not_to_have_text(re.compile(rf"^{before} rollouts"), timeout=90_000)
             assert int(line.inner_text().split()[0]) > before
             expect(table.locator("td", has_text=" ± ")).to_have_count(count)
+            expect(longer).to_be_focused()
         else:
             expect(longer).to_be_hidden()
         assert axe_problems(page) == [], "the analysis once continued, light"
-        shots(page, "analysis-longer", page.locator(".cut-rollouts"))
         page.get_by_role("button", name="Compare all three").click()
         expect(page.locator(".cut-mt-compare .cut-mt-coach")).to_have_count(3)
         expect(page.locator(".cut-mt-compare")).to_contain_text("(your coach)")
@@ -77,6 +78,7 @@ def test_a_row_selects_its_play_and_the_rollouts_join_the_table(server: str) -> 
         expect(page.locator(".cut-app.cut-app-dark")).to_be_visible()
         assert axe_problems(page) == [], "the analysis table with the rollouts and the compare, dark"
         shots(page, "review-analysis", page.locator(".cut-mt"))
+        shots(page, "analysis-longer", page.locator(".cut-rollouts"))
         # on a phone the table scrolls inside its own box: the page itself does not widen
         page.set_viewport_size({"width": 390, "height": 844})
         assert page.evaluate("document.documentElement.scrollWidth") <= 390 + 1
