@@ -11,8 +11,10 @@ Two measures:
   points the seat's choice loses against the best move's Monte-Carlo value there.
 
 ``search`` changes one weight of Balanced or Expert at a time by a few factors and keeps a change when the
-duplicate measure improves. Run: ``.venv/bin/python benchmarks/tune_coach.py compare [DEALS] [SEED]`` (today's
-tables against Before) or ``search [DEALS] [SEED] [ROUNDS]`` (prints the weights found; copy them into styles.py).
+duplicate measure improves; ``try`` measures given changes (``hinder=0.25``, a Level or Style weight) against
+today's tables on the same duplicate deals, paired. Run: ``.venv/bin/python benchmarks/tune_coach.py compare [DEALS]
+[SEED]`` (today's tables against Before), ``search [DEALS] [SEED] [ROUNDS]`` (prints the weights found; copy them
+into styles.py) or ``try DEALS SEED KNOB=VALUE ...``.
 """
 
 from __future__ import annotations
@@ -44,12 +46,9 @@ LEVEL_KNOBS = ["odds_margin", "hinder", *(f.name for f in dataclasses.fields(Lev
 FACTORS = (0.0, 0.5, 1.5, 2.0)
 
 
-def duplicate(deals: int, seed: int, seat: str = "Expert:Balanced") -> tuple[float, float, float, float]:
-    """``seat`` minus ``Before`` in chair 0 on the same duplicate deals: mean, 95% half-width, and both means."""
-    rules = Rules()
-    others = ["Before:Before"] * 3
-    tested = simulate([seat, *others], rules, hands=deals, seed=seed, duplicate=True)
-    a = tested[tested["player"] == 0].set_index(["hand", "rotation"])["points"]
+def duplicate(deals: int, seed: int) -> tuple[float, float, float, float]:
+    """Expert:Balanced minus ``Before`` in chair 0 on the same duplicate deals: mean, 95% half-width, both means."""
+    a = _chair(deals, seed)
     b = _before(deals, seed)
     diff = (a - b).to_numpy()
     half = 1.96 * float(diff.std(ddof=1)) / len(diff) ** 0.5
@@ -106,12 +105,41 @@ def search(deals: int, seed: int, passes: int) -> None:
     print(f"found: {best:+.2f}\n{style}\n{level}")
 
 
+def trial(deals: int, seed: int, changes: list[str]) -> None:
+    """Expert:Balanced with ``changes`` (``knob=value``, a Style or Level field) minus today's Expert:Balanced, in
+    chair 0 against three Before seats on the same duplicate deals: mean points per hand with a 95% interval."""
+    today = _chair(deals, seed)
+    style, level = STYLES["Balanced"], LEVELS["Expert"]
+    for change in changes:
+        knob, _, value = change.partition("=")
+        if knob in STYLE_KNOBS:
+            style = dataclasses.replace(style, **{knob: float(value)})
+        elif knob in LEVEL_KNOBS:
+            level = dataclasses.replace(level, **{knob: float(value)})
+        else:
+            raise SystemExit(f"{knob!r} is not one of {', '.join(STYLE_KNOBS + LEVEL_KNOBS)}")
+    STYLES["Balanced"], LEVELS["Expert"] = style, level
+    diff = (_chair(deals, seed) - today).to_numpy()
+    half = 1.96 * float(diff.std(ddof=1)) / len(diff) ** 0.5
+    print(f"{' '.join(changes)}: {diff.mean():+.2f} ± {half:.2f} points per hand against today's Expert:Balanced"
+          f" ({deals} deals × 4, seed {seed})")  # fmt: skip
+
+
+def _chair(deals: int, seed: int) -> pd.Series:
+    """Chair 0's points, Expert:Balanced (as the tables now stand) against three Before seats."""
+    table = simulate(["Expert:Balanced", *["Before:Before"] * 3], Rules(), hands=deals, seed=seed, duplicate=True)
+    return table[table["player"] == 0].set_index(["hand", "rotation"])["points"]
+
+
 def main() -> None:
     command = sys.argv[1] if len(sys.argv) > 1 else "compare"
     deals = int(sys.argv[2]) if len(sys.argv) > 2 else 100
     seed = int(sys.argv[3]) if len(sys.argv) > 3 else 77
     if command == "search":
         search(deals, seed, int(sys.argv[4]) if len(sys.argv) > 4 else 1)
+        return
+    if command == "try":
+        trial(deals, seed, sys.argv[4:])
         return
     mean, half, tested, base = duplicate(deals, seed)
     print(f"Expert:Balanced {tested:.2f} vs Before {base:.2f} points per hand in the same chair, {deals} deals × 4:"
