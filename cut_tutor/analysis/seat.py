@@ -2,7 +2,7 @@
 
 It sees only its view (C2): :meth:`AnalysisSeat.choose` builds ``view(state, seat)`` and nothing else is read.
 The budget is a number of rollouts, not seconds, so the same deal and seed give the same hand on any machine;
-:data:`ROLLOUTS` is about a third of a second of wall time on 2 cores (the guide's *Analysis* section).
+:data:`ROLLOUTS` is about half a second of wall time on 2 cores (the guide's *Analysis* section).
 
 >>> from cut_tutor.engine import Rules, State
 >>> state = State.from_position({"rules": {"players": 2}, "turn": 0, "pile": "Q@1",
@@ -22,10 +22,10 @@ from ..engine import State, view
 from ..engine.moves import Move
 from .run import POLICY, analyse
 
-#: Rollouts per decision: set at half a second of wall on 2 cores when a rollout took about 7 ms; with faster
-#: rollouts ``benchmarks/bench_seat.py`` measured 225 a second a core, so they now take about 0.3 s. A count, not
-#: a time, so that the seat's play and the benchmark's figure do not depend on the machine.
-ROLLOUTS = 140
+#: Rollouts per decision: half a second of wall on 2 cores at the 225–246 rollouts a second a core that
+#: ``benchmarks/bench_seat.py`` and ``bench_analysis.py`` measure. A count, not a time, so that the seat's play
+#: and the benchmark's figure do not depend on the machine.
+ROLLOUTS = 225
 
 
 class AnalysisSeat:
