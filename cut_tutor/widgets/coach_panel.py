@@ -229,11 +229,10 @@ class CoachPanel:
         running = self._running()
         self.rollout_box.layout.display = "" if self.analysis_open and state is not None else "none"
         self.rollout_progress.layout.display = self.rollout_cancel.layout.display = "" if running else "none"
-        self.rollout_button.disabled = running
         key = None if state is None else _position_key(view(state, YOU))
         done = self._rollouts.get(key) if key is not None else None
-        # Longer only helps a search the budget cut short: one that stood apart has nothing left to learn. Never
-        # disabled while it runs (a press then does nothing), so the keyboard's focus stays on it.
+        # Longer only helps a search the budget cut short: one that stood apart has nothing left to learn. Neither
+        # button is disabled while a run goes (a press then does nothing), so the keyboard's focus stays on it.
         more = done is not None and done.stopped != "apart"
         self.rollout_more.layout.display = "" if more else "none"
         if done is not None:
