@@ -156,25 +156,25 @@ class CoachPanel:
         """Analyse your position by Monte-Carlo (every legal move played out on deals re-dealt from your view,
         C2) in the background; its result is kept for this position. ``wait`` blocks until it is done (the twin),
         or until ``until()`` is true (a waiter whose question no longer stands stops waiting)."""
-        state = self._your_turn()
-        if state is None:
-            raise IntentError("the analysis is of your own position: wait for your turn")
-        seen = view(state, YOU)
-        key = _position_key(seen)
+        seen, key = self._analysed_position()
         self._start(None if key in self._rollouts else seen, key, seconds, rollouts, None, wait, until)
 
     def analyse_longer(self, seconds: float | None = LONGER, rollouts: int | None = None, wait: bool = False) -> None:
         """Continue the finished analysis of your position on more deals (by default :data:`LONGER` seconds more),
         narrowing every interval; the earlier result stays until the longer one is done, or if it is cancelled."""
-        state = self._your_turn()
-        if state is None:
-            raise IntentError("the analysis is of your own position: wait for your turn")
-        seen = view(state, YOU)
-        key = _position_key(seen)
+        seen, key = self._analysed_position()
         done = self._rollouts.get(key)
         if done is None:
             raise IntentError("there is no finished analysis of this position to continue: start one first")
         self._start(seen, key, seconds, rollouts, done, wait, None)
+
+    def _analysed_position(self) -> tuple[dict[str, object], str]:
+        """Your view and its key, which an analysis is of; only on your turn."""
+        state = self._your_turn()
+        if state is None:
+            raise IntentError("the analysis is of your own position: wait for your turn")
+        seen = view(state, YOU)
+        return seen, _position_key(seen)
 
     def _start(self, seen: dict[str, object] | None, key: str, seconds: float | None, rollouts: int | None,
                resume: Analysis | None, wait: bool, until: Callable[[], bool] | None) -> None:  # fmt: skip
