@@ -128,6 +128,14 @@ def test_the_mistakes_are_the_learners_drills_kept_in_their_home_and_due_by_the_
     assert other.drills.drills() == [] and other.drills.path.parent.name == "someone-else"
 
 
+def test_no_empty_review_bar_shows_while_the_first_hand_is_in_play(tmp_path: Path) -> None:
+    app = small_app(tmp_path)
+    app.deal(seed=SEED)
+    app.play(worst(app))
+    room = app.review
+    assert room.review_section.layout.display == "none" and room.review_progress.layout.display == "none"
+
+
 def test_cancel_stops_a_review_and_keeps_nothing(tmp_path: Path) -> None:
     app = small_app(tmp_path)
     app.review.rollouts = 4000  # long enough to be running when Cancel is pressed

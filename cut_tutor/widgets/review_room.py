@@ -163,6 +163,7 @@ class ReviewRoom:
         twin); the review once it is ready. A review already made or running is not started again."""
         found = self._finished()
         if found is None:
+            self.draw_review()  # mid-hand: the section shows only a review kept from an earlier hand
             return None
         key, record, number = found
         if key not in self.reviews and key != self._stopped and (self._job is None or self._job[0] != key):
