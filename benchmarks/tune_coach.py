@@ -14,7 +14,8 @@ Two measures:
 duplicate measure improves; ``try`` measures given changes (``hinder=0.25``, a Level or Style weight) against
 today's tables on the same duplicate deals, paired. Run: ``.venv/bin/python benchmarks/tune_coach.py compare [DEALS]
 [SEED]`` (today's tables against Before), ``search [DEALS] [SEED] [ROUNDS]`` (prints the weights found; copy them
-into styles.py) or ``try DEALS SEED KNOB=VALUE ...``.
+into styles.py), ``try DEALS SEED KNOB=VALUE ...`` or ``retune DEALS SEED`` (today's Expert against the Expert
+before the last retune, :data:`PREVIOUS_LEVEL`).
 """
 
 from __future__ import annotations
@@ -39,10 +40,15 @@ from cut_tutor.sim import simulate
 BEFORE_STYLE = Style("Before", "None, deliberately", 1.0, 1.0, 1.0, 1.0, 3.0, 1.2, 1.0, 1.0, 2)
 BEFORE_LEVEL = Level("Before", 2, 0.0, True, 0.0, 1.0, 0)
 STYLES["Before"], LEVELS["Before"] = BEFORE_STYLE, BEFORE_LEVEL
+#: The Expert Level before the retune against the analysis' findings (clears held, lead high, hinder at one card).
+PREVIOUS_LEVEL = Level("Previous", 2, 0.0, True, 0.0, 1.0, 0)
+LEVELS["Previous"] = PREVIOUS_LEVEL
 
 #: The float weights the search may change.
 STYLE_KNOBS = [f.name for f in dataclasses.fields(Style) if f.type in ("float", float)]
 LEVEL_KNOBS = ["odds_margin", "hinder", *(f.name for f in dataclasses.fields(Level) if f.name.endswith("_weight"))]
+#: The whole-number Level fields ``try`` may change as well.
+COUNT_KNOBS = ["hinder_at"]
 FACTORS = (0.0, 0.5, 1.5, 2.0)
 
 
@@ -114,10 +120,10 @@ def trial(deals: int, seed: int, changes: list[str]) -> None:
         knob, _, value = change.partition("=")
         if knob in STYLE_KNOBS:
             style = dataclasses.replace(style, **{knob: float(value)})
-        elif knob in LEVEL_KNOBS:
-            level = dataclasses.replace(level, **{knob: float(value)})
+        elif knob in LEVEL_KNOBS or knob in COUNT_KNOBS:
+            level = dataclasses.replace(level, **{knob: int(value) if knob in COUNT_KNOBS else float(value)})
         else:
-            raise SystemExit(f"{knob!r} is not one of {', '.join(STYLE_KNOBS + LEVEL_KNOBS)}")
+            raise SystemExit(f"{knob!r} is not one of {', '.join(STYLE_KNOBS + LEVEL_KNOBS + COUNT_KNOBS)}")
     STYLES["Balanced"], LEVELS["Expert"] = style, level
     diff = (_chair(deals, seed) - today).to_numpy()
     half = 1.96 * float(diff.std(ddof=1)) / len(diff) ** 0.5
@@ -125,9 +131,19 @@ def trial(deals: int, seed: int, changes: list[str]) -> None:
           f" ({deals} deals × 4, seed {seed})")  # fmt: skip
 
 
-def _chair(deals: int, seed: int) -> pd.Series:
-    """Chair 0's points, Expert:Balanced (as the tables now stand) against three Before seats."""
-    table = simulate(["Expert:Balanced", *["Before:Before"] * 3], Rules(), hands=deals, seed=seed, duplicate=True)
+def retune(deals: int, seed: int) -> None:
+    """Today's Expert:Balanced minus the Expert:Balanced before the retune (``Previous``) in chair 0 on the same
+    duplicate deals, against three Previous seats and against three Before seats: mean points per hand, 95%."""
+    for others in ("Previous:Balanced", "Before:Before"):
+        diff = (_chair(deals, seed, others) - _chair(deals, seed, others, "Previous:Balanced")).to_numpy()
+        half = 1.96 * float(diff.std(ddof=1)) / len(diff) ** 0.5
+        print(f"against three {others} seats: {diff.mean():+.2f} ± {half:.2f} points per hand, today's Expert:Balanced"
+              f" minus Previous ({deals} deals × 4, seed {seed})", flush=True)  # fmt: skip
+
+
+def _chair(deals: int, seed: int, others: str = "Before:Before", policy: str = "Expert:Balanced") -> pd.Series:
+    """Chair 0's points, ``policy`` (as the tables now stand) against three ``others`` seats."""
+    table = simulate([policy, *[others] * 3], Rules(), hands=deals, seed=seed, duplicate=True)
     return table[table["player"] == 0].set_index(["hand", "rotation"])["points"]
 
 
@@ -137,6 +153,9 @@ def main() -> None:
     seed = int(sys.argv[3]) if len(sys.argv) > 3 else 77
     if command == "search":
         search(deals, seed, int(sys.argv[4]) if len(sys.argv) > 4 else 1)
+        return
+    if command == "retune":
+        retune(deals, seed)
         return
     if command == "try":
         trial(deals, seed, sys.argv[4:])

@@ -28,7 +28,7 @@ from cut_tutor.engine.view import sight
 
 #: A 2-seat endgame: seat 1's two hand cards are the only hidden cards that can matter (the rest are undealt).
 ENDGAME = {"rules": {"players": 2}, "turn": 0, "turns": 40, "pile": "9@1",
-           "seats": [{"hand": "9 9 8"}, {"hand": "Q 5"}]}  # fmt: skip
+           "seats": [{"hand": "9 9 8 3"}, {"hand": "Q 5"}]}  # fmt: skip
 
 
 def exact_values(position: dict[str, Any]) -> dict[str, float]:

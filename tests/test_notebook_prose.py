@@ -101,8 +101,8 @@ class TestThreeCoaches:
         assert "the best stands apart with every gap known" in text and longer.stopped == "apart"
         assert longer.settled == len(longer.moves) - 1
         assert "it is Daryl's 7" in text and str(longer.best.move) == picks["Daryl"] == "1×7"
-        assert "the three 2s that Madonna and Marty play lose more than 10 points" in text
-        assert picks["Madonna"] == picks["Marty"] == "3×2" and gaps["Madonna"] > 10
+        assert "the three 2s that Madonna and Marty play lose more than 5 points" in text
+        assert picks["Madonna"] == picks["Marty"] == "3×2" and gaps["Madonna"] > 5
 
 
 class TestRisk:

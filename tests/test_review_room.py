@@ -19,7 +19,7 @@ from cut_tutor.analysis import Analysis, MoveValue
 from cut_tutor.engine import Move, view
 from cut_tutor.engine.view import unseen
 from cut_tutor.engine.words import RETRY_ASK, TUTOR_CHECKING, tutor_cleared, tutor_measured
-from cut_tutor.review.tutor import HEURISTIC_NOISE
+from cut_tutor.review.tutor import HEURISTIC_NOISE, judge
 from cut_tutor.widgets import coach_panel
 from cut_tutor.widgets.app import GameApp
 from cut_tutor.widgets.review_room import DRILLS_FILE, ReviewRoom
@@ -187,11 +187,10 @@ def test_tutor_mode_asks_only_above_its_threshold(tmp_path: Path) -> None:
 def test_tutor_mode_lets_a_play_below_its_threshold_land(tmp_path: Path) -> None:
     app = small_app(tmp_path, pacing="Step")
     app.deal(seed=SEED)
-    advice = app.advice()
-    assert advice is not None
-    loss = advice.candidates[0].total - advice.candidates[-1].total
+    bad = worst(app)
+    loss = judge(view(app.state, YOU), bad).loss  # the tutor's own measure: the Expert coach's totals
     app.set_tutor(True, threshold=loss + 0.5)
-    app.play(worst(app))
+    app.play(bad)
     assert len(app.state.moves) == 1 and app.review.caution is None  # type: ignore[union-attr]
 
 

@@ -59,7 +59,7 @@ def score(seat: Knowledge, nums: Numbers, move: Move, style: Style, level: Level
         count = move.size
         left = seat.cards_left - count
         parts["shed"] = count * PER_CARD
-        parts["assets"] = _clear_assets(seat, move, style)
+        parts["assets"] = _clear_assets(seat, move, style, level)
         cand.again = again(nums, _hand_after_clear(seat, move))
         # Spending a clear while another stays in hand seizes the board without giving up the way out.
         spare = seat.clears_held - move.n - move.jokers >= 1
@@ -80,8 +80,8 @@ def score(seat: Knowledge, nums: Numbers, move: Move, style: Style, level: Level
     elif kind == TAKE:
         gained = list(seat.pile) + ([move.rank] if move.rank else [])
         parts["shed"] = -sum(map(nums.shed.__getitem__, gained)) * style.take
-        parts["assets"] = sum([_asset_change(seat, c, -1, style) for c in gained]) * 0.5
-        parts["control"] = -8.0 * level.hinder if seat.next_left <= NEAR_OUT else 0.0
+        parts["assets"] = sum([_asset_change(seat, c, -1, style, level) for c in gained]) * 0.5
+        parts["control"] = -8.0 * level.hinder if _about_to_go_out(seat, level) else 0.0
         hand = list(seat.hand)
         for card in seat.pile:
             hand[card] += 1
@@ -100,12 +100,12 @@ def score(seat: Knowledge, nums: Numbers, move: Move, style: Style, level: Level
     return cand
 
 
-def _asset_change(seat: Knowledge, rank: int, count: int, style: Style) -> float:
+def _asset_change(seat: Knowledge, rank: int, count: int, style: Style, level: Level) -> float:
     """Spending (count > 0) or gaining (count < 0) cards of a rank, as assets and liabilities."""
     if seat.is_clear[rank]:
         if seat.min_left <= style.dump_clears_at:  # C6: dump clears before someone goes out
             return count * seat.points[rank] * 0.5
-        return -count * style.clear_asset
+        return -count * style.clear_asset * level.clear_weight
     if rank <= 3:
         return -count * style.low_asset * (4 - rank)
     if rank >= 11:
@@ -113,23 +113,28 @@ def _asset_change(seat: Knowledge, rank: int, count: int, style: Style) -> float
     return 0.0
 
 
+def _about_to_go_out(seat: Knowledge, level: Level) -> bool:
+    """Is the next seat about to go out, as this Level counts it (C6)?"""
+    return seat.next_left <= level.hinder_at
+
+
 def _control(seat: Knowledge, top_after: int, level: Level) -> float:
     """What the next seat faces: when it is about to go out, a low top makes it match or take (C6)."""
-    if top_after == 0 or seat.next_left > NEAR_OUT:
+    if top_after == 0 or not _about_to_go_out(seat, level):
         return 0.0
     return level.hinder * 2.8 * (13 - top_after)
 
 
-def _clear_assets(seat: Knowledge, move: Move, style: Style) -> float:
+def _clear_assets(seat: Knowledge, move: Move, style: Style, level: Level) -> float:
     value = 0.0
     if move.n:
-        value += _asset_change(seat, move.rank, move.n, style)
+        value += _asset_change(seat, move.rank, move.n, style, level)
     if move.jokers:
-        value += _asset_change(seat, JOKER, move.jokers, style)
+        value += _asset_change(seat, JOKER, move.jokers, style, level)
     for k in move.stacks:
         card = seat.stacks[k][-1]
         if card is not None:
-            value += _asset_change(seat, card, 1, style)
+            value += _asset_change(seat, card, 1, style, level)
     if seat.pile and seat.min_left > NEAR_OUT:
         value += min(8.0, 0.5 * len(seat.pile) + 0.1 * seat.pile_points)  # the pile it saves you from taking
     return value
@@ -143,7 +148,7 @@ def _score_lay(seat: Knowledge, nums: Numbers, move: Move, style: Style, level: 
     if move.kind == ADD and count == 0:
         run = seat.run
     parts["shed"] = count * nums.shed[rank] + (style.group - 1.0) * count * PER_CARD
-    parts["assets"] = _asset_change(seat, rank, count, style) - 1.5 * len(move.stacks)
+    parts["assets"] = _asset_change(seat, rank, count, style, level) - 1.5 * len(move.stacks)
     hand = list(seat.hand)
     hand[rank] -= move.n
     if left == 0:
@@ -159,6 +164,8 @@ def _score_lay(seat: Knowledge, nums: Numbers, move: Move, style: Style, level: 
         parts["line"] = line(seat, nums, hand, level, cand, empty_first=True)
         return
     parts["control"] = _control(seat, rank, level)
+    if not seat.pile and not _about_to_go_out(seat, level):  # C6: lead high, the pile every card fits
+        parts["shed"] += level.lead_weight * rank
     parts["line"] = line(seat, nums, hand, level, cand)
 
 
