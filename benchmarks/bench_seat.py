@@ -10,7 +10,8 @@ Target (issue: analysis you can trust): at 0.5 s per decision, at least 12 point
 100 deals × 4 chairs. The report (markdown) goes to stdout, one progress line per hand to stderr.
 Run: ``.venv/bin/python benchmarks/bench_seat.py [DEALS] [ROLLOUTS] [WORKERS]`` (default 100, the seat's
 ROLLOUTS, 2). Results do not depend on the number of workers. Each finished hand is a progress line with
-its figures as JSON, so a run cut short can still be summed up.
+its figures as JSON, so a run cut short can still be summed up:
+``.venv/bin/python benchmarks/bench_seat.py --log STDERR_FILE [ROLLOUTS] [WORKERS]``.
 """
 
 from __future__ import annotations
@@ -19,7 +20,9 @@ import json
 import statistics
 import sys
 import time
+from collections import Counter
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from pathlib import Path
 from typing import Any
 
 from cut_tutor import Rules, State
@@ -104,7 +107,25 @@ def report(rows: list[dict[str, Any]], base: dict[tuple[int, int], dict[str, Any
     return "\n".join(lines)
 
 
+def summed(log: str, rollouts: int, workers: int) -> str:
+    """The report of a run cut short, from its progress lines (``LOG``: its stderr): the deals whose four chairs
+    all finished, so every deal still counts in every chair."""
+    done = [json.loads(line.split(" ", 1)[1]) for line in Path(log).read_text(encoding="utf-8").splitlines()
+            if line[:1].isdigit()]  # fmt: skip
+    chairs = Counter(r["deal"] for r in done)
+    rows = sorted((r for r in done if chairs[r["deal"]] == 4), key=lambda r: (r["deal"], r["chair"]))
+    if not rows:
+        raise SystemExit(f"{log}: no deal has all four chairs finished")
+    base = {(r["deal"], r["chair"]): {"points": r["expert"], "went_out": r["expert_out"]} for r in rows}
+    wall = max(r["elapsed"] for r in done)
+    return report(rows, base, rollouts, workers, wall) + f" (cut short: {len(done)} hands finished, {log})"
+
+
 def main() -> None:
+    if sys.argv[1:2] == ["--log"]:
+        rollouts = int(sys.argv[3]) if len(sys.argv) > 3 else ROLLOUTS
+        print(summed(sys.argv[2], rollouts, int(sys.argv[4]) if len(sys.argv) > 4 else 2))
+        return
     deals = int(sys.argv[1]) if len(sys.argv) > 1 else 100
     rollouts = int(sys.argv[2]) if len(sys.argv) > 2 else ROLLOUTS
     workers = int(sys.argv[3]) if len(sys.argv) > 3 else 2
