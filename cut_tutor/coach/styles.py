@@ -45,6 +45,7 @@ class Level:
     hints: int  # how many hints a learner at this Level sees on their own seat (C7)
     line_weight: float = 1.0  # how much the line (C5) counts against this turn's parts
     strand_weight: float = 0.25  # what the line charges for each point of card still held at its end
+    # The last three are CUT's, tuned for it; Clear 4's scorer was not part of that tuning and keeps its own.
     clear_weight: float = 1.0  # how much of its style's insurance value it sees in a clear card held
     lead_weight: float = 0.0  # what each rank of a lead onto an empty pile is worth: the pile every card fits (C6)
     hinder_at: int = 2  # the most cards the next seat may hold to count as about to go out (C6)
