@@ -56,9 +56,8 @@ def duplicate(deals: int, seed: int) -> tuple[float, float, float, float]:
     """Expert:Balanced minus ``Before`` in chair 0 on the same duplicate deals: mean, 95% half-width, both means."""
     a = _chair(deals, seed)
     b = _before(deals, seed)
-    diff = (a - b).to_numpy()
-    half = 1.96 * float(diff.std(ddof=1)) / len(diff) ** 0.5
-    return float(diff.mean()), half, float(a.mean()), float(b.mean())
+    mean, half = _paired(a, b)
+    return mean, half, float(a.mean()), float(b.mean())
 
 
 @functools.cache
@@ -125,9 +124,8 @@ def trial(deals: int, seed: int, changes: list[str]) -> None:
         else:
             raise SystemExit(f"{knob!r} is not one of {', '.join(STYLE_KNOBS + LEVEL_KNOBS + COUNT_KNOBS)}")
     STYLES["Balanced"], LEVELS["Expert"] = style, level
-    diff = (_chair(deals, seed) - today).to_numpy()
-    half = 1.96 * float(diff.std(ddof=1)) / len(diff) ** 0.5
-    print(f"{' '.join(changes)}: {diff.mean():+.2f} ± {half:.2f} points per hand against today's Expert:Balanced"
+    mean, half = _paired(_chair(deals, seed), today)
+    print(f"{' '.join(changes)}: {mean:+.2f} ± {half:.2f} points per hand against today's Expert:Balanced"
           f" ({deals} deals × 4, seed {seed})")  # fmt: skip
 
 
@@ -135,10 +133,15 @@ def retune(deals: int, seed: int) -> None:
     """Today's Expert:Balanced minus the Expert:Balanced before the retune (``Previous``) in chair 0 on the same
     duplicate deals, against three Previous seats and against three Before seats: mean points per hand, 95%."""
     for others in ("Previous:Balanced", "Before:Before"):
-        diff = (_chair(deals, seed, others) - _chair(deals, seed, others, "Previous:Balanced")).to_numpy()
-        half = 1.96 * float(diff.std(ddof=1)) / len(diff) ** 0.5
-        print(f"against three {others} seats: {diff.mean():+.2f} ± {half:.2f} points per hand, today's Expert:Balanced"
+        mean, half = _paired(_chair(deals, seed, others), _chair(deals, seed, others, "Previous:Balanced"))
+        print(f"against three {others} seats: {mean:+.2f} ± {half:.2f} points per hand, today's Expert:Balanced"
               f" minus Previous ({deals} deals × 4, seed {seed})", flush=True)  # fmt: skip
+
+
+def _paired(a: pd.Series, b: pd.Series) -> tuple[float, float]:
+    """The mean of ``a − b`` on the same (hand, rotation) and its 95% half-width."""
+    diff = (a - b).to_numpy()
+    return float(diff.mean()), 1.96 * float(diff.std(ddof=1)) / len(diff) ** 0.5
 
 
 def _chair(deals: int, seed: int, others: str = "Before:Before", policy: str = "Expert:Balanced") -> pd.Series:
