@@ -56,6 +56,21 @@ class TestCoachSentences:
         low = pos([{"hand": "9 3"}, {"hand": "4"}], "J@1")
         assert "plays low so seat 1, down to 1 card, must match" in text(low)
 
+    def test_a_reason_fires_where_the_scorer_does(self) -> None:
+        """Daryl holds his clear until a seat is down to one card (C6), so with one at two cards his clear sweeps
+        the pile: once "dumps a clear card … before seat 2 goes out" for every coach at two cards."""
+        pile = "K@1 K@1 Q@1 J@1 9@1 5@2 2@2"
+        two = pos([{"hand": "10 K Q"}, {"hand": FAR}, {"hand": "4 4"}], pile)
+        swept = "Clear with your 10 — sweeps a pile of 7 cards (56 pts) and you go again."
+        assert advise(view(two, 0), "Daryl").text == swept
+        assert advise(view(two, 0), "Madonna").text.endswith("before seat 2 goes out.")
+        one = pos([{"hand": "10 K Q"}, {"hand": FAR}, {"hand": "4"}], pile)
+        assert advise(view(one, 0), "Daryl").text.endswith("before seat 2 goes out.")
+        # Expert hinders only a seat down to its last card; Experienced one down to two (the guide's Levels).
+        low = pos([{"hand": "9 3"}, {"hand": "4 4"}], "J@1")
+        assert "plays low so seat 1, down to 2 cards" in advise(view(low, 0), level="Experienced").text
+        assert "plays low" not in advise(view(low, 0), level="Expert").text
+
     def test_an_empty_pile_is_not_swept(self) -> None:
         """A clear on an empty pile sweeps nothing: it sheds the card and you go again."""
         state = pos([{"hand": "", "stacks": ["[3] 10", "", "", ""]}, {"hand": FAR}])
@@ -88,8 +103,9 @@ def advise_text_for(move: Move) -> str:
 
     state = pos([{"hand": "J* 3 2"}, {"hand": "9 9"}], "8@1", **Rules.from_preset(C4, players=2).to_dict())
     seen = view(state, 0)
-    cand = next(c for c in evaluate(seen, style_of("Madonna"), level_of("Expert")) if c.move == move)
-    return explain(cand, cand, seen)[0]
+    style, level = style_of("Madonna"), level_of("Expert")
+    cand = next(c for c in evaluate(seen, style, level) if c.move == move)
+    return explain(cand, cand, seen, style=style, level=level)[0]
 
 
 class TestLabels:

@@ -80,11 +80,14 @@ def explain(
     view: dict[str, Any],
     names: Sequence[str] | None = None,
     *,
+    style: Style,
+    level: Level,
     candidates: Sequence[Candidate] = (),
     coach: str | None = None,
 ) -> tuple[str, str | None]:
     """A sentence naming the deciding reason and the cards; the plan when the line decided (C5).
 
+    ``style`` and ``level`` are the scorer's, so a reason fires at the thresholds the numbers used;
     ``candidates`` (every scored move) let the reason name what set the move apart from the next best, and
     ``coach`` the principle (C3) when it, not the numbers, decided.
     """
@@ -97,7 +100,7 @@ def explain(
     steps = best.steps if any(rank != own for rank, _ in best.steps) else []
     plan = plan_phrase(steps, game) if steps else None
     principle = _principle(best, others, seat, coach)
-    reason = principle or _reason(best, view, seat, others, names)
+    reason = principle or _reason(best, view, seat, others, names, style, level)
     if best is not by_turn and plan and not principle:
         why = _why_line(best, by_turn, game)
         if best.move.kind == TAKE:
@@ -160,6 +163,8 @@ def _reason(
     seat: Knowledge,
     others: Sequence[Candidate],
     names: Sequence[str] | None,
+    style: Style,
+    level: Level,
 ) -> str:
     move, parts = cand.move, cand.components
     pile = view["pile"]
@@ -178,7 +183,7 @@ def _reason(
     if parts["go out"] >= 50:
         return "it clears, and your go-again finishes your cards"
     if move.kind == CLEAR:
-        near = [s for s in seats if s["seat"] != me and s["cards_left"] <= 2]
+        near = [s for s in seats if s["seat"] != me and s["cards_left"] <= style.dump_clears_at]
         if near:
             value = view["rules"]["clear_value"]
             return f"dumps a clear card worth {value} points before {acts(who(near[0]['seat'], names), 'go out')}"
@@ -204,7 +209,7 @@ def _reason(
     if move.kind == ADD and not move.size:
         return "keeping those cards is worth more than adding them"
     if (
-        nxt["cards_left"] <= 2
+        nxt["cards_left"] <= level.hinder_at
         and parts["control"] > 2
         and all(parts["control"] > c.components["control"] for c in others)
     ):
@@ -272,7 +277,7 @@ def advise(
     candidates = evaluate(view, style, lvl)
     best, by_turn = choose(candidates, lvl)
     name = coach if coach in COACH_STYLE else style.name
-    text, plan = explain(best, by_turn, view, names, candidates=candidates, coach=name)
+    text, plan = explain(best, by_turn, view, names, style=style, level=lvl, candidates=candidates, coach=name)
     clears = {c.move for c in candidates if c.clears}
     labels = move_labels([c.move for c in candidates], game=game_of(view), clears=clears, names=names)
     return Advice(name, lvl.name, best.move, text, plan, candidates, labels)
