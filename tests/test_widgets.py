@@ -22,6 +22,7 @@ from cut_tutor import dashboard
 from cut_tutor.analysis import analyse
 from cut_tutor.cli import build_parser, voila_command
 from cut_tutor.engine import IllegalMoveError, Move, Rules, State, deal_code, state_from_deal, view
+from cut_tutor.engine.words import ANALYSE_LONGER
 from cut_tutor.widgets import GameApp, Replayer, TableWidget, move_label
 from cut_tutor.widgets.replayer import REVIEW
 from cut_tutor.widgets.table import IntentError, parse_intent
@@ -50,6 +51,16 @@ def swapped(position: dict[str, Any]) -> dict[str, Any]:
     seats[1]["hand"] = seats[1]["hand"].translate(table)
     seats[1]["stacks"] = [s.split()[0].translate(table) + " " + s.split()[1] for s in seats[1]["stacks"]]
     return other
+
+
+#: Your 2×5 goes out: the analysis soon finds the best standing apart.
+STANDS_APART = {
+    "rules": {"players": 2},
+    "turn": 0,
+    "dealer": 1,
+    "pile": "9@1",
+    "seats": [{"hand": "5 5 2", "stacks": ["", "", "", ""]}, {"hand": "K K Q Q J 8 7", "stacks": ["", "", "", ""]}],
+}
 
 
 def app_at(home: Path, position: dict[str, Any], **setup: Any) -> GameApp:
@@ -293,6 +304,34 @@ class TestRolloutsInThePanel:
         app.open_analysis(False)
         assert app.coach.rollout_box.layout.display == "none"
 
+    def test_one_button_starts_the_analysis_then_continues_it(self, tmp_path: Path) -> None:
+        """Never a press that does nothing: *Monte-Carlo analysis* becomes *Analyse longer*, and once the best
+        stood apart with every gap known to ±2 points, a longer analysis aims at ±1."""
+        app = app_at(tmp_path, STANDS_APART)
+        app.open_analysis(True)
+        button = app.coach.rollout_button
+        assert button.description == "Monte-Carlo analysis"
+        app.start_rollouts(seconds=None, rollouts=2000, wait=True)
+        assert app.coach.rollouts() is not None and button.description == ANALYSE_LONGER
+        app.analyse_longer(seconds=None, rollouts=20_000, wait=True)
+        apart = app.coach.rollouts()
+        assert apart is not None and apart.stopped == "apart" and apart.precision == 2.0
+        button.click()  # the learner's press: 4 seconds more, in the background
+        assert app.coach._rollout_thread is not None
+        app.coach._rollout_thread.join()
+        finer = app.coach.rollouts()
+        assert finer is not None and finer.precision == 1.0 and apart.rollouts < finer.rollouts
+        assert "known to ±1 point or too close" in app.coach.rollout_html.value
+        assert button.layout.display == ""
+
+    def test_the_first_press_analyses(self, tmp_path: Path) -> None:
+        app = app_at(tmp_path, HIDDEN)
+        app.open_analysis(True)
+        app.coach.rollout_button.click()
+        assert app.coach._rollout_thread is not None
+        app.coach._rollout_thread.join()
+        assert app.coach.rollouts() is not None and app.coach.rollout_button.description == ANALYSE_LONGER
+
     def test_cancel_keeps_nothing(self, tmp_path: Path) -> None:
         app = app_at(tmp_path, HIDDEN)
         app.open_analysis(True)
@@ -310,7 +349,7 @@ class TestRolloutsInThePanel:
         first = app.coach.rollouts()
         assert first is not None and first.stopped == "budget"
         assert (
-            app.coach.rollout_more.layout.display == ""
+            app.coach.rollout_button.description == ANALYSE_LONGER
             and "known to ±2 points or too close" in app.coach.rollout_html.value
         )
         app.analyse_longer(seconds=None, rollouts=96, wait=True)

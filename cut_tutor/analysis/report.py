@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..engine.moves import Move
 from ..engine.words import analysis_status
+from .stats import PRECISION
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -57,7 +58,7 @@ class Analysis:
     #: Sample indices 0 … deals − 1 were dealt (each move played out on some of them): fresh deals start after.
     deals: int = 0
     #: How closely every gap to the best was to be known (95% half-width, points).
-    precision: float = 2.0
+    precision: float = PRECISION
     #: How many moves other than the best have a gap known to ``precision`` points or too close to call, on
     #: enough rollouts (the rounds' own test): when it is all of them, the analysis has said what it set out to.
     settled: int = 0

@@ -20,7 +20,7 @@ from ..engine.moves import Move
 from .deals import Deals
 from .report import BEST, CLOSE, WORSE, Analysis, MoveValue
 from .search import Result, Search, play_out, players, rounds
-from .stats import mean_interval
+from .stats import PRECISION, mean_interval
 
 #: The rollout policy by default: the project's strongest AI seat.
 POLICY = "Expert:Balanced"
@@ -44,7 +44,7 @@ def analyse(
     *,
     min_rollouts: int = 16,
     round_size: int = 8,
-    precision: float = 2.0,
+    precision: float = PRECISION,
     progress: Callable[[float], None] | None = None,
     resume: Analysis | None = None,
 ) -> Analysis:

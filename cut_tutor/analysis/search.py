@@ -19,7 +19,7 @@ from ..coach import AIPlayer, Knowledge
 from ..engine.moves import Move
 from ..engine.view import sight
 from .deals import Deals
-from .stats import clearly_worse, mean_interval, mean_se
+from .stats import PRECISION, clearly_worse, mean_interval, mean_se
 
 #: One rollout's result for the analysed seat: its points for the hand, and whether it went out first.
 Result = tuple[int, bool]
@@ -137,7 +137,7 @@ def rounds(
     max_rollouts: int | None,
     min_rollouts: int = 16,
     round_size: int = 8,
-    precision: float = 2.0,
+    precision: float = PRECISION,
     progress: Callable[[float], None] | None = None,
     start: Search | None = None,
 ) -> Search:

@@ -13,6 +13,8 @@ from collections.abc import Sequence
 
 #: The two-sided 95% point of the normal distribution.
 Z95 = 1.959963984540054
+#: How closely, in points (95% half-width), an analysis aims to know each move's gap to the best.
+PRECISION = 2.0
 
 
 def t95(df: int) -> float:

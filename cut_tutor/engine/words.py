@@ -465,6 +465,8 @@ def analysis_status(rollouts: int, seconds: float, apart: bool, settled: int, ot
     '812 rollouts in 2.0 s (the budget was spent): 2 of 4 gaps known to ±2 points or too close to call.'
     >>> analysis_status(90, 0.3, True, 1, 1, 2.0)
     '90 rollouts in 0.3 s (the best stood apart): every gap known to ±2 points or too close to call.'
+    >>> analysis_status(3440, 1.6, True, 1, 1, 1.0)
+    '3440 rollouts in 1.6 s (the best stood apart): every gap known to ±1 point or too close to call.'
     >>> analysis_status(16, 0.0, True, 0, 0, 2.0)
     '16 rollouts in 0.0 s (the best stood apart): the only legal move.'
     """
@@ -472,7 +474,7 @@ def analysis_status(rollouts: int, seconds: float, apart: bool, settled: int, ot
     if not others:
         return f"{head}: the only legal move."
     known = "every gap" if settled == others else f"{settled} of {others} gaps"
-    return f"{head}: {known} known to ±{precision:g} points or too close to call."
+    return f"{head}: {known} known to ±{count(precision, 'point')} or too close to call."
 
 
 def differs_from(coach: str) -> str:

@@ -16,6 +16,7 @@ import ipywidgets as w
 import pandas as pd
 
 from cut_tutor.analysis import Analysis, analyse
+from cut_tutor.analysis.stats import PRECISION
 from cut_tutor.coach import COACHES, LEVELS, Advice, advise
 from cut_tutor.engine import Move, State, view
 
@@ -26,6 +27,8 @@ from .table import IntentError, move_label
 
 #: Seconds each press of *Analyse longer* adds to the analysis of the position.
 LONGER = 4.0
+#: The analysis button's name before the position is analysed; after, it is *Analyse longer*.
+START = "Monte-Carlo analysis"
 
 
 class _Cancelled(Exception):
@@ -55,15 +58,15 @@ class CoachPanel:
         self.compare_button = controls.button("Compare all three", self.compare_coaches)
         self.analysis_html = w.HTML()
         self.analysis_html.add_class("cut-movetable")
-        # the Monte-Carlo analysis: started on demand, in the background, kept per position
-        self.rollout_button = controls.button("Monte-Carlo analysis", self.start_rollouts)
+        # the Monte-Carlo analysis: started on demand, in the background, kept per position; one button starts it
+        # and then continues it, so a press always does something and the keyboard's focus stays where it was
+        self.rollout_button = controls.button(START, self.press_rollouts)
         self.rollout_cancel = controls.button("Cancel", self.cancel_rollouts)
-        self.rollout_more = controls.button(ANALYSE_LONGER, self.analyse_longer)
         self.rollout_progress = w.FloatProgress(value=0.0, min=0.0, max=1.0, description="Rollouts")
         self.rollout_html = w.HTML()
         self.rollout_box = w.VBox(
             [
-                w.HBox([self.rollout_button, self.rollout_more, self.rollout_progress, self.rollout_cancel]),
+                w.HBox([self.rollout_button, self.rollout_progress, self.rollout_cancel]),
                 self.rollout_html,
             ]
         )
@@ -161,12 +164,23 @@ class CoachPanel:
 
     def analyse_longer(self, seconds: float | None = LONGER, rollouts: int | None = None, wait: bool = False) -> None:
         """Continue the finished analysis of your position on more deals (by default :data:`LONGER` seconds more),
-        narrowing every interval; the earlier result stays until the longer one is done, or if it is cancelled."""
+        narrowing every interval; the earlier result stays until the longer one is done, or if it is cancelled.
+        Once the best stood apart with every gap known, the continuation aims at half the precision."""
         seen, key = self._analysed_position()
         done = self._rollouts.get(key)
         if done is None:
             raise IntentError("there is no finished analysis of this position to continue: start one first")
         self._start(seen, key, seconds, rollouts, done, wait, None)
+
+    def press_rollouts(self) -> None:
+        """The analysis button: the first press analyses your position, every later one analyses it longer; a
+        press while an analysis runs waits for it (its progress bar and Cancel show)."""
+        if self._running():
+            return
+        if self.rollouts() is None:
+            self.start_rollouts()
+        else:
+            self.analyse_longer()
 
     def _analysed_position(self) -> tuple[dict[str, object], str]:
         """Your view and its key, which an analysis is of; only on your turn."""
@@ -215,7 +229,7 @@ class CoachPanel:
 
         try:
             self._rollouts[key] = analyse(seen, seconds=seconds, max_rollouts=rollouts, progress=progress,
-                                          resume=resume)  # fmt: skip
+                                          resume=resume, precision=_aim(resume))  # fmt: skip
         except _Cancelled:
             self._stopped = key
         state, advice = self._your_turn(), self.advice()
@@ -231,10 +245,10 @@ class CoachPanel:
         self.rollout_progress.layout.display = self.rollout_cancel.layout.display = "" if running else "none"
         key = None if state is None else _position_key(view(state, YOU))
         done = self._rollouts.get(key) if key is not None else None
-        # Longer only helps a search the budget cut short: one that stood apart has nothing left to learn. Neither
-        # button is disabled while a run goes (a press then does nothing), so the keyboard's focus stays on it.
-        more = done is not None and done.stopped != "apart"
-        self.rollout_more.layout.display = "" if more else "none"
+        # The button is never disabled while a run goes, so the keyboard's focus stays on it; it hides only when
+        # a finished analysis has no gap left to narrow (the only legal move).
+        self.rollout_button.description = START if done is None else ANALYSE_LONGER
+        self.rollout_button.layout.display = "none" if done is not None and len(done.moves) < 2 else ""
         if done is not None:
             self.rollout_html.value = (
                 f"<p>{escape(done.status)} Best by the rollouts: <b>{escape(done.best.label)}</b></p>"
@@ -324,6 +338,14 @@ class CoachPanel:
         if self.comparing:
             html += "<h4>All three coaches</h4>" + compare_html(self._compare(state), advice.coach)
         self.analysis_html.value = html
+
+
+def _aim(resume: Analysis | None) -> float:
+    """The precision an analysis aims at: the library's first, then the one continued, halved once the best
+    stood apart at it (every gap known: a longer analysis narrows them further)."""
+    if resume is None:
+        return PRECISION
+    return resume.precision / (2 if resume.stopped == "apart" else 1)
 
 
 def _position_key(seen: dict[str, object]) -> str:

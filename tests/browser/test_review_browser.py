@@ -55,23 +55,20 @@ def test_a_row_selects_its_play_and_the_rollouts_join_the_table(server: str) -> 
         start.focus()
         page.keyboard.press("Enter")  # by keyboard: the focus stays on the button while the analysis runs
         expect(page.get_by_text("Best by the rollouts")).to_be_visible(timeout=90_000)
-        expect(start).to_be_focused()
+        longer = page.get_by_role("button", name="Analyse longer")  # the same button, renamed: a press continues
+        expect(longer).to_be_focused()
+        expect(start).to_have_count(0)
         expect(table.locator("thead abbr", has_text="expected")).to_be_visible()
         expect(table.locator("td", has_text=" ± ")).to_have_count(count)
-        # how much is known, and Analyse longer continues the same analysis while the budget cut it short
+        # how much is known, and Analyse longer continues the same analysis (at ±1 once every gap is known to ±2)
         line = page.get_by_text(re.compile(r"^\d+ rollouts in [\d.]+ s"))
         expect(line).to_contain_text("known to ±2 points or too close to call")
-        longer = page.get_by_role("button", name="Analyse longer")
-        if "the budget was spent" in line.inner_text():
-            before = int(line.inner_text().split()[0])
-            longer.focus()
-            page.keyboard.press("Enter")  # by keyboard: the focus stays on the button while it runs and after
-            expect(line).not_to_have_text(re.compile(rf"^{before} rollouts"), timeout=90_000)
-            assert int(line.inner_text().split()[0]) > before
-            expect(table.locator("td", has_text=" ± ")).to_have_count(count)
-            expect(longer).to_be_focused()
-        else:
-            expect(longer).to_be_hidden()
+        before = int(line.inner_text().split()[0])
+        page.keyboard.press("Enter")  # by keyboard: the focus stays on the button while it runs and after
+        expect(line).not_to_have_text(re.compile(rf"^{before} rollouts"), timeout=90_000)
+        assert int(line.inner_text().split()[0]) > before
+        expect(table.locator("td", has_text=" ± ")).to_have_count(count)
+        expect(longer).to_be_focused()
         assert axe_problems(page) == [], "the analysis once continued, light"
         page.get_by_role("button", name="Compare all three").click()
         expect(page.locator(".cut-mt-compare .cut-mt-coach")).to_have_count(3)
