@@ -16,6 +16,7 @@ import pytest
 pytest.importorskip("ipywidgets")
 
 from cut_tutor.analysis import Analysis, MoveValue
+from cut_tutor.coach import advise
 from cut_tutor.engine import Move, view
 from cut_tutor.engine.view import unseen
 from cut_tutor.engine.words import RETRY_ASK, TUTOR_CHECKING, tutor_cleared, tutor_measured
@@ -155,7 +156,7 @@ def test_tutor_mode_asks_only_above_its_threshold(tmp_path: Path) -> None:
     advice = app.advice()
     assert advice is not None
     totals = [c.total for c in advice.candidates]
-    loss = max(totals) - advice.candidates[-1].total
+    loss = advice.candidates[0].total - advice.candidates[-1].total
     assert loss > HEURISTIC_NOISE + 1
     bad = worst(app)
     # off by default: the play lands
@@ -171,7 +172,7 @@ def test_tutor_mode_asks_only_above_its_threshold(tmp_path: Path) -> None:
     assert app.review.caution is None and app.review.tutor_box.layout.display == "none" and not state.moves
     # the coach's own move is never questioned, nor one too close to call even at the smallest threshold
     app.set_tutor(True, threshold=0.5)
-    close = [c for c in advice.candidates[1:] if max(totals) - c.total < HEURISTIC_NOISE]
+    close = [c for c in advice.candidates[1:] if totals[0] - c.total < HEURISTIC_NOISE]
     for candidate in close[:1]:
         assert app.review.asks([candidate.move]) is False
     assert app.review.asks([advice.move]) is False
@@ -188,10 +189,31 @@ def test_tutor_mode_lets_a_play_below_its_threshold_land(tmp_path: Path) -> None
     app = small_app(tmp_path, pacing="Step")
     app.deal(seed=SEED)
     bad = worst(app)
-    loss = judge(view(app.state, YOU), bad).loss  # the tutor's own measure: the Expert coach's totals
+    loss = judge(view(app.state, YOU), bad, level=app.setup.seats[YOU].level).loss  # the tutor's own measure
     app.set_tutor(True, threshold=loss + 0.5)
     app.play(bad)
     assert len(app.state.moves) == 1 and app.review.caution is None  # type: ignore[union-attr]
+
+
+def test_the_tutor_judges_by_the_advice_you_are_shown(tmp_path: Path) -> None:
+    """At your Level, not the Expert's: once the tutor said "Madonna recommends" a move her panel did not."""
+    app = small_app(tmp_path, pacing="Step")
+    app.set_level(YOU, "Average")
+    for seed in range(60):
+        app.deal(seed=seed)
+        shown = app.advice()  # None when your turn has not come
+        if shown is not None and shown.move != (expert := advise(view(app.state, YOU), level="Expert")).move:
+            caution = judge(view(app.state, YOU), expert.move, level="Average")
+            if caution.loss >= HEURISTIC_NOISE + 1:
+                break
+    else:
+        pytest.fail("no deal where the Average and the Expert coach differ")
+    assert shown.level == "Average" and caution.best == str(shown.move)
+    app.set_tutor(True, threshold=caution.loss - 0.5)
+    assert app.review.asks([shown.move]) is False
+    app.play(str(expert.move))
+    assert app.review.caution is not None and app.review.caution.best == str(shown.move)
+    assert app.tutor_hint() == f"Madonna recommends: {shown.label}"
 
 
 class Analyser:

@@ -55,7 +55,8 @@ def judge(
     analysis: Analysis | None = None,
 ) -> Caution:
     """What ``move`` costs in ``view``, question or not: by ``analysis`` (of this view) when given, with its
-    interval, else by the coach's totals."""
+    interval, else by the coach's totals against the move that coach, at that ``level``, recommends: the advice
+    the learner is shown (a move totalling more than it, which the coach passed over for a sure clear, costs 0)."""
     chosen = Move.parse(move) if isinstance(move, str) else move
     if str(chosen) not in view["legal"]:
         raise ValueError(f"tutor: {chosen} is not a legal move for seat {view['seat']}")
@@ -69,8 +70,8 @@ def judge(
         return Caution(str(chosen), str(best.move), best.label, mine.gap, "analysis", mine.gap_low, mine.gap_high)
     advice = advise(dict(view), coach, level)
     totals = {c.move: c.total for c in advice.candidates}
-    top = max(advice.candidates, key=lambda c: c.total)
-    return Caution(str(chosen), str(top.move), advice.labels[top.move], round(top.total - totals[chosen], 3), "coach")
+    loss = max(0.0, round(totals[advice.move] - totals[chosen], 3))
+    return Caution(str(chosen), str(advice.move), advice.label, loss, "coach")
 
 
 def warn(

@@ -291,7 +291,9 @@ class ReviewRoom:
         seen = view(game.state, YOU)
         if str(chosen[0]) not in seen["legal"]:
             return False  # the play loop refuses it with its reason
-        caution = warn(seen, chosen[0], self.threshold, coach=self.host.setup.coach, analysis=self.coach.rollouts())
+        setup = self.host.setup  # the tutor's word is the advice the coach panel shows: your coach, at your Level
+        caution = warn(seen, chosen[0], self.threshold, coach=setup.coach, level=setup.seats[YOU].level,
+                       analysis=self.coach.rollouts())  # fmt: skip
         if caution is None:
             return False
         asked = (chosen, len(game.state.moves))
@@ -326,7 +328,7 @@ class ReviewRoom:
                 return  # Rethink, Play anyway or another move came first (and cancelled the analysis)
             self._check = None
             if found is not None:
-                self.caution = judge(seen, asked[0][0], coach=self.host.setup.coach, analysis=found)
+                self.caution = judge(seen, asked[0][0], analysis=found)
                 if self.hint:
                     self.hint = self._hint()
         self.draw_tutor()
