@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from test_analysis import synthetic
+
 from cut_tutor.analysis import AnalysisSeat
+from cut_tutor.analysis.search import rounds
+from cut_tutor.analysis.seat import preferred
+from cut_tutor.analysis.stats import mean_se
 from cut_tutor.coach import AIPlayer, Knowledge
 from cut_tutor.engine import Move, Rules, State, view
 from cut_tutor.engine.view import sight
@@ -66,3 +71,15 @@ def test_two_tables_that_look_the_same_to_the_seat_get_the_same_move() -> None:
     assert planted.to_position() != state.to_position()
     assert view(planted, me) == view(state, me)
     assert AnalysisSeat(40, seed=2).choose(state) == AnalysisSeat(40, seed=2).choose(planted)
+
+
+def test_it_leaves_its_policys_move_only_for_a_best_that_beats_it_by_the_confidence() -> None:
+    """Candidate 1 is the policy's move; candidate 0 averages 1 point better on noisy rollouts."""
+    found = rounds(synthetic([10, 11], own=[6, 6]), 2, seconds=None, max_rollouts=64)
+    assert found.best == 0
+    mean, se = mean_se(found.gap(1, 0))
+    z = mean / se
+    assert 0 < z < 5
+    assert preferred(found, 1, 0.0) == 0  # always the best
+    assert preferred(found, 1, z * 0.99) == 0 and preferred(found, 1, z * 1.01) == 1
+    assert preferred(found, 0, 3.0) == 0  # the policy's move is the best: nothing to beat

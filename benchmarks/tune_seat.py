@@ -1,0 +1,66 @@
+"""How sure should the analysis seat be before it leaves the Expert's move? A decision-level study, in minutes.
+
+The seat's own search (the seat's rollout budget, its own seeds) is run on every decision that
+``report_regret.py`` recorded (``benchmarks/results/regret-<POLICY>.jsonl``: Expert self-play views and each move's
+mean points on 64 other deals). For each confidence ``z``, the seat keeps the policy's own move unless the search's
+best beats it on their shared deals by at least ``z`` standard errors of the paired difference
+(:func:`cut_tutor.analysis.seat.preferred`; ``z = 0``: always the search's best). The held-out means score each
+choice, so the search's noise does not flatter it: the figure is the mean points per decision the choice saves
+against the policy's move (negative is better), with a 95% interval, and how often the seat departs from it.
+
+Run: ``.venv/bin/python benchmarks/tune_seat.py [ROLLOUTS] [WORKERS] [JSONL]`` (default the seat's ROLLOUTS, 2,
+the Expert:Balanced file).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from cut_tutor.analysis import analyse
+from cut_tutor.analysis.seat import ROLLOUTS, preferred
+from cut_tutor.analysis.stats import mean_interval
+
+THRESHOLDS = (0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0)
+RESULTS = Path(__file__).parent / "results"
+
+
+def decision(row: dict[str, Any], rollouts: int) -> dict[str, Any]:
+    """The seat's search on one recorded decision: per threshold, the move it would play (an index of ``legal``)."""
+    seen = row["view"]
+    legal = seen["legal"]
+    seed = random.Random(f"seat:0:{row['hand']}:{seen['turns']}").getrandbits(32)
+    result = analyse(seen, seconds=None, seed=seed, max_rollouts=max(rollouts, 2 * len(legal)))
+    found = result.search
+    assert found is not None
+    policy = legal.index(row["move"])  # the recorded seat played the policy's own move (Expert has no noise)
+    return {"means": row["means"], "policy": policy, "chosen": [preferred(found, policy, z) for z in THRESHOLDS]}
+
+
+def main() -> None:
+    rollouts = int(sys.argv[1]) if len(sys.argv) > 1 else ROLLOUTS
+    workers = int(sys.argv[2]) if len(sys.argv) > 2 else 2
+    path = Path(sys.argv[3]) if len(sys.argv) > 3 else RESULTS / "regret-Expert-Balanced.jsonl"
+    rows = [json.loads(line) for line in path.read_text().splitlines() if line]
+    began = time.perf_counter()
+    with ProcessPoolExecutor(workers) as pool:
+        found = list(pool.map(decision, rows, [rollouts] * len(rows)))
+    seconds = time.perf_counter() - began
+    print(f"# tune_seat: {len(rows)} decisions of {path.name}, {rollouts} rollouts each, {seconds:.0f} s\n")
+    print("| z | points per decision against the policy's move | departs |")
+    print("| --- | --- | --- |")
+    for j, z in enumerate(THRESHOLDS):
+        saved = [d["means"][d["chosen"][j]] - d["means"][d["policy"]] for d in found]
+        mean, low, high = mean_interval(saved)
+        departs = sum(d["chosen"][j] != d["policy"] for d in found) / len(found)
+        print(f"| {z:.1f} | {mean:+.2f} ({low:+.2f} to {high:+.2f}) | {departs:.0%} |")
+    print(f"\nRun: `.venv/bin/python benchmarks/tune_seat.py {' '.join(sys.argv[1:])}`")
+
+
+if __name__ == "__main__":
+    main()
