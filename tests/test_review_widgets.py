@@ -15,7 +15,7 @@ from cut_tutor.analysis import Analysis, Deals, MoveValue
 from cut_tutor.coach import AIPlayer, Knowledge
 from cut_tutor.engine import Move, Rules, State, record_of, replay, view
 from cut_tutor.engine.view import sight
-from cut_tutor.engine.words import NO_DRILLS, NO_MISTAKES, RETRY_ASK
+from cut_tutor.engine.words import NO_DRILLS, NO_MISTAKES, PROGRESS_TITLE, RETRY_ASK
 from cut_tutor.review import Drills, HandReview, progress_frame, review
 from cut_tutor.review.hand import decision_points, summarise
 from cut_tutor.widgets.belief_panel import BeliefPanel
@@ -201,7 +201,9 @@ class TestDrillsPanel:
         hand, _ = graded
         frame = progress_frame([({"game": 1, "hand": 1}, hand), ({"game": 1, "hand": 2}, hand)])
         panel = DrillsPanel(Drills(tmp_path / "drills.sqlite"), frame=frame)
-        first = bytes(panel._plot.value)
-        assert first.startswith(b"\x89PNG") and panel._plot_title.value
+        first = panel._plot.value
+        assert first.startswith('<figure class="cut-progress-plot"') and "<svg" in first and PROGRESS_TITLE in first
+        assert "Accuracy and points lost over 2 reviewed hands" in first  # the plot's accessible name
         one = panel.show_progress(frame.head(1))
-        assert one == bytes(panel._plot.value) and one != first
+        assert one == panel._plot.value and one != first
+        assert panel.show_progress(frame.head(1)) == one  # the same plot, the same markup

@@ -4,6 +4,7 @@ mistakes of each kind (:mod:`~cut_tutor.review.kinds`) every hand had."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -37,28 +38,55 @@ def progress_frame(reviews: Iterable[tuple[Mapping[str, Any], HandReview]]) -> p
     return pd.DataFrame(rows, columns=COLUMNS + KIND_COLUMNS)
 
 
-def progress_figure(frame: pd.DataFrame) -> Figure:
+#: The colour the figure's text and axes are drawn in, swapped for ``currentColor`` in :func:`progress_svg`.
+_INK = "#010203"
+
+
+def progress_figure(frame: pd.DataFrame, ink: str = "black") -> Figure:
     """Accuracy (left axis) and points lost to graded mistakes (right axis) hand after hand: the losses clear of
-    noise, as the accuracy counts them, so a short analysis' noise moves neither."""
+    noise, as the accuracy counts them, so a short analysis' noise moves neither. ``ink``: text and axes."""
+    from matplotlib import rc_context
     from matplotlib.figure import Figure
     from matplotlib.ticker import MaxNLocator
 
-    figure = Figure(figsize=(7, 3.2))
-    ax = figure.subplots()
-    x = range(1, len(frame) + 1)
-    lost = ax.twinx()
-    lost.bar(x, frame["lost_to_mistakes"], width=0.6, color="#d88", alpha=0.5, label="points lost to mistakes")
-    lost.set_ylabel("points lost to mistakes")
-    lost.set_ylim(bottom=0)
-    ax.plot(x, frame["accuracy"], marker="o", color="#2a7", label="accuracy")
-    ax.set(xlabel="hand", ylabel="accuracy (%)", ylim=(0, 105))
-    ax.xaxis.set_major_locator(MaxNLocator(integer=True, min_n_ticks=1))
-    ax.set_xlim(0.4, len(frame) + 0.6)
-    ax.set_zorder(lost.get_zorder() + 1)  # the accuracy line over the bars
-    ax.patch.set_visible(False)
-    figure.legend(loc="upper center", ncol=2, frameon=False)
-    figure.tight_layout(rect=(0, 0, 1, 0.9))
+    # the colours artists take when they are made
+    with rc_context({"text.color": ink, "axes.labelcolor": ink, "axes.edgecolor": ink, "xtick.color": ink,
+                     "ytick.color": ink}):  # fmt: skip
+        figure = Figure(figsize=(7, 3.2))
+        ax = figure.subplots()
+        x = range(1, len(frame) + 1)
+        lost = ax.twinx()
+        lost.bar(x, frame["lost_to_mistakes"], width=0.6, color="#d88", alpha=0.5, label="points lost to mistakes")
+        lost.set_ylabel("points lost to mistakes")
+        lost.set_ylim(bottom=0)
+        ax.plot(x, frame["accuracy"], marker="o", color="#2a7", label="accuracy")
+        ax.set(xlabel="hand", ylabel="accuracy (%)", ylim=(0, 105))
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True, min_n_ticks=1))
+        ax.set_xlim(0.4, len(frame) + 0.6)
+        ax.set_zorder(lost.get_zorder() + 1)  # the accuracy line over the bars
+        ax.patch.set_visible(False)
+        lost.patch.set_visible(False)  # the figure's own background shows through (none, in the SVG)
+        figure.legend(loc="upper center", ncol=2, frameon=False)
+        figure.tight_layout(rect=(0, 0, 1, 0.9))
     return figure
+
+
+def progress_svg(frame: pd.DataFrame, alt: str) -> str:
+    """The progress figure as inline SVG: transparent, its text and axes in the page's own text colour
+    (``currentColor``), so it reads in the light and the dark theme alike; ``alt`` is its accessible name."""
+    from io import StringIO
+
+    from matplotlib import rc_context
+
+    figure = progress_figure(frame, ink=_INK)
+    figure.patch.set_alpha(0.0)
+    out = StringIO()
+    with rc_context({"svg.hashsalt": "cut-progress"}):  # the same figure, the same markup
+        figure.savefig(out, format="svg", metadata={"Date": None})
+    svg = out.getvalue()
+    svg = svg[svg.index("<svg") :].replace(_INK, "currentColor")
+    label = escape(alt, quote=True)
+    return svg.replace("<svg ", f'<svg role="img" aria-label="{label}" style="max-width: 100%; height: auto" ', 1)
 
 
 def progress_csv(frame: pd.DataFrame, path: str | Path) -> Path:

@@ -7,11 +7,9 @@ Answers go to the learner's :class:`~cut_tutor.review.Drills` deck, which schedu
 
 from __future__ import annotations
 
-import base64
 from collections.abc import Callable, Sequence
 from functools import partial
 from html import escape
-from io import BytesIO
 from typing import TYPE_CHECKING, Any
 
 import ipywidgets as w
@@ -30,10 +28,10 @@ from cut_tutor.engine.words import (
     progress_alt,
     retry_verdict,
 )
-from cut_tutor.review import Drill, Drills, HandReview, progress_figure, progress_frame
+from cut_tutor.review import Drill, Drills, HandReview, progress_frame
 from cut_tutor.review.drills import judge
 from cut_tutor.review.hand import position_analysis
-from cut_tutor.review.progress import kind_totals
+from cut_tutor.review.progress import kind_totals, progress_svg
 
 from .scores import download_link
 from .table import move_label
@@ -42,11 +40,17 @@ if TYPE_CHECKING:
     import pandas as pd
 
 
-def progress_png(frame: pd.DataFrame) -> bytes:
-    """The progress plot of ``frame`` as PNG."""
-    buffer = BytesIO()
-    progress_figure(frame).savefig(buffer, format="png")
-    return buffer.getvalue()
+def progress_alt_of(frame: pd.DataFrame) -> str:
+    """The plot's text alternative: how many hands, their mean accuracy and points lost to mistakes."""
+    return progress_alt(len(frame), float(frame["accuracy"].mean()), float(frame["lost_to_mistakes"].mean()))
+
+
+def progress_plot(frame: pd.DataFrame) -> str:
+    """The progress plot of ``frame`` (at least one hand) as a captioned figure: inline SVG in the theme's text
+    colour, named by its text alternative."""
+    svg = progress_svg(frame, progress_alt_of(frame))
+    caption = f"<figcaption>{escape(PROGRESS_TITLE)}</figcaption>"
+    return f'<figure class="cut-progress-plot" style="margin: 0">{svg}{caption}</figure>'
 
 
 def _analysis_of(drill: Drill) -> Analysis:
@@ -77,10 +81,8 @@ class DrillsPanel:
         self._shown = w.HTML()
         self._next = w.Button(description=NEXT_DRILL)
         self._next.on_click(lambda _: self.refresh())
-        self._plot = w.Image(format="png", layout=w.Layout(display="none"))  # an empty image until a plot is drawn
-        self._plot_title = w.HTML()
-        self.root = w.VBox([self._heading, self._choices, self._said, self._shown, self._next, self._plot_title,
-                          self._plot])  # fmt: skip
+        self._plot = w.HTML()  # empty until a plot is drawn
+        self.root = w.VBox([self._heading, self._choices, self._said, self._shown, self._next, self._plot])
         self.refresh()
         if frame is not None:
             self.show_progress(frame)
@@ -135,12 +137,10 @@ class DrillsPanel:
         self._shown.value = self.analysis._repr_html_()
         return self.verdict
 
-    def show_progress(self, frame: pd.DataFrame) -> bytes:
-        """Draw the progress plot of ``frame``; the PNG shown."""
-        self._plot.value = progress_png(frame)
-        self._plot.layout.display = ""
-        self._plot_title.value = escape(PROGRESS_TITLE)
-        return bytes(self._plot.value)
+    def show_progress(self, frame: pd.DataFrame) -> str:
+        """Draw the progress plot of ``frame``; the markup shown."""
+        self._plot.value = progress_plot(frame)
+        return str(self._plot.value)
 
 
 #: The reviewed hands the progress panel's table lists (the newest); the plot and the CSV hold them all.
@@ -192,11 +192,8 @@ class ProgressPanel:
             self.csv, self.alt = "", NO_PROGRESS
             self.plot.value, self.table.value, self.link.value = escape(NO_PROGRESS), "", ""
             return frame
-        self.alt = progress_alt(len(frame), float(frame["accuracy"].mean()), float(frame["lost_to_mistakes"].mean()))
-        data = base64.b64encode(progress_png(frame)).decode()
-        image = f'<img src="data:image/png;base64,{data}" alt="{escape(self.alt)}" style="max-width:100%;height:auto">'
-        caption = f"<figcaption>{escape(PROGRESS_TITLE)}</figcaption>"
-        self.plot.value = f'<figure class="cut-progress-plot" style="margin: 0">{image}{caption}</figure>'
+        self.alt = progress_alt_of(frame)
+        self.plot.value = progress_plot(frame)
         self.table.value = self.table_html()
         self.csv = frame.to_csv(index=False)
         link = download_link(self.filename, "text/csv", self.csv, PROGRESS_DOWNLOAD)

@@ -95,6 +95,10 @@ def test_a_bad_hand_is_graded_retried_and_drilled(server: str) -> None:
             link.click()
         assert Path(download.value.path()).read_text(encoding="utf-8").startswith("game,hand,seat,points,accuracy")
         shots(page, "review-room-progress", progress)
+        # the plot draws in the theme's own text colour: light on the dark theme the shots end in
+        expect(page.locator(".cut-app.cut-app-dark")).to_be_visible()
+        expect(plot).to_have_css("color", "rgb(232, 232, 232)")
+        assert plot.locator("[style*='currentColor']").count() > 10
         assert axe_problems(page) == []
         browser.close()
 
