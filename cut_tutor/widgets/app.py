@@ -40,7 +40,7 @@ from .review_room import ReviewRoom
 from .saving import kernel_id
 from .scores import ScorePanel
 from .setup_form import SetupForm
-from .shared import Controls, Setup, default_home, help_html, help_links
+from .shared import Controls, Setup, Shown, default_home, help_html, help_links
 from .table import LAYOUTS, IntentError, TableWidget
 
 #: A learner's id as the browser keeps it.
@@ -49,7 +49,7 @@ LEARNER = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 GUIDE_BASE = GUIDE_ROUTE
 
 
-class GameApp:
+class GameApp(Shown):
     """The whole tutor in one object; :attr:`widget` is what a notebook or Voilà displays."""
 
     def __init__(
@@ -163,14 +163,6 @@ class GameApp:
     def replayer(self) -> Replayer | None:
         """The replayer last opened from the scores."""
         return self.score_panel.replayer
-
-    @property
-    def widget(self) -> w.VBox:
-        """The app's root widget."""
-        return self.root
-
-    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
-        return self.root._repr_mimebundle_(**kwargs)
 
     def need_game(self) -> Game:
         """The game in play; refused with a hint when none has been dealt."""

@@ -17,11 +17,13 @@ from cut_tutor.engine.words import chance_line, opponent_line, seat_name, unseen
 from cut_tutor.review import Belief, belief
 from cut_tutor.review.belief import SAMPLES
 
+from .shared import Shown
+
 #: The pile tops whose chances the panel lists: low, middle and high cards.
 TOPS = (3, 7, 11, 13)
 
 
-class BeliefPanel:
+class BeliefPanel(Shown):
     """The belief of the seat to move in ``view``; :meth:`update` shows another view of the same seat's game."""
 
     def __init__(
@@ -31,14 +33,6 @@ class BeliefPanel:
         self._html = w.HTML()
         self.root = w.VBox([self._html])
         self.update(view)
-
-    @property
-    def widget(self) -> w.VBox:
-        """The panel's widget, to place in a page."""
-        return self.root
-
-    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
-        return self.root._repr_mimebundle_(**kwargs)
 
     def update(self, view: Mapping[str, Any]) -> None:
         """Show the belief of the seat to move in ``view``."""

@@ -34,6 +34,7 @@ from cut_tutor.review.hand import position_analysis
 from cut_tutor.review.progress import kind_totals, progress_svg
 
 from .scores import download_link
+from .shared import Shown
 from .table import move_label
 
 if TYPE_CHECKING:
@@ -58,7 +59,7 @@ def _analysis_of(drill: Drill) -> Analysis:
     return position_analysis(drill.record, drill.seat, drill.ply)
 
 
-class DrillsPanel:
+class DrillsPanel(Shown):
     """The due drills of ``drills``, oldest due first, and (with ``frame``, a
     :func:`~cut_tutor.review.progress_frame`) the progress plot. ``analyser`` judges an answer."""
 
@@ -86,14 +87,6 @@ class DrillsPanel:
         self.refresh()
         if frame is not None:
             self.show_progress(frame)
-
-    @property
-    def widget(self) -> w.VBox:
-        """The panel's widget, to place in a page."""
-        return self.root
-
-    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
-        return self.root._repr_mimebundle_(**kwargs)
 
     @property
     def current(self) -> Drill | None:
@@ -153,7 +146,7 @@ TABLE_STYLE = (".cut-progress-table { border-collapse: collapse; } .cut-progress
                )  # fmt: skip
 
 
-class ProgressPanel:
+class ProgressPanel(Shown):
     """The learner's progress across games, from their kept reviews (:meth:`Drills.reviewed`): the plot with its
     text alternative, a table of the newest hands, the most frequent kinds of mistake, and a CSV download named
     after ``learner``. :meth:`show` is its twin, called after each review."""
@@ -171,14 +164,6 @@ class ProgressPanel:
         for part in (self.plot, self.table):
             part.add_class("cut-progress-fit")  # narrower than its content on a phone: the table scrolls instead
         self.show([])
-
-    @property
-    def widget(self) -> w.VBox:
-        """The panel's widget, to place in a page."""
-        return self.root
-
-    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
-        return self.root._repr_mimebundle_(**kwargs)
 
     @property
     def filename(self) -> str:

@@ -23,6 +23,7 @@ from cut_tutor.engine import HandResult, Move, Rules, State, codes, record_of, r
 from cut_tutor.engine.cards import UP, card_name, cards_of
 from cut_tutor.engine.words import count, recommends
 
+from .shared import Shown
 from .table import COLOURS, TableWidget, move_label, table_data
 
 #: The seat choice that shows every card: a review of a finished record, never of a game in play.
@@ -63,7 +64,7 @@ def review_view(state: State, seat: int) -> dict[str, Any]:
     return seen
 
 
-class Replayer:
+class Replayer(Shown):
     """A recorded hand, one state per move, with first/back/forward/last, a slider and arrow keys."""
 
     def __init__(
@@ -110,13 +111,6 @@ class Replayer:
     def from_state(cls, state: State, **kwargs: Any) -> Replayer:
         """A replayer on a dealt hand so far."""
         return cls(record_of(state), **kwargs)
-
-    @property
-    def widget(self) -> w.VBox:
-        return self.root
-
-    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
-        return self.root._repr_mimebundle_(**kwargs)
 
     # -- stepping -----------------------------------------------------------------------------------------
 

@@ -32,13 +32,14 @@ from cut_tutor.review import Decision, HandReview
 from cut_tutor.review.drills import judge
 from cut_tutor.review.hand import ROLLOUTS, position_analysis
 
+from .shared import Shown
 from .table import move_label
 
 #: Analyses a decision's position again: ``(record, seat, ply) -> Analysis``.
 Analyser = Callable[[Mapping[str, Any], int, int], Analysis]
 
 
-class ReviewPanel:
+class ReviewPanel(Shown):
     """The review table of ``hand`` (a :func:`~cut_tutor.review.review` of ``record``), with its controls.
 
     ``analyser`` gives the analysis a retry reveals; by default the review's own, made again with the review's
@@ -78,14 +79,6 @@ class ReviewPanel:
         self.root = w.VBox([self._summary, self._table, w.HBox([self._previous, self._next, self._find]),
                           self._choices, self._said, self._shown])  # fmt: skip
         self._draw()
-
-    @property
-    def widget(self) -> w.VBox:
-        """The panel's widget, to place in a page."""
-        return self.root
-
-    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
-        return self.root._repr_mimebundle_(**kwargs)
 
     # -- what is shown -------------------------------------------------------------------------------------------
 

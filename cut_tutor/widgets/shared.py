@@ -31,6 +31,21 @@ YOU = 0
 PACING = ("Step", "Auto")
 
 
+class Shown:
+    """Something built of widgets under one ``root``: a notebook displays it as that root, and a page places
+    :attr:`widget`."""
+
+    root: w.VBox
+
+    @property
+    def widget(self) -> w.VBox:
+        """The root widget, to place in a page."""
+        return self.root
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        return self.root._repr_mimebundle_(**kwargs)
+
+
 #: Where earlier versions kept saves and history: still used where it exists, so nobody's games are left behind.
 LEGACY_HOME = Path("~/.cut_tutor")
 
