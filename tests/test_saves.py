@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -147,6 +149,27 @@ class TestOneTabPerGame:
             one.check("abc")
         one.release()
         assert path.exists(), "a tab never releases another tab's claim"
+
+    def test_a_take_over_during_a_heartbeat_stands(self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        """The heartbeat reads its claim, then writes it back: a take-over in between once lost to it."""
+        one, two = Saves(tmp_path, "one", "kernel a"), Saves(tmp_path, "two", "kernel b")
+        one.claim("abc")
+        taker = threading.Thread(target=two.claim, args=("abc",))
+        read = one._read_claim
+
+        def read_then_take(uid: str) -> dict[str, Any] | None:
+            claim = read(uid)  # the first tab has read its own claim...
+            if taker.ident is None:
+                taker.start()  # ...when the second takes the game over
+                taker.join(0.3)  # it waits for the claims' lock (without one, it writes at once)
+            return claim
+
+        monkeypatch.setattr(one, "_read_claim", read_then_take)
+        one.beat()
+        taker.join()
+        assert json.loads((tmp_path / "save-abc.claim").read_text())["holder"] == "two"
+        with pytest.raises(ClaimLost):
+            one.check("abc")
 
     def test_leaving_a_game_releases_its_claim_and_keeps_its_save(self, tmp_path: Path) -> None:
         app = _tab(tmp_path)

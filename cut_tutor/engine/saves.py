@@ -4,7 +4,9 @@ Two tabs of one learner can play two games at once without either replacing the 
 game holds its *claim*: a small file beside the save naming the holder (the kernel and the tab) and a heartbeat.
 A claim whose heartbeat is older than :data:`CLAIM_STALE` seconds is free (its kernel has gone); a fresh one is
 another tab's, which a tab takes over only when the learner asks. Finishing a game removes its own save and
-claim, never another's. The single ``save.json`` of earlier versions is moved into place and its file kept.
+claim, never another's. Every look at a claim and what is done about it (renew, take over, remove) happens under
+a file lock in the learner's folder, so two kernels cannot interleave: a heartbeat never writes back a claim another
+tab has just taken. The single ``save.json`` of earlier versions is moved into place and its file kept.
 """
 
 from __future__ import annotations
@@ -13,11 +15,14 @@ import json
 import threading
 import time
 import weakref
-from contextlib import suppress
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+
+from filelock import FileLock
 
 from .game import Game
 from .storage import SaveError, keep_aside, load_game, read_save, save_game, write_atomic
@@ -26,6 +31,8 @@ from .storage import SaveError, keep_aside, load_game, read_save, save_game, wri
 CLAIM_STALE, BEAT = 90.0, 20.0
 #: The single save of earlier versions, in the learner's home.
 LEGACY = "save.json"
+#: The lock every tab of a learner takes to read and change the claims in their home; and how long it waits.
+CLAIMS_LOCK, LOCK_WAIT = ".claims.lock", 10.0
 
 
 def save_path(home: Path, uid: str) -> Path:
@@ -69,8 +76,17 @@ class Saves:
         self.holder, self.kernel = holder, kernel
         #: The game whose claim this tab holds and keeps beating, if any.
         self.held: str | None = None
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()
+        self._file_lock = FileLock(str(home / CLAIMS_LOCK), timeout=LOCK_WAIT)
         _beat_in_background(self)
+
+    @contextmanager
+    def _claims(self) -> Iterator[None]:
+        """Hold the claims still: this tab's threads, and every other kernel of the learner's, wait meanwhile."""
+        with self._lock:
+            self.home.mkdir(parents=True, exist_ok=True)
+            with self._file_lock:
+                yield
 
     def path(self, uid: str) -> Path:
         """Where the game ``uid`` is saved."""
@@ -103,7 +119,7 @@ class Saves:
 
     def claim(self, uid: str) -> None:
         """Hold ``uid`` from now on (taking it over from any other tab) and release the game held before."""
-        with self._lock:
+        with self._claims():
             if self.held not in (None, uid):
                 self._release()
             self._write_claim(uid)
@@ -112,23 +128,25 @@ class Saves:
     def check(self, uid: str) -> None:
         """Hold ``uid`` if this tab has not yet (a new game); if it has, a :class:`ClaimLost` when its claim is
         gone or another tab's: another tab took the game over since, so this tab's copy may be behind its save."""
-        if self.held != uid:
-            self.claim(uid)
-            return
-        claim = self._read_claim(uid)
-        if claim is None or claim["holder"] != self.holder:
-            with self._lock:
+        with self._claims():
+            if self.held != uid:
+                self.claim(uid)
+                return
+            claim = self._read_claim(uid)
+            if claim is None or claim["holder"] != self.holder:
                 self.held = None
-            raise ClaimLost(
-                "another tab took this game over (it plays it now, or has finished it), so it is not played here;"
-                " Continue it here to take it back if it is still waiting"
-            )
-        if time.time() - float(claim["beat"]) > BEAT:
-            self.claim(uid)  # ours, but the heartbeat has not run lately
+                raise ClaimLost(
+                    "another tab took this game over (it plays it now, or has finished it), so it is not played"
+                    " here; Continue it here to take it back if it is still waiting"
+                )
+            if time.time() - float(claim["beat"]) > BEAT:
+                self.claim(uid)  # ours, but the heartbeat has not run lately
 
     def release(self) -> None:
         """Give up the claim held (the tab left the game); the save stays for *Continue*."""
-        with self._lock:
+        if self.held is None:
+            return
+        with self._claims():
             self._release()
 
     def _release(self) -> None:
@@ -146,10 +164,11 @@ class Saves:
 
     def beat(self) -> None:
         """Renew the claim held, unless another tab has taken it since."""
-        with self._lock:
+        if self.held is None:
+            return
+        with suppress(OSError), self._claims():  # the next save says what is wrong with the folder
             if self.held is not None and self._ours(self.held):
-                with suppress(OSError):  # the next save says what is wrong with the folder
-                    self._write_claim(self.held)
+                self._write_claim(self.held)
 
     # -- saves --------------------------------------------------------------------------------------------
 
@@ -161,7 +180,7 @@ class Saves:
     def finish(self, game: Game) -> None:
         """A finished game: its own save and claim go, every other game's stay."""
         self.path(game.uid).unlink(missing_ok=True)
-        with self._lock:
+        with self._claims():
             if self._ours(game.uid):
                 self._claim_path(game.uid).unlink(missing_ok=True)
             if self.held == game.uid:
