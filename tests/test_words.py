@@ -70,6 +70,9 @@ class TestCoachSentences:
         low = pos([{"hand": "9 3"}, {"hand": "4 4"}], "J@1")
         assert "plays low so seat 1, down to 2 cards" in advise(view(low, 0), level="Experienced").text
         assert "plays low" not in advise(view(low, 0), level="Expert").text
+        # Clear 4's scorer hinders a seat down to two cards at every Level, and its words say so
+        c4 = pos([{"hand": "9 3"}, {"hand": "4 4"}], "10@1", **Rules.from_preset(C4, players=2).to_dict())
+        assert "plays low so seat 1, down to 2 cards" in advise(view(c4, 0), level="Expert").text
 
     def test_an_empty_pile_is_not_swept(self) -> None:
         """A clear on an empty pile sweeps nothing: it sheds the card and you go again."""

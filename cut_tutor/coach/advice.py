@@ -24,7 +24,7 @@ from ..engine.words import plan as plan_phrase
 from .knowledge import Knowledge
 from .scoring import COMPONENTS, Candidate
 from .styles import COACH_STYLE, Level, Style, level_of, style_of
-from .values import evaluate, evaluate_knowledge
+from .values import GAMES, evaluate, evaluate_knowledge
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -209,7 +209,7 @@ def _reason(
     if move.kind == ADD and not move.size:
         return "keeping those cards is worth more than adding them"
     if (
-        nxt["cards_left"] <= level.hinder_at
+        nxt["cards_left"] <= GAMES[seat.rules.game].hinder_at(level)
         and parts["control"] > 2
         and all(parts["control"] > c.components["control"] for c in others)
     ):

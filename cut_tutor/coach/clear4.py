@@ -44,6 +44,12 @@ NUMBERS = range(1, 11)
 SPECIALS = (WILD, PUSH, CLEAR_CARD)
 
 
+def hinder_at(level: Level) -> int:
+    """The most cards the next seat may hold to count as about to go out (C6): two at every Level, as the CUT
+    Levels' own counts were tuned for CUT alone."""
+    return NEAR_OUT
+
+
 @lru_cache(maxsize=8)
 def numbers(rules: Rules) -> Numbers:
     """Clear 4's numbers for the line: groups of 1–10, then CLEAR, JOKER or PUSH alone; every card one point."""
@@ -72,7 +78,7 @@ def score(seat: Knowledge, nums: Numbers, move: Move, style: Style, level: Level
     elif kind == TAKE:
         parts["shed"] = -sum(map(nums.shed.__getitem__, seat.pile)) * style.take
         parts["assets"] = sum([_asset(seat, c, -1, style) for c in seat.pile]) * 0.5
-        parts["control"] = -8.0 * level.hinder if seat.next_left <= NEAR_OUT else 0.0
+        parts["control"] = -8.0 * level.hinder if seat.next_left <= hinder_at(level) else 0.0
         hand = list(seat.hand)
         for card in seat.pile:
             hand[card] += 1
@@ -122,7 +128,7 @@ def _score_lay(seat: Knowledge, nums: Numbers, move: Move, style: Style, level: 
         parts["control"] = go_again(level, cand)
         parts["line"] = line(seat, nums, hand, level, cand, empty_first=True)
         return
-    if seat.next_left <= NEAR_OUT:  # C6: a low value makes a seat about to go out match or take
+    if seat.next_left <= hinder_at(level):  # C6: a low value makes a seat about to go out match or take
         parts["control"] = level.hinder * 2.8 * (10 - value) if value else -4.0 * level.hinder
     parts["line"] = line(seat, nums, hand, level, cand)
 

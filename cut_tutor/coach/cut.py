@@ -113,9 +113,14 @@ def _asset_change(seat: Knowledge, rank: int, count: int, style: Style, level: L
     return 0.0
 
 
+def hinder_at(level: Level) -> int:
+    """The most cards the next seat may hold to count as about to go out, as this Level counts it (C6)."""
+    return level.hinder_at
+
+
 def _about_to_go_out(seat: Knowledge, level: Level) -> bool:
     """Is the next seat about to go out, as this Level counts it (C6)?"""
-    return seat.next_left <= level.hinder_at
+    return seat.next_left <= hinder_at(level)
 
 
 def _control(seat: Knowledge, top_after: int, level: Level) -> float:

@@ -28,10 +28,14 @@ class Scorers(NamedTuple):
 
     numbers: Callable[[Rules], Numbers]
     score: Callable[[Knowledge, Numbers, Move, Style, Level], Candidate]
+    hinder_at: Callable[[Level], int]  # how few cards the next seat holds when a Level hinders it (C6)
 
 
 #: Each game's scorers, by ``Rules.game``: adding a game is a module and an entry here.
-GAMES: dict[str, Scorers] = {"CUT": Scorers(cut.numbers, cut.score), "Clear 4": Scorers(clear4.numbers, clear4.score)}
+GAMES: dict[str, Scorers] = {
+    "CUT": Scorers(cut.numbers, cut.score, cut.hinder_at),
+    "Clear 4": Scorers(clear4.numbers, clear4.score, clear4.hinder_at),
+}
 
 
 def evaluate(view: Mapping[str, Any], style: Style, level: Level) -> list[Candidate]:
