@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -207,3 +208,9 @@ class TestDrillsPanel:
         one = panel.show_progress(frame.head(1))
         assert one == panel._plot.value and one != first
         assert panel.show_progress(frame.head(1)) == one  # the same plot, the same markup
+        # two plots on one page (notebook 08 shows two): no id in common, each plot's references its own
+        ids = [set(re.findall(r'\bid="([^"]+)"', markup)) for markup in (first, one)]
+        assert ids[0] and not ids[0] & ids[1]
+        for markup, own in zip((first, one), ids, strict=True):
+            assert set(re.findall(r'(?:url\(#|href="#)([^")]+)', markup)) <= own
+            assert re.search(r"<style[^>]*>#cut-\w+-plot \*\{", markup)  # its stylesheet kept to itself

@@ -11,11 +11,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from filelock import FileLock
 
 pytest.importorskip("anywidget")
 
 from cut_tutor.engine import read_save, save_game, saves
-from cut_tutor.engine.saves import ClaimLost, Saves
+from cut_tutor.engine.saves import ClaimLost, ClaimsBusy, Saves
 from cut_tutor.widgets import GameApp
 from cut_tutor.widgets.table import IntentError
 from tests.test_codes_storage import game_in_progress
@@ -170,6 +171,28 @@ class TestOneTabPerGame:
         assert json.loads((tmp_path / "save-abc.claim").read_text())["holder"] == "two"
         with pytest.raises(ClaimLost):
             one.check("abc")
+
+    def test_a_game_finished_after_a_take_over_keeps_its_save_for_the_tab_that_took_it(self, tmp_path: Path) -> None:
+        one, two = Saves(tmp_path, "one", "kernel a"), Saves(tmp_path, "two", "kernel b")
+        game = game_in_progress()
+        saved = one.save(game)
+        two.claim(game.uid)
+        one.finish(game)
+        assert saved.exists() and two.holder_of(game.uid) is not None and one.held is None
+        two.finish(game)
+        assert not saved.exists() and not (tmp_path / f"save-{game.uid}.claim").exists()
+
+    def test_a_lock_held_too_long_says_so_and_changes_nothing(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        monkeypatch.setattr(saves, "LOCK_WAIT", 0.1)
+        one = Saves(tmp_path, "one", "kernel a")
+        with (
+            FileLock(str(tmp_path / saves.CLAIMS_LOCK)),
+            pytest.raises(ClaimsBusy, match=r"held \.claims\.lock for 0\.1 s"),
+        ):
+            one.claim("abc")
+        assert not (tmp_path / "save-abc.claim").exists() and one.held is None
 
     def test_leaving_a_game_releases_its_claim_and_keeps_its_save(self, tmp_path: Path) -> None:
         app = _tab(tmp_path)

@@ -324,6 +324,12 @@ class TestRolloutsInThePanel:
         assert "known to ±1 point or too close" in app.coach.rollout_html.value
         assert button.layout.display == ""
 
+    def test_a_single_legal_move_has_nothing_to_analyse(self, tmp_path: Path) -> None:
+        app = app_at(tmp_path, GOING_OUT)
+        app.open_analysis(True)
+        assert app.state is not None and len(app.state.legal_moves()) == 1
+        assert app.coach.rollout_box.layout.display == "" and app.coach.rollout_button.layout.display == "none"
+
     def test_the_first_press_analyses(self, tmp_path: Path) -> None:
         app = app_at(tmp_path, HIDDEN)
         app.open_analysis(True)

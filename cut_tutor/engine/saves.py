@@ -11,6 +11,7 @@ tab has just taken. The single ``save.json`` of earlier versions is moved into p
 
 from __future__ import annotations
 
+import errno
 import json
 import threading
 import time
@@ -22,7 +23,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from filelock import FileLock
+from filelock import FileLock, Timeout
 
 from .game import Game
 from .storage import SaveError, keep_aside, load_game, read_save, save_game, write_atomic
@@ -42,6 +43,10 @@ def save_path(home: Path, uid: str) -> Path:
 
 class ClaimLost(ValueError):
     """The game this tab played was taken over by another tab: it no longer saves here."""
+
+
+class ClaimsBusy(OSError):
+    """Another tab of the learner's held the claims' lock too long: nothing was changed, try again."""
 
 
 @dataclass(frozen=True)
@@ -82,11 +87,18 @@ class Saves:
 
     @contextmanager
     def _claims(self) -> Iterator[None]:
-        """Hold the claims still: this tab's threads, and every other kernel of the learner's, wait meanwhile."""
+        """Hold the claims still: this tab's threads, and every other kernel of the learner's, wait meanwhile
+        (:class:`ClaimsBusy` after :data:`LOCK_WAIT` seconds)."""
         with self._lock:
             self.home.mkdir(parents=True, exist_ok=True)
-            with self._file_lock:
+            try:
+                self._file_lock.acquire()
+            except Timeout as exc:
+                raise ClaimsBusy(errno.EBUSY, f"another tab held {CLAIMS_LOCK} for {LOCK_WAIT:g} s") from exc
+            try:
                 yield
+            finally:
+                self._file_lock.release()
 
     def path(self, uid: str) -> Path:
         """Where the game ``uid`` is saved."""
@@ -146,7 +158,7 @@ class Saves:
         """Give up the claim held (the tab left the game); the save stays for *Continue*."""
         if self.held is None:
             return
-        with self._claims():
+        with suppress(OSError), self._claims():  # a claim left behind goes stale by itself
             self._release()
 
     def _release(self) -> None:
@@ -178,10 +190,12 @@ class Saves:
         return save_game(game, self.path(game.uid))
 
     def finish(self, game: Game) -> None:
-        """A finished game: its own save and claim go, every other game's stay."""
-        self.path(game.uid).unlink(missing_ok=True)
+        """A finished game: its own save and claim go, every other game's stay, and so does this game's if
+        another tab has taken it over meanwhile (it plays on there)."""
         with self._claims():
-            if self._ours(game.uid):
+            claim = self._read_claim(game.uid)
+            if claim is None or claim["holder"] == self.holder:
+                self.path(game.uid).unlink(missing_ok=True)
                 self._claim_path(game.uid).unlink(missing_ok=True)
             if self.held == game.uid:
                 self.held = None

@@ -3,6 +3,8 @@ mistakes of each kind (:mod:`~cut_tutor.review.kinds`) every hand had."""
 
 from __future__ import annotations
 
+import hashlib
+import re
 from collections.abc import Iterable, Mapping
 from html import escape
 from pathlib import Path
@@ -85,8 +87,13 @@ def progress_svg(frame: pd.DataFrame, alt: str) -> str:
         figure.savefig(out, format="svg", metadata={"Date": None})
     svg = out.getvalue()
     svg = svg[svg.index("<svg") :].replace(_INK, "currentColor")
+    # Inline, its ids and its stylesheet are the page's: name the ids after this plot and keep the style to it.
+    prefix = "cut-" + hashlib.sha1(svg.encode()).hexdigest()[:8] + "-"
+    svg = re.sub(r'(\bid="|url\(#|href="#)', rf"\g<1>{prefix}", svg)
+    svg = svg.replace('<style type="text/css">*{', f'<style type="text/css">#{prefix}plot *{{', 1)
     label = escape(alt, quote=True)
-    return svg.replace("<svg ", f'<svg role="img" aria-label="{label}" style="max-width: 100%; height: auto" ', 1)
+    head = f'<svg id="{prefix}plot" role="img" aria-label="{label}" style="max-width: 100%; height: auto" '
+    return svg.replace("<svg ", head, 1)
 
 
 def progress_csv(frame: pd.DataFrame, path: str | Path) -> Path:

@@ -173,8 +173,8 @@ class CoachPanel:
         self._start(seen, key, seconds, rollouts, done, wait, None)
 
     def press_rollouts(self) -> None:
-        """The analysis button: the first press analyses your position, every later one analyses it longer; a
-        press while an analysis runs waits for it (its progress bar and Cancel show)."""
+        """The analysis button: the first press analyses your position, every later one analyses it longer; while
+        an analysis runs a press does nothing (its progress bar and Cancel show)."""
         if self._running():
             return
         if self.rollouts() is None:
@@ -245,10 +245,11 @@ class CoachPanel:
         self.rollout_progress.layout.display = self.rollout_cancel.layout.display = "" if running else "none"
         key = None if state is None else _position_key(view(state, YOU))
         done = self._rollouts.get(key) if key is not None else None
-        # The button is never disabled while a run goes, so the keyboard's focus stays on it; it hides only when
-        # a finished analysis has no gap left to narrow (the only legal move).
+        # The button is never disabled while a run goes, nor hidden by one, so the keyboard's focus stays on it;
+        # with a single legal move there is nothing to analyse, and it is not shown at all.
         self.rollout_button.description = START if done is None else ANALYSE_LONGER
-        self.rollout_button.layout.display = "none" if done is not None and len(done.moves) < 2 else ""
+        only = state is not None and len(state.legal_moves()) < 2
+        self.rollout_button.layout.display = "none" if only else ""
         if done is not None:
             self.rollout_html.value = (
                 f"<p>{escape(done.status)} Best by the rollouts: <b>{escape(done.best.label)}</b></p>"

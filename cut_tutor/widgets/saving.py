@@ -39,7 +39,8 @@ def cannot_save(exc: OSError, home: Path, what: str) -> str:
     """A save that failed, and what became of the change (``what``)."""
     full = exc.errno in (errno.ENOSPC, errno.EDQUOT)
     reason = "the disk is full" if full else exc.strerror or str(exc)
-    return f"the game could not be saved in {home} ({reason}), so {what}: free some space and try again"
+    advice = "free some space and try again" if full else "try again"
+    return f"the game could not be saved in {home} ({reason}), so {what}: {advice}"
 
 
 def notice_html(save_problem: str, others: Iterable[str]) -> str:
