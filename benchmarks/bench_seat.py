@@ -1,13 +1,14 @@
-"""The analysis seat against Expert:Balanced: how many points per hand does playing the analysis's best move save?
+"""The analysis seat against Expert:Balanced: how many points per hand does playing by the analysis save?
 
 Duplicate deals (4-seat USA, seeded as :func:`cut_tutor.sim.simulate` deals them): on every deal and in every chair,
-the analysis seat (:class:`cut_tutor.analysis.seat.AnalysisSeat`, ROLLOUTS rollouts per decision) plays against
-three Expert:Balanced seats; the baseline is ``simulate``'s duplicate run of four Expert:Balanced seats, whose
-rotation ``r`` puts player 0 in chair ``r`` with the other three seeded exactly as here. The paired difference per
-(deal, chair) is the analysis seat's points minus Expert:Balanced's (lower is better), with a 95% interval.
+the analysis seat (:class:`cut_tutor.analysis.seat.AnalysisSeat`, ROLLOUTS rollouts per decision, leaving the
+Expert's move for the analysis' best at its CONFIDENCE) plays against three Expert:Balanced seats; the baseline is
+``simulate``'s duplicate run of four Expert:Balanced seats, whose rotation ``r`` puts player 0 in chair ``r`` with the
+other three seeded exactly as here. The paired difference per (deal, chair) is the analysis seat's points minus
+Expert:Balanced's (lower is better), with a 95% interval.
 
-Target (issue: analysis you can trust): at 0.5 s per decision, at least 12 points per hand less, on at least
-100 deals × 4 chairs. The report (markdown) goes to stdout, one progress line per hand to stderr.
+Target: at 0.5 s per decision, at least 12 points per hand less, on at least 100 deals × 4 chairs. The report
+(markdown) goes to stdout, one progress line per hand to stderr.
 Run: ``.venv/bin/python benchmarks/bench_seat.py [DEALS] [ROLLOUTS] [WORKERS]`` (default 100, the seat's
 ROLLOUTS, 2). Results do not depend on the number of workers. Each finished hand is a progress line with
 its figures as JSON, so a run cut short can still be summed up:
@@ -28,7 +29,7 @@ from typing import Any
 from cut_tutor import Rules, State
 from cut_tutor.analysis import AnalysisSeat
 from cut_tutor.analysis.run import POLICY
-from cut_tutor.analysis.seat import ROLLOUTS
+from cut_tutor.analysis.seat import CONFIDENCE, ROLLOUTS
 from cut_tutor.analysis.stats import mean_interval, paired
 from cut_tutor.coach import AIPlayer, Knowledge
 from cut_tutor.engine.view import sight
@@ -75,7 +76,8 @@ def report(rows: list[dict[str, Any]], base: dict[tuple[int, int], dict[str, Any
     lines = [
         f"# Analysis seat vs Expert:Balanced, {deals} duplicate deals × 4 chairs (4-seat USA, seed {SEED})",
         "",
-        f"Analysis seat: {rollouts} rollouts per decision ({POLICY} play-outs; at least 2 a legal move), forced"
+        f"Analysis seat: {rollouts} rollouts per decision ({POLICY} play-outs; at least 2 a legal move), the"
+        f" analysis' best played when it beats {POLICY}'s own move by {CONFIDENCE:g} standard errors, forced"
         f" moves played directly; {played / analysed:.0f} rollouts per analysed decision on average. Measured here:"
         f" {rate:.0f} rollouts/s on one core, so {rollouts} rollouts are {rollouts / rate / 2:.2f} s of wall on"
         " 2 cores.",

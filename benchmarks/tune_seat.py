@@ -1,12 +1,14 @@
 """How sure should the analysis seat be before it leaves the Expert's move? A decision-level study, in minutes.
 
-The seat's own search (the seat's rollout budget, its own seeds) is run on every decision that
+The seat's search (the seat's rollout budget, seeded per decision) is run on every decision that
 ``report_regret.py`` recorded (``benchmarks/results/regret-<POLICY>.jsonl``: Expert self-play views and each move's
 mean points on 64 other deals). For each confidence ``z``, the seat keeps the policy's own move unless the search's
 best beats it on their shared deals by at least ``z`` standard errors of the paired difference
 (:func:`cut_tutor.analysis.seat.preferred`; ``z = 0``: always the search's best). The held-out means score each
-choice, so the search's noise does not flatter it: the figure is the mean points per decision the choice saves
-against the policy's move (negative is better), with a 95% interval, and how often the seat departs from it.
+choice, so the search's noise does not flatter it. Reported per ``z``: the mean points per decision the choice
+saves against the policy's move (negative is better) with a 95% interval, the same paired against always playing
+the search's best, and how often the seat departs from the policy's move. The seat's confidence is chosen on these
+decisions, so ``bench_seat.py`` confirms it on whole hands.
 
 Run: ``.venv/bin/python benchmarks/tune_seat.py [ROLLOUTS] [WORKERS] [JSONL]`` (default the seat's ROLLOUTS, 2,
 the Expert:Balanced file).
@@ -24,7 +26,7 @@ from typing import Any
 
 from cut_tutor.analysis import analyse
 from cut_tutor.analysis.seat import ROLLOUTS, preferred
-from cut_tutor.analysis.stats import mean_interval
+from cut_tutor.analysis.stats import mean_interval, paired
 
 THRESHOLDS = (0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0)
 RESULTS = Path(__file__).parent / "results"
@@ -52,13 +54,16 @@ def main() -> None:
         found = list(pool.map(decision, rows, [rollouts] * len(rows)))
     seconds = time.perf_counter() - began
     print(f"# tune_seat: {len(rows)} decisions of {path.name}, {rollouts} rollouts each, {seconds:.0f} s\n")
-    print("| z | points per decision against the policy's move | departs |")
-    print("| --- | --- | --- |")
+    print("| z | points per decision against the policy's move | against z = 0, paired | departs |")
+    print("| --- | --- | --- | --- |")
+    always = [d["means"][d["chosen"][0]] for d in found]
     for j, z in enumerate(THRESHOLDS):
         saved = [d["means"][d["chosen"][j]] - d["means"][d["policy"]] for d in found]
         mean, low, high = mean_interval(saved)
+        than, than_low, than_high = mean_interval(paired([d["means"][d["chosen"][j]] for d in found], always))
         departs = sum(d["chosen"][j] != d["policy"] for d in found) / len(found)
-        print(f"| {z:.1f} | {mean:+.2f} ({low:+.2f} to {high:+.2f}) | {departs:.0%} |")
+        print(f"| {z:.1f} | {mean:+.2f} ({low:+.2f} to {high:+.2f}) | {than:+.2f} ({than_low:+.2f} to {than_high:+.2f})"
+              f" | {departs:.0%} |")  # fmt: skip
     print(f"\nRun: `.venv/bin/python benchmarks/tune_seat.py {' '.join(sys.argv[1:])}`")
 
 
