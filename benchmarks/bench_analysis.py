@@ -1,6 +1,6 @@
 """Analysis speed and precision: mid-game 4-seat USA positions analysed for 2 s on 2 worker processes.
 
-Target (issue: analysis you can trust): within 2 s wall on 2 cores, every move's gap to the best known to ±2 points
+Target: within 2 s wall on 2 cores, every move's gap to the best known to ±2 points
 (95% half-width) or marked too close. Reported per position, then as medians: wall time, rollouts, rollouts per
 second per core, the gaps' 95% half-widths, and whether the position reached the target: every move but the best
 *known* (within ±2 points) or *close* on at least ``MIN_CLOSE`` rollouts (a wide interval that reaches 0 after a few

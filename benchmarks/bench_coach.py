@@ -1,6 +1,6 @@
 """Coach speed: one piece of advice at Expert, all three coaches together, and Expert self-play.
 
-Targets (issue: move-value engine): advice p95 ≤ 25 ms; three coaches ≤ 60 ms; Expert 4-seat simulation
+Targets: advice p95 ≤ 25 ms; three coaches ≤ 60 ms; Expert 4-seat simulation
 ≥ 16,000 decisions/s on one core, AI seats reading their knowledge through the view's sight as ``simulate`` does.
 Baseline in the same process: building the seat's JSON view. Run: ``.venv/bin/python benchmarks/bench_coach.py``.
 """

@@ -1,6 +1,6 @@
 """Hand review: its time, and the loss distribution the grade thresholds are chosen from.
 
-Target (issue 14): the review of a 100-move 4-seat hand with the default budget ready within 10 s of the hand's end
+Target: the review of a 100-move 4-seat hand with the default budget ready within 10 s of the hand's end
 on 2 cores. Hands are 4-seat USA self-play, the reviewed seat Average:Balanced (a learner's level) and the others
 Expert:Balanced; the hand nearest to 100 moves in all is reviewed on one worker (in-process) and on two worker
 processes through the analysis' executor protocol, and the two reviews must be identical. Then every reviewed

@@ -71,7 +71,7 @@ class TestImpossiblePositions:
             State.from_position(position | {"phase": "play"})
 
     def test_six_nines_on_a_usa_pile_never_reach_the_coach(self) -> None:
-        """The issue's case: the engine offered 47×9 to a seat holding three."""
+        """Once met: the engine offered 47×9 to a seat holding three."""
         position = _edit(lambda p: (p.__setitem__("pile", "9@1 " * 6), p["seats"][0].__setitem__("hand", "9 9 9")))
         with pytest.raises(PositionError):
             State.from_position(position)
