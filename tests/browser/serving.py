@@ -226,16 +226,20 @@ def shots(page: Any, name: str, target: Any) -> None:
     page.set_viewport_size({"width": 1280, "height": 800})
 
 
-def deal(page: Any, server: str, query: str = "", pacing: str = "Auto") -> None:
-    """Open the app and deal the known game (Auto pacing unless told); a game left by another test is set aside
-    first."""
-    from playwright.sync_api import expect
-
+def open_setup(page: Any, server: str, query: str = "") -> None:
+    """Open the app at its setup screen: a game left by another test, offered first, is set aside."""
     page.goto(server + query)
     page.get_by_role("button", name=re.compile("^(Start new|Deal & play)$")).first.wait_for()
     start_new = page.get_by_role("button", name="Start new")
     if start_new.is_visible():
         start_new.click()
+
+
+def deal(page: Any, server: str, query: str = "", pacing: str = "Auto") -> None:
+    """Open the app and deal the known game (Auto pacing unless told)."""
+    from playwright.sync_api import expect
+
+    open_setup(page, server, query)
     page.locator(".widget-toggle-buttons", has_text="AI pacing").get_by_role("button", name=pacing).click()
     page.get_by_placeholder("random").fill(SEED)
     page.get_by_placeholder("random").press("Tab")

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from serving import CHROMIUM, ROOT, free_port, open_page, voila_server
+from serving import CHROMIUM, ROOT, free_port, open_page, open_setup, voila_server
 
 from cut_tutor import dashboard
 from cut_tutor.cli import voila_command
@@ -163,11 +163,7 @@ def test_clear4_table(server: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     with sync_playwright() as p:
         browser, page = open_page(p)
-        page.goto(server)
-        page.get_by_role("button", name=re.compile("^(Start new|Deal & play)$")).first.wait_for()
-        start_new = page.get_by_role("button", name="Start new")
-        if start_new.is_visible():  # the game left by another test is offered first
-            start_new.click()
+        open_setup(page, server)
         page.get_by_label("Preset").filter(visible=True).select_option("Clear 4")
         page.locator(".widget-toggle-buttons", has_text="AI pacing").get_by_role("button", name="Auto").click()
         page.get_by_placeholder("random").fill("5")
@@ -206,10 +202,7 @@ def test_the_guide_opens_beside_the_game(server: str) -> None:
 
     with sync_playwright() as p:
         browser, page = open_page(p)
-        page.goto(server)
-        page.get_by_role("button", name=re.compile("^(Start new|Deal & play)$")).first.wait_for()
-        if page.get_by_role("button", name="Start new").is_visible():
-            page.get_by_role("button", name="Start new").click()
+        open_setup(page, server)
         page.get_by_role("button", name="Deal & play").click()
         title_guide = page.locator(".cut-title").get_by_role("link", name="Guide", exact=True)
         expect(title_guide).to_have_attribute("target", "cut-tutor-guide")

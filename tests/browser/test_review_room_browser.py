@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 
 import pytest
-from serving import SHOTS, axe_problems, open_page, shots
+from serving import SHOTS, axe_problems, open_page, open_setup, shots
 
 from cut_tutor.engine.words import (
     FIND_BETTER,
@@ -36,10 +36,7 @@ def test_a_bad_hand_is_graded_retried_and_drilled(server: str) -> None:
     with sync_playwright() as p:
         browser, page = open_page(p)
         page.set_viewport_size({"width": 1280, "height": 800})
-        page.goto(server)
-        page.get_by_role("button", name=re.compile("^(Start new|Deal & play)$")).first.wait_for()
-        if page.get_by_role("button", name="Start new").is_visible():
-            page.get_by_role("button", name="Start new").click()
+        open_setup(page, server)
         page.locator(".widget-dropdown", has_text="Players").locator("select").select_option("2")
         page.locator(".widget-toggle-buttons", has_text="AI pacing").get_by_role("button", name="Auto").click()
         expect(page.locator(".cut-wrap", has_text="Tutor mode")).to_be_visible()  # the setup's option, off
@@ -109,10 +106,7 @@ def test_tutor_mode_asks_before_a_bad_play_and_checks_with_the_analysis(server: 
     with sync_playwright() as p:
         browser, page = open_page(p)
         page.set_viewport_size({"width": 1280, "height": 800})
-        page.goto(server)
-        page.get_by_role("button", name=re.compile("^(Start new|Deal & play)$")).first.wait_for()
-        if page.get_by_role("button", name="Start new").is_visible():
-            page.get_by_role("button", name="Start new").click()
+        open_setup(page, server)
         page.locator(".widget-dropdown", has_text="Players").locator("select").select_option("2")
         page.locator(".widget-toggle-buttons", has_text="AI pacing").get_by_role("button", name="Step").click()
         page.locator(".cut-wrap", has_text=TUTOR_MODE).locator("input[type=checkbox]").check()

@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 import pytest
-from serving import ROOT, axe_problems, deal, open_page
+from serving import ROOT, axe_problems, deal, open_page, open_setup
 
 from cut_tutor.widgets.table import COLOURS
 
@@ -32,10 +32,7 @@ def test_axe_finds_nothing_serious(server: str) -> None:
     with sync_playwright() as p:
         browser, page = open_page(p)
         page.set_viewport_size({"width": 1280, "height": 800})
-        page.goto(server)
-        page.get_by_role("button", name=re.compile("^(Start new|Deal & play)$")).first.wait_for()
-        if page.get_by_role("button", name="Start new").is_visible():
-            page.get_by_role("button", name="Start new").click()
+        open_setup(page, server)
         expect(page.get_by_role("button", name="Deal & play")).to_be_visible()
         assert axe_problems(page) == [], "setup"
         shot(page, "setup-light")
@@ -192,10 +189,7 @@ def test_phone_buttons_whole_and_rows_wrap(server: str) -> None:
     with sync_playwright() as p:
         browser, page = open_page(p)
         page.set_viewport_size({"width": 390, "height": 844})
-        page.goto(server)
-        page.get_by_role("button", name=re.compile("^(Start new|Deal & play)$")).first.wait_for()
-        if page.get_by_role("button", name="Start new").is_visible():
-            page.get_by_role("button", name="Start new").click()
+        open_setup(page, server)
         page.get_by_role("button", name="Deal & play").wait_for()
         assert page.evaluate(truncated) == [], "setup"
         assert page.evaluate(outside) == [], "setup"
@@ -251,10 +245,7 @@ def test_step_pauses_and_the_hand_over(server: str, size: tuple[int, int], theme
     with sync_playwright() as p:
         browser, page = open_page(p)
         page.set_viewport_size({"width": width, "height": height})
-        page.goto(server + ("?theme=dark" if theme == "dark" else ""))
-        page.get_by_role("button", name=re.compile("^(Start new|Deal & play)$")).first.wait_for()
-        if page.get_by_role("button", name="Start new").is_visible():
-            page.get_by_role("button", name="Start new").click()
+        open_setup(page, server, "?theme=dark" if theme == "dark" else "")
         step = page.locator(".widget-toggle-buttons", has_text="AI pacing").get_by_role("button", name="Step")
         expect(step).to_have_class(re.compile("mod-active"))  # Step is the default
         expect(page.get_by_role("checkbox", name="Pile Counts")).not_to_be_checked()
