@@ -155,8 +155,8 @@ class TestProgressPanel:
         deck.keep_review(finished, hand, hand_kinds(finished, hand), "abcdef0123", 1)  # reviewed again: replaced
         frame = panel.show(deck.reviewed())
         assert len(frame) == 1
-        assert 'alt="Accuracy and points lost over 1 reviewed hand:' in panel.plot.value
-        assert "data:image/png;base64," in panel.plot.value
+        assert 'role="img" aria-label="Accuracy and points lost over 1 reviewed hand:' in panel.plot.value
+        assert "<svg" in panel.plot.value and "currentColor" in panel.plot.value  # inline, in the theme's ink
         assert 'download="cut-progress-ana.csv"' in panel.link.value and PROGRESS_DOWNLOAD in panel.link.value
         assert panel.csv == frame.to_csv(index=False) and "<td>abcdef01</td>" in panel.table.value
         assert MISTAKE_KINDS[kinds_line_first(frame)] in panel.table.value

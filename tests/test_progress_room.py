@@ -35,7 +35,7 @@ def test_a_reviewed_hand_shows_in_progress_once(tmp_path: Path, monkeypatch: pyt
     kinds = sum(int(panel.frame[c][0]) for c in panel.frame.columns if c.startswith("kind_"))
     assert kinds == len(hand.mistakes())
     assert 'download="cut-progress-ana.csv"' in panel.link.value and PROGRESS_DOWNLOAD in panel.link.value
-    assert '<svg role="img" aria-label="Accuracy and points lost over 1 reviewed hand' in panel.plot.value
+    assert 'role="img" aria-label="Accuracy and points lost over 1 reviewed hand' in panel.plot.value
     assert "currentColor" in panel.plot.value  # drawn in the theme's text colour, light or dark
     # the same hand reviewed again (a new session of the same learner): still one row
     room.reviews.clear()
