@@ -33,6 +33,7 @@ from cut_tutor.analysis.seat import CONFIDENCE, ROLLOUTS
 from cut_tutor.analysis.stats import mean_interval, paired
 from cut_tutor.coach import AIPlayer, Knowledge
 from cut_tutor.engine.view import sight
+from cut_tutor.engine.words import count
 from cut_tutor.sim import hand_seed, seat_seed, simulate
 
 SEED = 10
@@ -77,7 +78,7 @@ def report(rows: list[dict[str, Any]], base: dict[tuple[int, int], dict[str, Any
         f"# Analysis seat vs Expert:Balanced, {deals} duplicate deals × 4 chairs (4-seat USA, seed {SEED})",
         "",
         f"Analysis seat: {rollouts} rollouts per decision ({POLICY} play-outs; at least 2 a legal move), the"
-        f" analysis' best played when it beats {POLICY}'s own move by {CONFIDENCE:g} standard errors, forced"
+        f" analysis' best played when it beats {POLICY}'s own move by {count(CONFIDENCE, 'standard error')}, forced"
         f" moves played directly; {played / analysed:.0f} rollouts per analysed decision on average. Measured here:"
         f" {rate:.0f} rollouts/s on one core, so {rollouts} rollouts are {rollouts / rate / 2:.2f} s of wall on"
         " 2 cores.",
@@ -110,8 +111,8 @@ def report(rows: list[dict[str, Any]], base: dict[tuple[int, int], dict[str, Any
 
 
 def summed(log: str, rollouts: int, workers: int) -> str:
-    """The report of a run cut short, from its progress lines (``LOG``: its stderr): the deals whose four chairs
-    all finished, so every deal still counts in every chair."""
+    """The report of a run, finished or cut short, from its progress lines (``LOG``: its stderr): the deals whose
+    four chairs all finished, so every deal still counts in every chair."""
     done = [json.loads(line.split(" ", 1)[1]) for line in Path(log).read_text(encoding="utf-8").splitlines()
             if line[:1].isdigit()]  # fmt: skip
     chairs = Counter(r["deal"] for r in done)
@@ -120,7 +121,7 @@ def summed(log: str, rollouts: int, workers: int) -> str:
         raise SystemExit(f"{log}: no deal has all four chairs finished")
     base = {(r["deal"], r["chair"]): {"points": r["expert"], "went_out": r["expert_out"]} for r in rows}
     wall = max(r["elapsed"] for r in done)
-    return report(rows, base, rollouts, workers, wall) + f" (cut short: {len(done)} hands finished, {log})"
+    return report(rows, base, rollouts, workers, wall) + f", summed from its progress lines in {log}"
 
 
 def main() -> None:
