@@ -12,7 +12,8 @@ Target: at 0.5 s per decision, at least 12 points per hand less, on at least 100
 Run: ``.venv/bin/python benchmarks/bench_seat.py [DEALS] [ROLLOUTS] [WORKERS]`` (default 100, the seat's
 ROLLOUTS, 2). Results do not depend on the number of workers. Each finished hand is a progress line with
 its figures as JSON, so a run cut short can still be summed up:
-``.venv/bin/python benchmarks/bench_seat.py --log STDERR_FILE [ROLLOUTS] [WORKERS]``.
+``.venv/bin/python benchmarks/bench_seat.py --log STDERR_FILE [ROLLOUTS] [WORKERS]``; two seats' runs are paired
+hand by hand with ``--versus LOG OTHER_LOG``.
 """
 
 from __future__ import annotations
@@ -110,11 +111,26 @@ def report(rows: list[dict[str, Any]], base: dict[tuple[int, int], dict[str, Any
     return "\n".join(lines)
 
 
-def summed(log: str, rollouts: int, workers: int) -> str:
-    """The report of a run, finished or cut short, from its progress lines (``LOG``: its stderr): the deals whose
-    four chairs all finished, so every deal still counts in every chair."""
-    done = [json.loads(line.split(" ", 1)[1]) for line in Path(log).read_text(encoding="utf-8").splitlines()
+def hands(log: str) -> list[dict[str, Any]]:
+    """The finished hands of a run, from its progress lines (``LOG``: its stderr)."""
+    return [json.loads(line.split(" ", 1)[1]) for line in Path(log).read_text(encoding="utf-8").splitlines()
             if line[:1].isdigit()]  # fmt: skip
+
+
+def versus(log: str, other: str) -> str:
+    """Two seats' runs paired on the hands both finished (the same deal and chair): how many points per hand the
+    first scored less, with its 95% interval."""
+    first, second = ({(r["deal"], r["chair"]): r["points"] for r in hands(path)} for path in (log, other))
+    both = sorted(first.keys() & second.keys())
+    diff, low, high = mean_interval(paired([first[k] for k in both], [second[k] for k in both]))
+    return (f"{log} − {other}, the same {len(both)} deals and chairs: {diff:+.2f} points per hand, 95% interval"
+            f" {low:+.2f} to {high:+.2f}")  # fmt: skip
+
+
+def summed(log: str, rollouts: int, workers: int) -> str:
+    """The report of a run, finished or cut short, from its progress lines: the deals whose four chairs all
+    finished, so every deal still counts in every chair."""
+    done = hands(log)
     chairs = Counter(r["deal"] for r in done)
     rows = sorted((r for r in done if chairs[r["deal"]] == 4), key=lambda r: (r["deal"], r["chair"]))
     if not rows:
@@ -125,6 +141,9 @@ def summed(log: str, rollouts: int, workers: int) -> str:
 
 
 def main() -> None:
+    if sys.argv[1:2] == ["--versus"]:
+        print(versus(sys.argv[2], sys.argv[3]))
+        return
     if sys.argv[1:2] == ["--log"]:
         rollouts = int(sys.argv[3]) if len(sys.argv) > 3 else ROLLOUTS
         print(summed(sys.argv[2], rollouts, int(sys.argv[4]) if len(sys.argv) > 4 else 2))
