@@ -243,13 +243,13 @@ class CoachPanel:
         running = self._running()
         self.rollout_box.layout.display = "" if self.analysis_open and state is not None else "none"
         self.rollout_progress.layout.display = self.rollout_cancel.layout.display = "" if running else "none"
-        key = None if state is None else _position_key(view(state, YOU))
+        seen = None if state is None else view(state, YOU)
+        key = None if seen is None else _position_key(seen)
         done = self._rollouts.get(key) if key is not None else None
         # The button is never disabled while a run goes, nor hidden by one, so the keyboard's focus stays on it;
         # with a single legal move there is nothing to analyse, and it is not shown at all.
         self.rollout_button.description = START if done is None else ANALYSE_LONGER
-        only = state is not None and len(state.legal_moves()) < 2
-        self.rollout_button.layout.display = "none" if only else ""
+        self.rollout_button.layout.display = "none" if seen is not None and len(seen["legal"]) < 2 else ""
         if done is not None:
             self.rollout_html.value = (
                 f"<p>{escape(done.status)} Best by the rollouts: <b>{escape(done.best.label)}</b></p>"
