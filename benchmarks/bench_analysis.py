@@ -14,12 +14,15 @@ the resident size just before it.
 With ``LONGER`` seconds (default 0: not measured), each analysis is then continued as the coach panel's *Analyse
 longer* button continues it, 4 s at a time, until every gap meets the target or ``LONGER`` seconds have been spent
 in all; reported: the share of positions that meet it after each step.
+The positions are read from ``positions/analysis.jsonl``: drawn once from Expert self-play and kept, so that a change
+to the Expert (or to the engine's speed) is measured on the same positions rather than on the ones it now plays into.
 Run: ``.venv/bin/python benchmarks/bench_analysis.py [POSITIONS] [SECONDS] [WORKERS] [ROLLOUTS] [LONGER]`` (default
-30, 2.0, 2, none, 0).
+30, 2.0, 2, none, 0); ``bench_analysis.py write-positions [COUNT]`` draws the file anew (default 60).
 """
 
 from __future__ import annotations
 
+import json
 import multiprocessing
 import random
 import resource
@@ -36,11 +39,21 @@ from cut_tutor.engine.view import sight
 from cut_tutor.widgets.coach_panel import LONGER
 
 TARGET = 2.0
+#: The kept positions, one ``cut_tutor.position`` object a line.
+FIXED = Path(__file__).parent / "positions" / "analysis.jsonl"
 #: The fewest rollouts of a move (and so of its pairs with the best) for its *close* mark to count.
 MIN_CLOSE = 16
 
 
-def positions(count: int, seed: int = 10) -> list[State]:
+def positions(count: int) -> list[State]:
+    """The first ``count`` kept positions (:data:`FIXED`)."""
+    lines = FIXED.read_text(encoding="utf-8").splitlines()
+    if count > len(lines):
+        raise SystemExit(f"{FIXED.name} keeps {len(lines)} positions, not {count}: draw more with write-positions")
+    return [State.from_position(json.loads(line)) for line in lines[:count]]
+
+
+def draw(count: int, seed: int = 10) -> list[State]:
     """Mid-hand positions of Expert:Balanced self-play with 4 to 12 legal moves, one per seeded deal."""
     rng = random.Random(seed)
     found: list[State] = []
@@ -80,6 +93,12 @@ def added_memory(seconds: float) -> float:
 
 
 def main() -> None:
+    if sys.argv[1:2] == ["write-positions"]:
+        drawn = draw(int(sys.argv[2]) if len(sys.argv) > 2 else 60)
+        FIXED.parent.mkdir(exist_ok=True)
+        FIXED.write_text("".join(json.dumps(state.to_position()) + "\n" for state in drawn), encoding="utf-8")
+        print(f"{len(drawn)} positions written to {FIXED}")
+        return
     count = int(sys.argv[1]) if len(sys.argv) > 1 else 30
     seconds = float(sys.argv[2]) if len(sys.argv) > 2 else 2.0
     workers = int(sys.argv[3]) if len(sys.argv) > 3 else 2
