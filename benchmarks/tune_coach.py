@@ -10,12 +10,17 @@ Two measures:
 - ``regret``: on the decisions recorded by ``report_regret.py`` (``benchmarks/results/regret-*.jsonl``), the mean
   points the seat's choice loses against the best move's Monte-Carlo value there.
 
+``fit`` asks whether agreeing with the analysis move by move wins points: it fits a multiplier per component of the
+move value (go out, shed, assets, control, risk, line) to the recorded decisions' Monte-Carlo values on the even
+hands (the expected loss of a softmax choice, by coordinate search), reports the loss of the seat's choice on the odd
+hands before and after, then seats the fitted Expert in chair 0 against three of today's Expert:Balanced seats and
+pairs it with today's Expert in the same chair on the same duplicate deals.
 ``search`` changes one weight of Balanced or Expert at a time by a few factors and keeps a change when the
 duplicate measure improves; ``try`` measures given changes (``hinder=0.25``, a Level or Style weight) against
 today's tables on the same duplicate deals, paired. Run: ``.venv/bin/python benchmarks/tune_coach.py compare [DEALS]
-[SEED]`` (today's tables against Before), ``search [DEALS] [SEED] [ROUNDS]`` (prints the weights found; copy them
-into styles.py), ``try DEALS SEED KNOB=VALUE ...`` or ``retune DEALS SEED`` (today's Expert against the Expert
-before the last retune, :data:`PREVIOUS_LEVEL`).
+[SEED]`` (today's tables against Before), ``fit DEALS SEED``, ``search [DEALS] [SEED] [ROUNDS]`` (prints the weights
+found; copy them into styles.py), ``try DEALS SEED KNOB=VALUE ...`` or ``retune DEALS SEED`` (today's Expert against
+the Expert before the last retune, :data:`PREVIOUS_LEVEL`).
 """
 
 from __future__ import annotations
@@ -28,12 +33,15 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from cut_tutor import Rules
 from cut_tutor.coach import LEVELS, STYLES, Knowledge, Level, Style
 from cut_tutor.coach.advice import choose
-from cut_tutor.coach.values import evaluate_knowledge
+from cut_tutor.coach.scoring import COMPONENTS, Candidate, Numbers
+from cut_tutor.coach.values import GAMES, evaluate_knowledge
+from cut_tutor.engine.moves import Move
 from cut_tutor.sim import simulate
 
 #: Expert:Balanced before tuning (the tables as they stood when the regret report was first run).
@@ -138,6 +146,61 @@ def retune(deals: int, seed: int) -> None:
               f" minus Previous ({deals} deals × 4, seed {seed})", flush=True)  # fmt: skip
 
 
+def fit(deals: int, seed: int) -> None:
+    """Component multipliers fitted to the analysis' values on the even hands, checked on the odd ones and at the
+    table against today's Expert:Balanced (see the module's docstring)."""
+    path = Path(__file__).parent / "results" / "regret-Expert-Balanced.jsonl"
+    decisions = []  # per recorded decision: its hand, the components of every move, each move's loss in points
+    for line in path.read_text(encoding="utf-8").splitlines():
+        row = json.loads(line)
+        cands = evaluate_knowledge(Knowledge.from_view(row["view"]), STYLES["Balanced"], LEVELS["Expert"])
+        means = np.array([row["means"][row["view"]["legal"].index(str(c.move))] for c in cands])
+        decisions.append((row["hand"], np.array([[c.components[k] for k in COMPONENTS] for c in cands]),
+                          means - means.min()))  # fmt: skip
+    train = [(x, y) for hand, x, y in decisions if hand % 2 == 0]
+    test = [(x, y) for hand, x, y in decisions if hand % 2 == 1]
+
+    def soft(w: np.ndarray) -> float:
+        total = 0.0
+        for x, y in train:
+            v = x @ w
+            p = np.exp(v - v.max())
+            total += float(p @ y / p.sum())
+        return total / len(train)
+
+    def hard(w: np.ndarray, rows: list[tuple[np.ndarray, np.ndarray]]) -> float:
+        return float(np.mean([y[int(np.argmax(x @ w))] for x, y in rows]))
+
+    w, best = np.ones(len(COMPONENTS)), soft(np.ones(len(COMPONENTS)))
+    for _ in range(3):
+        for k in range(len(COMPONENTS)):
+            for factor in (0.25, 0.5, 0.75, 1.5, 2.0, 4.0):
+                trial = w.copy()
+                trial[k] *= factor
+                loss = soft(trial)
+                if loss < best - 1e-4:
+                    w, best = trial, loss
+    ones = np.ones(len(COMPONENTS))
+    print("fitted multipliers: " + ", ".join(f"{k} {v:.2f}" for k, v in zip(COMPONENTS, w, strict=True)))
+    print(f"loss per decision against the best of the 64-deal means: even hands {hard(ones, train):.2f} ->"
+          f" {hard(w, train):.2f}, odd hands (held out) {hard(ones, test):.2f} -> {hard(w, test):.2f}")  # fmt: skip
+    weights = dict(zip(COMPONENTS, map(float, w), strict=True))
+    LEVELS["Fitted"] = dataclasses.replace(LEVELS["Expert"], name="Fitted")
+    plain = GAMES["CUT"].score
+
+    def scaled(seat: Knowledge, nums: Numbers, move: Move, style: Style, level: Level) -> Candidate:
+        cand = plain(seat, nums, move, style, level)
+        if level.name == "Fitted":
+            cand.components = {k: v * weights[k] for k, v in cand.components.items()}
+        return cand
+
+    GAMES["CUT"] = GAMES["CUT"]._replace(score=scaled)
+    today = "Expert:Balanced"
+    mean, half = _paired(_chair(deals, seed, today, "Fitted:Balanced"), _chair(deals, seed, today, today))
+    print(f"at the table: {mean:+.2f} ± {half:.2f} points per hand, fitted minus today's Expert:Balanced in chair 0"
+          f" against three of today's ({deals} deals × 4, seed {seed})")  # fmt: skip
+
+
 def _paired(a: pd.Series, b: pd.Series) -> tuple[float, float]:
     """The mean of ``a − b`` on the same (hand, rotation) and its 95% half-width."""
     diff = (a - b).to_numpy()
@@ -159,6 +222,9 @@ def main() -> None:
         return
     if command == "retune":
         retune(deals, seed)
+        return
+    if command == "fit":
+        fit(deals, seed)
         return
     if command == "try":
         trial(deals, seed, sys.argv[4:])
