@@ -23,7 +23,7 @@ from cut_tutor.cli import main
 from cut_tutor.coach import Knowledge, advise
 from cut_tutor.coach.advice import LONG_HAND
 from cut_tutor.engine import Move, RandomPlayer, Rules, State, view
-from cut_tutor.engine.cards import RANK_MASK, UP, card_name
+from cut_tutor.engine.cards import CODES, KING, RANK_MASK, UP, card_name
 from cut_tutor.engine.view import sight
 
 #: A 2-seat endgame: seat 1's two hand cards are the only hidden cards that can matter (the rest are undealt).
@@ -31,9 +31,17 @@ ENDGAME = {"rules": {"players": 2}, "turn": 0, "turns": 40, "pile": "9@1",
            "seats": [{"hand": "9 9 8 3"}, {"hand": "Q 5"}]}  # fmt: skip
 
 
+#: A like endgame after seat 1 took the pile bare on an 8: its two hidden cards are ordinary ranks above 8 (R11).
+ENDGAME_BARE = ENDGAME | {"seats": [{"hand": "9 9 8 3"}, {"hand": "Q 9", "above": "8"}]}
+
+
 def exact_values(position: dict[str, Any]) -> dict[str, float]:
     """Each move's expected points for seat 0, over every pair of cards seat 1 may hold, weighted by its chance."""
     pool = list(Knowledge.from_view(view(State.from_position(position), 0)).counted)
+    rules = Rules.from_dict(position["rules"])
+    above = position["seats"][1].get("above")
+    if above:  # only the cards a bare take on that top leaves possible
+        pool = [n if rank > CODES[above] and not rules.is_clear[rank] else 0 for rank, n in enumerate(pool)]
     total = sum(pool)
     ranks = [rank for rank, n in enumerate(pool) if n]
     values = {}
@@ -41,7 +49,9 @@ def exact_values(position: dict[str, Any]) -> dict[str, float]:
         value = 0.0
         for a, b in itertools.combinations_with_replacement(ranks, 2):
             weight = (pool[a] * (pool[a] - 1) if a == b else 2 * pool[a] * pool[b]) / (total * (total - 1))
-            deal = position | {"seats": [position["seats"][0], {"hand": f"{card_name(a)} {card_name(b)}"}]}
+            deal = position | {
+                "seats": [position["seats"][0], position["seats"][1] | {"hand": f"{card_name(a)} {card_name(b)}"}]
+            }
             state = State.from_position(deal)
             state.apply(move)
             seats = players("Expert:Balanced", [1, 2])
@@ -72,11 +82,12 @@ def figures(result: Analysis) -> list[dict[str, Any]]:
 
 
 class TestExactness:
-    def test_intervals_cover_the_enumerated_value_and_the_best_move_matches(self) -> None:
-        exact = exact_values(ENDGAME)
+    @pytest.mark.parametrize("position", [ENDGAME, ENDGAME_BARE], ids=["endgame", "after a bare take"])
+    def test_intervals_cover_the_enumerated_value_and_the_best_move_matches(self, position: dict[str, Any]) -> None:
+        exact = exact_values(position)
         best = min(exact, key=exact.__getitem__)
         assert sorted(exact.values())[1] - exact[best] > 3  # a position where the best is worth finding
-        seat_view = view(State.from_position(ENDGAME), 0)
+        seat_view = view(State.from_position(position), 0)
         covered, intervals, found = 0, 0, 0
         for seed in range(40):
             result = analyse(seat_view, seconds=None, seed=seed, max_rollouts=400)
@@ -122,6 +133,33 @@ class TestHonesty:
                 sampled = deals.sample(random.Random(k))
                 assert view(sampled, state.turn) == seat_view
                 assert sampled.legal_moves() == state.legal_moves()
+
+    def test_a_bare_taker_is_dealt_only_ordinary_ranks_above_its_top_evenly(self) -> None:
+        seats = [{"hand": "9 9 4"}, {"hand": "K Q 9 7 7", "known": "7", "above": "6"}, {"hand": "2 3"}]
+        position = {"rules": {"players": 3}, "turn": 0, "pile": "8@2", "seats": seats}
+        seat_view = view(State.from_position(position), 0)
+        assert seat_view["seats"][1]["above"] == "6"
+        pool = Knowledge.from_view(seat_view).counted
+        fits = [n if 6 < rank <= KING and rank != 10 else 0 for rank, n in enumerate(pool)]  # 10 clears (R2)
+        deals, rng, draws = Deals(seat_view), random.Random(0), 1500
+        drawn = [0] * len(pool)
+        for _ in range(draws):
+            hand = deals.sample(rng).hands[1]
+            for rank, n in enumerate(hand):
+                drawn[rank] += n - (rank == 7)  # less the known 7
+        assert sum(drawn[rank] for rank, n in enumerate(fits) if not n) == 0
+        for rank, n in enumerate(fits):
+            if n:
+                expected = draws * 4 * n / sum(fits)
+                assert abs(drawn[rank] - expected) < 5 * expected**0.5, card_name(rank)
+
+    def test_a_bare_take_no_deal_can_honour_is_refused(self) -> None:
+        position = {"rules": {"players": 2}, "turn": 0, "pile": "8@1",
+                    "seats": [{"hand": "9 9 4"}, {"hand": "K Q", "above": "J"}]}  # fmt: skip
+        seat_view = view(State.from_position(position), 0)
+        seat_view["seats"][1]["above"] = "K"
+        with pytest.raises(ValueError, match="took the pile bare on K, but only 0 unaccounted cards are above it"):
+            Deals(seat_view)
 
     def test_hidden_cards_come_evenly_from_the_unseen_pool(self) -> None:
         state = mid_game(2)

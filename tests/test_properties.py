@@ -226,13 +226,14 @@ def redealt(state: State, seat: int, rng: random.Random) -> tuple[State, bool]:
     """The same table with every card hidden from ``seat`` shuffled among the hidden places.
 
     Hidden places: other seats' hand cards not known from pick-ups, every face-down stack card and the
-    undealt cards. Returns the new state and whether any card actually moved.
+    undealt cards; a seat that took bare keeps its hidden hand, which the table knows holds only ranks above that
+    top (R11). Returns the new state and whether any card actually moved.
     """
     position = state.to_position()
     pool: list[int] = []
     hidden_hands: dict[int, tuple[list[int], int]] = {}
     for other, info in enumerate(position["seats"]):
-        if other == seat:
+        if other == seat or "above" in info:
             continue
         hand = counts_of((parse_card(c) for c in info["hand"].split()), NCODES)
         known = counts_of((parse_card(c) for c in info["known"].split()), NCODES)

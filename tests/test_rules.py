@@ -18,10 +18,12 @@ from cut_tutor.engine import (
     IllegalMoveError,
     Move,
     MoveSyntaxError,
+    PositionError,
     Rules,
     RulesError,
     State,
     cut_for_dealer,
+    view,
 )
 from cut_tutor.engine.cards import JOKER, counts_of
 from cut_tutor.engine.game import HandResult
@@ -36,9 +38,10 @@ def S(
     busts: int = 0,
     clears: int = 0,
     blind_plays: int = 0,
+    above: str = "",
 ) -> dict[str, Any]:
     """One seat as the position format writes it; unnamed stacks are empty."""
-    return {
+    seat: dict[str, Any] = {
         "hand": hand,
         "known": known,
         "stacks": list(stacks) + [""] * (4 - len(stacks)),
@@ -46,6 +49,9 @@ def S(
         "clears": clears,
         "blind_plays": blind_plays,
     }
+    if above:
+        seat["above"] = above
+    return seat
 
 
 def pos(
@@ -578,8 +584,35 @@ class TestR11Take:
         assert legal(state) == ["take", "take Q", "take K"]
         assert_illegal(state, "take J", "you hold 0 J")
         state.play("take")
-        assert seats(state)[0] == S("K Q 5", known="5", busts=1)
+        assert seats(state)[0] == S("K Q 5", known="5", busts=1, above="5")
         assert table(state) == T(1)
+
+    def test_a_bare_take_tells_the_table_the_hand_held_nothing_at_or_below_the_top(self) -> None:
+        state = pos([S("K Q 9"), S("4 8")], pile="7@1 5@1")
+        state.play("take")
+        assert state.above == [5, 0]
+        assert view(state, 1)["seats"][0]["above"] == "5"  # public: every seat saw the bare take
+        state.play("1×4")
+        state.play("take")  # bare again, on a 4: the mark keeps the higher top, as the hidden K Q 9 are above both
+        assert state.above[0] == 5
+
+    def test_a_shown_take_or_a_take_from_an_empty_hand_marks_nothing(self) -> None:
+        state = pos([S("K Q"), S("4 8")], pile="5@1")
+        state.play("take K")
+        assert state.above == [0, 0]
+        state = pos([S("", ["[2] Q"]), S("4 8")], pile="5@1")
+        state.play("take")
+        assert state.above == [0, 0]
+
+    def test_a_position_keeps_the_mark_and_refuses_a_hand_that_breaks_it(self) -> None:
+        state = pos([S("K Q 5", known="5", above="5"), S("4 8")], pile="")
+        assert state.to_position()["seats"][0]["above"] == "5"
+        with pytest.raises(PositionError, match=r"took the pile bare on 5, so it holds no 3 beyond those it picked up"):
+            pos([S("K 3 5", known="5", above="5"), S("4 8")])
+        with pytest.raises(PositionError, match=r"holds no JK"):
+            pos([S("K JK", above="5"), S("4 8")])
+        with pytest.raises(PositionError, match=r"above: 10 is a clear card"):
+            pos([S("K", above="10"), S("4 8")])
 
     def test_a_card_shown_with_no_legal_play_joins_the_pile(self) -> None:
         state = pos([S("K Q"), S("4 8")], pile="5@1")

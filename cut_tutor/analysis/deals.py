@@ -5,7 +5,9 @@ card (the seat's own included), and the undealt cards. All of them come from one
 account for (:attr:`~cut_tutor.coach.Knowledge.counted`: the decks minus its hand, the pile, every face-up card,
 the cleared cards and the cards others were seen to pick up). A :class:`Deals` shuffles that pool into those
 places, so a sampled state (a *determinization*) agrees with the view in every card the seat can see, every count
-and every stack layout. The real hidden cards are never read: they are not in the view.
+and every stack layout. A seat that took the pile bare with cards in hand had no legal play (R11): its hidden hand
+cards are dealt only from the ordinary ranks above the top it took on (the view's ``above``). The real hidden cards
+are never read: they are not in the view.
 
 >>> import random
 >>> from cut_tutor.engine import Rules, State, view
@@ -24,7 +26,7 @@ from typing import Any
 
 from ..coach import Knowledge
 from ..engine import State
-from ..engine.cards import card_name, cards_of
+from ..engine.cards import CODES, card_name, cards_of
 
 
 class Deals:
@@ -37,8 +39,9 @@ class Deals:
             raise ValueError(f"seat {view['seat']} is not to move (seat {view['turn']} is)")
         self.view = view
         self.seat: int = view["seat"]
+        knowledge = Knowledge.from_view(view)
         #: The pool in a fixed order (by code), so one seed gives one deal wherever it runs.
-        self.pool = [card_name(c) for c in cards_of(Knowledge.from_view(view).counted, high_first=False)]
+        self.pool = [card_name(c) for c in cards_of(knowledge.counted, high_first=False)]
         hidden_hands = [0 if info["seat"] == self.seat else info["hand_count"] - len(info["known"])
                         for info in view["seats"]]  # fmt: skip
         face_down = sum(card is None for info in view["seats"] for stack in info["stacks"] for card in stack)
@@ -48,18 +51,47 @@ class Deals:
                 f"view of seat {self.seat}: {places} hidden places but {len(self.pool)} cards unaccounted for"
             )
         self.hidden_hands = hidden_hands
+        #: (seat, top, hidden cards) of the seats that took bare, the highest top first: each one's cards can fit
+        #: every seat after it, so dealing them in this order keeps every consistent deal equally likely.
+        self.bare = sorted(
+            [(k, CODES[info["above"]], hidden_hands[k]) for k, info in enumerate(view["seats"])
+             if info.get("above") and hidden_hands[k]],
+            key=lambda entry: -entry[1],
+        )  # fmt: skip
+        self.fits = {top: [not knowledge.is_clear[CODES[name]] and CODES[name] > top for name in self.pool]
+                     for _, top, _ in self.bare}  # fmt: skip
+        needed = 0
+        for k, top, hidden in self.bare:
+            needed += hidden
+            if sum(self.fits[top]) < needed:
+                raise ValueError(
+                    f"view of seat {self.seat}: seat {k} took the pile bare on {card_name(top)}, but only"
+                    f" {sum(self.fits[top])} unaccounted cards are above it for {needed} hidden hand cards"
+                )
 
     def sample(self, rng: random.Random) -> State:
         """One state consistent with the view, every consistent deal equally likely."""
         cards = self.pool[:]
+        dealt: dict[int, list[str]] = {}
+        if self.bare:  # each bare taker's hand first, from the cards above its top: a uniform choice of them
+            free = list(range(len(cards)))
+            for k, top, hidden in self.bare:
+                fits = self.fits[top]
+                chosen = set(rng.sample([i for i in free if fits[i]], hidden))
+                dealt[k] = [cards[i] for i in sorted(chosen)]
+                free = [i for i in free if i not in chosen]
+            cards = [cards[i] for i in free]
         rng.shuffle(cards)
         it = iter(cards)
         v = self.view
         seats = []
-        for info, hidden in zip(v["seats"], self.hidden_hands, strict=True):
-            hand = v["hand"] if info["seat"] == self.seat else [*info["known"], *(next(it) for _ in range(hidden))]
+        for k, (info, hidden) in enumerate(zip(v["seats"], self.hidden_hands, strict=True)):
+            drawn = dealt[k] if k in dealt else [next(it) for _ in range(hidden)]
+            hand = v["hand"] if info["seat"] == self.seat else [*info["known"], *drawn]
             stacks = [" ".join(c if c is not None else f"[{next(it)}]" for c in stack) for stack in info["stacks"]]
             counts = {key: info[key] for key in ("busts", "clears", "blind_plays")}
+            if info.get("above"):
+                counts["above"] = info["above"]
             seats.append({"hand": " ".join(hand), "known": " ".join(info["known"]), "stacks": stacks, **counts})
         position = {
             "rules": v["rules"], "dealer": v["dealer"], "turn": v["turn"], "phase": v["phase"], "turns": v["turns"],

@@ -39,13 +39,15 @@ class Core:
 
     Seats are numbered from 0; play passes from seat ``i`` to ``i + 1`` (R6).
     ``hands[s][r]`` counts seat ``s``'s hand cards of rank ``r``; ``known[s][r]`` counts those of them
-    every seat knows about because they came from the pile (R11). A stack is a list of cards, bottom
-    first, face-up cards carrying the ``UP`` bit.
+    every seat knows about because they came from the pile (R11); ``above[s]`` is the highest top seat ``s`` took
+    bare on with cards in hand (0: none), so every hand card of it not known is an ordinary rank above that. A stack
+    is a list of cards, bottom first, face-up cards carrying the ``UP`` bit.
     ``exposed`` (CUT) lists the stacks whose Risk card this turn exposed (R17); ``turned_up`` (Clear 4) the stacks
     whose middle card the last play turned up and which may join it now (R22).
     """
 
     __slots__ = (
+        "above",
         "blind_plays",
         "busts",
         "cleared",
@@ -81,6 +83,7 @@ class Core:
         size = rules.ncodes
         self.hands = [[0] * size for _ in range(n)]
         self.known = [[0] * size for _ in range(n)]
+        self.above = [0] * n
         self.hand_count = [0] * n
         self.stacks: list[list[list[int]]] = [[[] for _ in range(STACKS)] for _ in range(n)]
         self.pile: list[int] = []

@@ -487,6 +487,8 @@ def _take(state: Core, seat: int, move: Move) -> Outcome:
         laid = (_pop(state, seat, move.stacks[0]),)
     if laid:
         state.lay(seat, laid)
+    elif state.hand_count[seat]:  # a bare take is legal only without a legal play: the hand has none (R11)
+        state.above[seat] = max(state.above[seat], state.top)
     taken = state.pick_up(seat)
     state.next_turn()
     # a third of moves: built as a plain tuple, without NamedTuple's argument handling (a guarded speed)

@@ -10,6 +10,8 @@ A JSON object::
                                       # Clear 4 add phase: stacks whose middle card just turned up (R22)
      "seats": [{"hand": "K Q 9 9",    # hand cards, any order
                 "known": "9",         # of those, the cards every seat knows from pick-ups
+                "above": "5",         # optional (CUT): it took the pile bare on a 5 with cards in hand, so
+                                      # every hand card not known is an ordinary rank above 5 (R11)
                 "stacks": ["[7] K", "[3] 2", "", "[JK]"],  # bottom first, [x] face-down
                 "busts": 0, "clears": 0, "blind_plays": 0}, ...],
      "cleared": "10 JK",              # cards that left the game in cleared piles
@@ -53,6 +55,8 @@ def position_of(state: Core) -> dict[str, Any]:
                 "blind_plays": state.blind_plays[seat],
             }
         )
+        if state.above[seat]:
+            seats[-1]["above"] = card_name(state.above[seat])
     data: dict[str, Any] = {
         "format": POSITION_FORMAT,
         "version": VERSION,
@@ -107,6 +111,22 @@ def _one_card(text: str, where: str) -> int:
     return cards[0]
 
 
+def _above(text: Any, hand: list[int], known: list[int], rules: Rules, where: str) -> int:
+    """A seat's bare-take mark (R11): an ordinary rank that every hand card not known from a pick-up is above."""
+    if not isinstance(text, str) or rules.game != "CUT":
+        raise PositionError(f"{where}.above: expected the rank of the top it took bare on, like '5' (CUT only)")
+    top = _one_card(text, f"{where}.above")
+    if rules.is_clear[top]:
+        raise PositionError(f"{where}.above: {text} is a clear card; a clear card never tops the pile (R9)")
+    for rank in range(1, rules.ncodes):
+        if hand[rank] > known[rank] and (rank <= top or rules.is_clear[rank]):
+            raise PositionError(
+                f"{where}.above: it took the pile bare on {text}, so it holds no {card_name(rank)} beyond those it"
+                " picked up (R11)"
+            )
+    return top
+
+
 def _int(data: dict[str, Any], key: str, where: str, low: int, high: int, default: int | None = None) -> int:
     value = data.get(key, default)
     if value is None:
@@ -147,7 +167,7 @@ def read_position(data: Any, make: Callable[[Rules, int], C]) -> C:
         where = f"position.seats[{seat}]"
         if not isinstance(info, dict):
             raise PositionError(f"{where}: expected an object with hand, known and stacks")
-        unknown = set(info) - {"hand", "known", "stacks", "busts", "clears", "blind_plays"}
+        unknown = set(info) - {"hand", "known", "stacks", "busts", "clears", "blind_plays", "above"}
         if unknown:
             raise PositionError(f"{where}: unknown field(s) {', '.join(sorted(unknown))}")
         hand = _counts(info.get("hand", ""), f"{where}.hand", rules)
@@ -156,6 +176,8 @@ def read_position(data: Any, make: Callable[[Rules, int], C]) -> C:
             if known[rank] > hand[rank]:
                 raise PositionError(f"{where}.known: {card_name(rank)} is marked known but not in the hand")
         state.hands[seat], state.known[seat], state.hand_count[seat] = hand, known, sum(hand)
+        if "above" in info:
+            state.above[seat] = _above(info["above"], hand, known, rules, where)
         stacks = info.get("stacks", [""] * STACKS)
         if not isinstance(stacks, list) or len(stacks) != STACKS:
             raise PositionError(f"{where}.stacks: expected a list of {STACKS} stacks")

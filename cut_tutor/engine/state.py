@@ -126,6 +126,7 @@ class State(Core):
         new.deal_code = self.deal_code
         new.hands = [h[:] for h in self.hands]
         new.known = [k[:] for k in self.known]
+        new.above = self.above[:]
         new.hand_count = self.hand_count[:]
         new.stacks = [[s[:] for s in seat] for seat in self.stacks]
         new.pile = self.pile[:]

@@ -40,6 +40,7 @@ class Sight(NamedTuple):
     hand: tuple[int, ...]  # the seat's own hand, counts by code
     stacks: tuple[tuple[tuple[int | None, ...], ...], ...]  # every seat's stacks, bottom first: None face down
     known: tuple[tuple[int, ...], ...]  # per seat, counts of the hand cards everyone saw it pick up (R11)
+    above: tuple[int, ...]  # per seat, the top it took bare on: its other hand cards are ordinary ranks above (R11)
     cards_left: tuple[int, ...]
     pile: tuple[int, ...]
     value: int  # the value to play equal or lower to (0: any)
@@ -72,6 +73,7 @@ def sight(state: State, seat: int) -> Sight:
         hand=tuple(state.hands[seat]),
         stacks=tuple(map(_faces, state.stacks)),
         known=tuple(map(tuple, state.known)),
+        above=tuple(state.above),
         cards_left=tuple([n + sum(map(len, stacks)) for n, stacks in zip(state.hand_count, state.stacks, strict=True)]),
         pile=tuple(state.pile),
         value=state.value(),
@@ -109,6 +111,7 @@ def view(state: State, seat: int) -> View:
                 "seat": other,
                 "hand_count": state.hand_count[other],
                 "known": [card_name(c) for c in cards_of(seen.known[other])],
+                "above": card_name(seen.above[other]) if seen.above[other] else None,
                 "stacks": [[_SHOWN[card] for card in stack] for stack in seen.stacks[other]],
                 "cards_left": seen.cards_left[other],
                 "busts": state.busts[other],
