@@ -301,6 +301,14 @@ class TestBelief:
         hidden = seen["seats"][1]["hand_count"] - 2 + seen["undealt_count"]  # no stacks in this position
         assert sum(b.unseen.values()) == hidden and b.unseen["K"] == 6  # 8 Kings in 2 decks, 2 known in seat 1
 
+    def test_a_bare_take_rules_out_every_card_it_could_have_played(self) -> None:
+        seats = [{"hand": "J 7 7 5 5"}, {"hand": "K K Q Q 9", "known": "Q", "above": "8"}]
+        state = State.from_position({"rules": {"players": 2}, "turn": 0, "pile": "", "seats": seats})
+        b = belief(view(state, 0), samples=100)
+        assert b.opponents[0].above == "8"
+        assert b.can_play[8] == 0.0  # its other cards are all above 8 and none clears (R11)
+        assert b.can_play[9] > 0.0 and b.can_play[13] == 1.0
+
 
 class TestDrills:
     START = datetime(2025, 1, 6, 9, 0, tzinfo=UTC)

@@ -169,6 +169,16 @@ class TestBeliefPanel:
         assert lines[0] == "Daryl: picked up K K · nothing face up · 5 cards in hand"
         assert lines[-1] == "Chance Daryl can play on a K: 100%"
 
+    def test_a_bare_take_is_said(self) -> None:
+        seats = [{"hand": "J 7 7 5 5"}, {"hand": "K K Q 9", "known": "Q", "above": "8"}]
+        state = State.from_position({"rules": {"players": 2}, "turn": 0, "pile": "", "seats": seats})
+        lines = BeliefPanel(view(state, 0), names=["You", "Daryl"], samples=50).lines()
+        assert lines[0] == (
+            "Daryl: picked up Q · nothing face up · 4 cards in hand · took the pile bare on 8: the rest are above 8,"
+            " none clears"
+        )
+        assert "Chance Daryl can play on a 7: 0%" in lines
+
 
 class TestDrillsPanel:
     START = datetime(2025, 1, 6, 9, 0, tzinfo=UTC)

@@ -542,15 +542,23 @@ def retry_verdict(kind: str, loss: float) -> str:
     return f"Worse than the best move by {loss:.1f} points."
 
 
-def opponent_line(name: str, picked_up: Sequence[str], shown: Sequence[str], hand_count: int) -> str:
-    """What the seat knows of another: the cards seen going into its hand, its face-up cards, its hand's size.
+def opponent_line(
+    name: str, picked_up: Sequence[str], shown: Sequence[str], hand_count: int, above: str | None = None
+) -> str:
+    """What the seat knows of another: the cards seen going into its hand, its face-up cards, its hand's size, and
+    what a bare take told the table about the rest of its hand (R11).
 
     >>> opponent_line("Daryl", ["K", "K"], [], 5)
     'Daryl: picked up K K · nothing face up · 5 cards in hand'
+    >>> opponent_line("Daryl", ["6"], ["Q"], 4, above="6")
+    'Daryl: picked up 6 · shows Q · 4 cards in hand · took the pile bare on 6: the rest are above 6, none clears'
     """
     known = "picked up " + " ".join(picked_up) if picked_up else "no known cards"
     up = "shows " + " ".join(shown) if shown else "nothing face up"
-    return f"{name}: {known} · {up} · {count(hand_count, 'card')} in hand"
+    line = f"{name}: {known} · {up} · {count(hand_count, 'card')} in hand"
+    if above and hand_count > len(picked_up):
+        line += f" · took the pile bare on {above}: the rest are above {above}, none clears"
+    return line
 
 
 def chance_line(name: str, top: str, chance: float) -> str:

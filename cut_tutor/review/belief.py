@@ -33,6 +33,7 @@ class Opponent:
     shown: list[str]
     hand_count: int
     cards_left: int
+    above: str | None = None  # the top it took bare on: its other hand cards are ordinary ranks above (R11)
 
 
 @dataclass(frozen=True)
@@ -61,6 +62,7 @@ def belief(view: Mapping[str, Any], samples: int = SAMPLES, seed: int = 0) -> Be
             [c for stack in info["stacks"] for c in stack if c is not None],
             info["hand_count"],
             info["cards_left"],
+            info.get("above"),
         )
         for info in view["seats"]
         if info["seat"] != me

@@ -42,7 +42,10 @@ class BeliefPanel(Shown):
     def lines(self) -> list[str]:
         """What the panel says, line by line: each other seat, the unseen pool, the next seat's chances."""
         b = self.belief
-        lines = [opponent_line(seat_name(o.seat, self.names), o.picked_up, o.shown, o.hand_count) for o in b.opponents]
+        lines = [
+            opponent_line(seat_name(o.seat, self.names), o.picked_up, o.shown, o.hand_count, o.above)
+            for o in b.opponents
+        ]
         lines.append(unseen_line(b.unseen))
         nxt = seat_name(b.next_seat, self.names)
         lines += [chance_line(nxt, card_name(top), b.can_play[top]) for top in TOPS]

@@ -5,7 +5,7 @@
 /**
  * @typedef {{card: string, by: number, as?: string|null}} PileCard
  * @typedef {{move: string, label: string, cards: string[], to?: number, stack?: number, then?: string}} Action
- * @typedef {{seat: number, hand_count: number, known: string[], stacks: (string|null)[][],
+ * @typedef {{seat: number, hand_count: number, known: string[], above?: string|null, stacks: (string|null)[][],
  *            cards_left: number, busts: number, hand?: string[], down?: boolean[][]}} SeatView
  * @typedef {{seat: number, players: number, dealer: number, turn: number, phase: string, hand: string[],
  *            seats: SeatView[], pile: PileCard[], pile_points: number,
