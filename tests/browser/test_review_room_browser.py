@@ -1,7 +1,8 @@
 """The review room in a real browser: a two-player hand played with the coach's worst move every turn (chosen in
 the analysis table), reviewed in the background once it ends, its blunder graded, retried, and found in the
 drills, and the Progress section shows the reviewed hand's plot and its CSV download. axe-core finds nothing
-critical or serious with the review, the drills and the progress open. Tutor mode, switched on in the setup, asks
+critical or serious with the review, the drills and the progress open. *What you know* says what a bare take told the
+table. Tutor mode, switched on in the setup, asks
 before the coach's worst move lands and puts the analysis' word in the coach's place once it has finished."""
 
 from __future__ import annotations
@@ -10,9 +11,10 @@ import re
 from pathlib import Path
 
 import pytest
-from serving import SHOTS, axe_problems, open_page, open_setup, shots
+from serving import SHOTS, axe_problems, deal, open_page, open_setup, shots
 
 from cut_tutor.engine.words import (
+    BELIEF_TITLE,
     FIND_BETTER,
     HINT,
     NEXT_MISTAKE,
@@ -139,4 +141,31 @@ def test_tutor_mode_asks_before_a_bad_play_and_checks_with_the_analysis(server: 
         tutor.get_by_role("button", name=RETHINK).click()
         expect(tutor).to_be_hidden()
         expect(page.locator(".cut-status")).to_have_text("Your turn")
+        browser.close()
+
+
+def test_what_you_know_says_what_a_bare_take_told_the_table(server: str) -> None:
+    """On the known deal, Coach: Play until a seat takes the pile bare with unseen cards in hand (R11): *What you
+    know* then says the rest of its hand is above that top, and its chances count only such hands."""
+    from playwright.sync_api import expect, sync_playwright
+
+    with sync_playwright() as p:
+        browser, page = open_page(p)
+        page.set_viewport_size({"width": 1280, "height": 800})
+        deal(page, server)
+        belief = page.locator(".cut-belief")
+        belief.get_by_text(BELIEF_TITLE).first.click()
+        expect(belief.get_by_text(re.compile(r"Chance .+ can play on a K: "))).to_be_visible()
+        said = belief.get_by_text(re.compile(r"took the pile bare on \S+: the rest are above \S+, none clears"))
+        status, last = page.locator(".cut-status"), page.locator(".cut-last")
+        for _ in range(30):
+            if said.count() or status.inner_text() != "Your turn":
+                break
+            before = last.inner_text()
+            page.get_by_role("button", name=re.compile("^Coach: Play")).click()
+            expect(last).not_to_have_text(before)
+            expect(status).to_have_text(re.compile(r"^Your turn$|over"))
+        expect(said).to_be_visible()
+        shots(page, "what-you-know-bare-take", belief)
+        assert axe_problems(page) == []
         browser.close()
