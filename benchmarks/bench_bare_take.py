@@ -81,7 +81,7 @@ def impossible(hands: int) -> None:
                         deal.hands[k][r] > deal.known[k][r]
                         for k in marks
                         for r in range(1, deal.rules.ncodes)
-                        if r <= state.above[k] or deal.rules.is_clear[r]
+                        if not deal.rules.above_bare(r, state.above[k])
                     )
             state.apply(seats[state.turn].choose(Knowledge.from_sight(sight(state, state.turn))))
     share = broken / max(1, 10 * decisions)

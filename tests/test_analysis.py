@@ -41,7 +41,7 @@ def exact_values(position: dict[str, Any]) -> dict[str, float]:
     rules = Rules.from_dict(position["rules"])
     above = position["seats"][1].get("above")
     if above:  # only the cards a bare take on that top leaves possible
-        pool = [n if rank > CODES[above] and not rules.is_clear[rank] else 0 for rank, n in enumerate(pool)]
+        pool = [n if rules.above_bare(rank, CODES[above]) else 0 for rank, n in enumerate(pool)]
     total = sum(pool)
     ranks = [rank for rank, n in enumerate(pool) if n]
     values = {}
@@ -157,6 +157,9 @@ class TestHonesty:
         position = {"rules": {"players": 2}, "turn": 0, "pile": "8@1",
                     "seats": [{"hand": "9 9 4"}, {"hand": "K Q", "above": "J"}]}  # fmt: skip
         seat_view = view(State.from_position(position), 0)
+        seat_view["seats"][1]["above"] = "JK"
+        with pytest.raises(ValueError, match="seat 1 took the pile bare on 'JK', not a rank"):
+            Deals(seat_view)
         seat_view["seats"][1]["above"] = "K"
         with pytest.raises(ValueError, match="took the pile bare on K, but only 0 unaccounted cards are above it"):
             Deals(seat_view)

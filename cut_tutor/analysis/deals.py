@@ -53,13 +53,14 @@ class Deals:
         self.hidden_hands = hidden_hands
         #: (seat, top, hidden cards) of the seats that took bare, the highest top first: each one's cards can fit
         #: every seat after it, so dealing them in this order keeps every consistent deal equally likely.
-        self.bare = sorted(
-            [(k, CODES[info["above"]], hidden_hands[k]) for k, info in enumerate(view["seats"])
-             if info.get("above") and hidden_hands[k]],
-            key=lambda entry: -entry[1],
-        )  # fmt: skip
-        self.fits = {top: [not knowledge.is_clear[CODES[name]] and CODES[name] > top for name in self.pool]
-                     for _, top, _ in self.bare}  # fmt: skip
+        marks = {k: info["above"] for k, info in enumerate(view["seats"]) if info.get("above") and hidden_hands[k]}
+        for k, mark in marks.items():
+            if CODES.get(mark, 0) not in knowledge.rules.number_ranks:
+                raise ValueError(f"view of seat {self.seat}: seat {k} took the pile bare on {mark!r}, not a rank")
+        self.bare = sorted([(k, CODES[mark], hidden_hands[k]) for k, mark in marks.items()], key=lambda e: -e[1])
+        self.fits = {
+            top: [knowledge.rules.above_bare(CODES[name], top) for name in self.pool] for _, top, _ in self.bare
+        }
         needed = 0
         for k, top, hidden in self.bare:
             needed += hidden

@@ -119,7 +119,7 @@ def _above(text: Any, hand: list[int], known: list[int], rules: Rules, where: st
     if rules.is_clear[top]:
         raise PositionError(f"{where}.above: {text} is a clear card; a clear card never tops the pile (R9)")
     for rank in range(1, rules.ncodes):
-        if hand[rank] > known[rank] and (rank <= top or rules.is_clear[rank]):
+        if hand[rank] > known[rank] and not rules.above_bare(rank, top):
             raise PositionError(
                 f"{where}.above: it took the pile bare on {text}, so it holds no {card_name(rank)} beyond those it"
                 " picked up (R11)"

@@ -269,6 +269,11 @@ class Rules:
             return tuple(rank == CLEAR_CARD for rank in range(NCODES))
         return tuple(rank == JOKER or rank == self.clear_rank for rank in range(NCODES))
 
+    def above_bare(self, rank: int, top: int) -> bool:
+        """Can a hand card nobody saw be of ``rank`` once its seat took the pile bare on ``top``? Only an ordinary
+        rank above it: a bare take is legal only without a legal play (R11)."""
+        return rank > top and not self.is_clear[rank]
+
     @cached_property
     def number_ranks(self) -> tuple[int, ...]:
         """The ordinary ranks, low to high: every rank that is not a clear card (R2); 1–10 in Clear 4 (R22)."""
