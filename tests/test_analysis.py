@@ -7,6 +7,7 @@ import io
 import itertools
 import json
 import random
+from collections import Counter
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import redirect_stderr, redirect_stdout
@@ -23,7 +24,7 @@ from cut_tutor.cli import main
 from cut_tutor.coach import Knowledge, advise
 from cut_tutor.coach.advice import LONG_HAND
 from cut_tutor.engine import Move, RandomPlayer, Rules, State, view
-from cut_tutor.engine.cards import CODES, KING, RANK_MASK, UP, card_name
+from cut_tutor.engine.cards import CODES, KING, RANK_MASK, UP, card_name, cards_of
 from cut_tutor.engine.view import sight
 
 #: A 2-seat endgame: seat 1's two hand cards are the only hidden cards that can matter (the rest are undealt).
@@ -153,15 +154,32 @@ class TestHonesty:
                 expected = draws * 4 * n / sum(fits)
                 assert abs(drawn[rank] - expected) < 5 * expected**0.5, card_name(rank)
 
+    def test_two_bare_takers_are_dealt_every_consistent_deal_equally_often(self) -> None:
+        """Seat 1 took bare on a 9, seat 2 on a 6; six unaccounted cards, J Q 8 K 7 3 (the rest cleared): seat 1
+        may hold two of J Q K, seat 2 two of the 7, the 8 and the one left of J Q K: 3 × 3 consistent deals."""
+        placed = Counter(["5", "5", "4", "J", "Q", "8", "K", "2", "7", "3"])
+        deck = Counter(card_name(c) for c in Rules(players=3).deck())
+        cleared = " ".join(c for c, n in (deck - placed).items() for _ in range(n))
+        seats = [{"hand": "5 5 4"}, {"hand": "J Q", "above": "9"}, {"hand": "8 K", "above": "6"}]
+        position = {"rules": {"players": 3}, "turn": 0, "pile": "2@2", "cleared": cleared, "seats": seats,
+                    "undealt": "7 3"}  # fmt: skip
+        deals, rng, draws = Deals(view(State.from_position(position), 0)), random.Random(1), 9000
+        seen = Counter()
+        for _ in range(draws):
+            deal = deals.sample(rng)
+            seen[tuple(" ".join(card_name(c) for c in cards_of(deal.hands[k])) for k in (1, 2))] += 1
+        assert len(seen) == 9
+        assert all(abs(n - draws / 9) < 5 * (draws / 9) ** 0.5 for n in seen.values()), seen
+
     def test_a_bare_take_no_deal_can_honour_is_refused(self) -> None:
         position = {"rules": {"players": 2}, "turn": 0, "pile": "8@1",
                     "seats": [{"hand": "9 9 4"}, {"hand": "K Q", "above": "J"}]}  # fmt: skip
         seat_view = view(State.from_position(position), 0)
         seat_view["seats"][1]["above"] = "JK"
-        with pytest.raises(ValueError, match="seat 1 took the pile bare on 'JK', not a rank"):
+        with pytest.raises(ValueError, match="seat 1 took the pile bare on 'JK', not a CUT rank"):
             Deals(seat_view)
         seat_view["seats"][1]["above"] = "K"
-        with pytest.raises(ValueError, match="took the pile bare on K, but only 0 unaccounted cards are above it"):
+        with pytest.raises(ValueError, match="2 hidden hand cards must be ordinary ranks above K, but only 0 unacc"):
             Deals(seat_view)
 
     def test_hidden_cards_come_evenly_from_the_unseen_pool(self) -> None:

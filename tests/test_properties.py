@@ -226,15 +226,18 @@ def redealt(state: State, seat: int, rng: random.Random) -> tuple[State, bool]:
     """The same table with every card hidden from ``seat`` shuffled among the hidden places.
 
     Hidden places: other seats' hand cards not known from pick-ups, every face-down stack card and the
-    undealt cards; a seat that took bare keeps its hidden hand, which the table knows holds only ranks above that
-    top (R11). Returns the new state and whether any card actually moved.
+    undealt cards; a seat that took bare is dealt only cards its bare take left possible, ordinary ranks above that
+    top (R11), the highest top first. Returns the new state and whether any card actually moved.
     """
     position = state.to_position()
     pool: list[int] = []
     hidden_hands: dict[int, tuple[list[int], int]] = {}
+    marked: list[tuple[int, int]] = []  # (top, seat) of the seats that took bare
     for other, info in enumerate(position["seats"]):
-        if other == seat or "above" in info:
+        if other == seat:
             continue
+        if "above" in info:
+            marked.append((parse_card(info["above"]), other))
         hand = counts_of((parse_card(c) for c in info["hand"].split()), NCODES)
         known = counts_of((parse_card(c) for c in info["known"].split()), NCODES)
         for rank in range(1, NCODES):
@@ -246,10 +249,16 @@ def redealt(state: State, seat: int, rng: random.Random) -> tuple[State, bool]:
     pool += [parse_card(c) for c in position["undealt"].split()]
     shuffled = pool[:]
     rng.shuffle(shuffled)
-    take = iter(shuffled)
+    rest, drawn = shuffled, {}
+    for top, other in sorted(marked, reverse=True):
+        chosen = {i for i, c in enumerate(rest) if state.rules.above_bare(c, top)}
+        chosen = set(sorted(chosen)[: hidden_hands[other][1]])
+        drawn[other] = [rest[i] for i in sorted(chosen)]
+        rest = [c for i, c in enumerate(rest) if i not in chosen]
+    take = iter(rest)
     for other, (known, hidden) in hidden_hands.items():
         cards = [rank for rank in range(1, NCODES) for _ in range(known[rank])]
-        cards += [next(take) for _ in range(hidden)]
+        cards += drawn[other] if other in drawn else [next(take) for _ in range(hidden)]
         position["seats"][other]["hand"] = " ".join(card_name(c) for c in cards)
     for info in position["seats"]:
         info["stacks"] = [

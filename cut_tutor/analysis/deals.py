@@ -53,21 +53,23 @@ class Deals:
         self.hidden_hands = hidden_hands
         #: (seat, top, hidden cards) of the seats that took bare, the highest top first: each one's cards can fit
         #: every seat after it, so dealing them in this order keeps every consistent deal equally likely.
-        marks = {k: info["above"] for k, info in enumerate(view["seats"]) if info.get("above") and hidden_hands[k]}
+        marks = {k: info["above"] for k, info in enumerate(view["seats"]) if info.get("above")}
+        rules = knowledge.rules
         for k, mark in marks.items():
-            if CODES.get(mark, 0) not in knowledge.rules.number_ranks:
-                raise ValueError(f"view of seat {self.seat}: seat {k} took the pile bare on {mark!r}, not a rank")
-        self.bare = sorted([(k, CODES[mark], hidden_hands[k]) for k, mark in marks.items()], key=lambda e: -e[1])
+            if rules.game != "CUT" or CODES.get(mark, 0) not in rules.number_ranks:
+                raise ValueError(f"view of seat {self.seat}: seat {k} took the pile bare on {mark!r}, not a CUT rank")
+        self.bare = sorted([(k, CODES[mark], hidden_hands[k]) for k, mark in marks.items() if hidden_hands[k]],
+                           key=lambda entry: -entry[1])  # fmt: skip
         self.fits = {
             top: [knowledge.rules.above_bare(CODES[name], top) for name in self.pool] for _, top, _ in self.bare
         }
-        needed = 0
-        for k, top, hidden in self.bare:
-            needed += hidden
+        for j, (_, top, _) in enumerate(self.bare):  # the seats dealt by then need cards above this top, and no more
+            needed, seats = sum(h for _, _, h in self.bare[: j + 1]), [str(k) for k, _, _ in self.bare[: j + 1]]
             if sum(self.fits[top]) < needed:
                 raise ValueError(
-                    f"view of seat {self.seat}: seat {k} took the pile bare on {card_name(top)}, but only"
-                    f" {sum(self.fits[top])} unaccounted cards are above it for {needed} hidden hand cards"
+                    f"view of seat {self.seat}: seat {' and '.join(seats)} took the pile bare on {card_name(top)} or"
+                    f" higher, so {needed} hidden hand cards must be ordinary ranks above {card_name(top)}, but only"
+                    f" {sum(self.fits[top])} unaccounted cards are"
                 )
 
     def sample(self, rng: random.Random) -> State:
