@@ -51,18 +51,16 @@ class Deals:
                 f"view of seat {self.seat}: {places} hidden places but {len(self.pool)} cards unaccounted for"
             )
         self.hidden_hands = hidden_hands
-        #: (seat, top, hidden cards) of the seats that took bare, the highest top first: each one's cards can fit
-        #: every seat after it, so dealing them in this order keeps every consistent deal equally likely.
         marks = {k: info["above"] for k, info in enumerate(view["seats"]) if info.get("above")}
         rules = knowledge.rules
         for k, mark in marks.items():
             if rules.game != "CUT" or CODES.get(mark, 0) not in rules.number_ranks:
                 raise ValueError(f"view of seat {self.seat}: seat {k} took the pile bare on {mark!r}, not a CUT rank")
+        #: (seat, top, hidden cards) of the seats that took bare, the highest top first: each one's cards can fit
+        #: every seat after it, so dealing them in this order keeps every consistent deal equally likely.
         self.bare = sorted([(k, CODES[mark], hidden_hands[k]) for k, mark in marks.items() if hidden_hands[k]],
                            key=lambda entry: -entry[1])  # fmt: skip
-        self.fits = {
-            top: [knowledge.rules.above_bare(CODES[name], top) for name in self.pool] for _, top, _ in self.bare
-        }
+        self.fits = {top: [rules.above_bare(CODES[name], top) for name in self.pool] for _, top, _ in self.bare}
         for j, (_, top, _) in enumerate(self.bare):  # the seats dealt by then need cards above this top, and no more
             needed, seats = sum(h for _, _, h in self.bare[: j + 1]), [str(k) for k, _, _ in self.bare[: j + 1]]
             if sum(self.fits[top]) < needed:
