@@ -328,6 +328,18 @@ class TestAllocation:
         assert all(half_width(found, k) <= 2.0 for k in (1, 2)) and found.stopped == "budget"
         assert counts[2] == 16 and counts[0] == counts[1] > 16 and found.rollouts <= 300
 
+    def test_aiming_only_at_the_best_leaves_an_eliminated_move_and_stops_at_one_left(self) -> None:
+        found = rounds(synthetic([10, 40], own=[1, 8]), 2, seconds=None, max_rollouts=2000, aim="best")
+        assert [len(r) for r in found.results] == [16, 16] and found.stopped == "chosen" and found.active == [0]
+        assert half_width(found, 1) > 2.0  # the gaps aim would refine it (the first test of this class)
+
+    def test_aiming_only_at_the_best_races_the_moves_not_eliminated(self) -> None:
+        found = rounds(synthetic([10, 10, 40], own=[1, 8, 8]), 3, seconds=None, max_rollouts=300, aim="best")
+        counts = [len(r) for r in found.results]
+        assert found.stopped == "budget" and found.active == [0, 1]
+        assert counts[2] == 16 and counts[0] == counts[1] > 16 and found.rollouts <= 300
+        assert half_width(found, 2) > 2.0
+
 
 class TestContinuing:
     """*Analyse longer*: a finished analysis continued on the deals after its own (GNU Backgammon's extended

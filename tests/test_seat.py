@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from test_analysis import synthetic
 
-from cut_tutor.analysis import AnalysisSeat
+from cut_tutor.analysis import AnalysisSeat, analyse
 from cut_tutor.analysis.search import rounds
 from cut_tutor.analysis.seat import preferred
 from cut_tutor.analysis.stats import mean_se
@@ -83,3 +83,13 @@ def test_it_leaves_its_policys_move_only_for_a_best_that_beats_it_by_the_confide
     assert preferred(found, 1, 0.0) == 0  # always the best
     assert preferred(found, 1, z * 0.99) == 0 and preferred(found, 1, z * 1.01) == 1
     assert preferred(found, 0, 3.0) == 0  # the policy's move is the best: nothing to beat
+
+
+def test_its_rounds_stop_once_one_move_is_left_where_the_analysis_measures_every_gap() -> None:
+    """Shedding the 5 beats showing the K to take: the seat stops choosing once the take is eliminated, while the
+    analysis spends its whole budget measuring by how much (the guide's *Playing by the analysis*)."""
+    state = State.from_position({"rules": {"players": 2}, "turn": 0, "pile": "9@1",
+                                 "seats": [{"hand": "5 K"}, {"hand": "Q Q 8 6 4 4 2"}]})  # fmt: skip
+    seat = AnalysisSeat(400)
+    assert seat.choose(state) == Move.parse("1×5") and seat.rollouts < 400
+    assert analyse(view(state, 0), seconds=None, max_rollouts=400).rollouts == 400

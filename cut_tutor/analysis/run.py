@@ -19,7 +19,7 @@ from ..coach import advise
 from ..engine.moves import Move
 from .deals import Deals
 from .report import BEST, CLOSE, WORSE, Analysis, MoveValue
-from .search import Result, Search, play_out, players, rounds
+from .search import Aim, Result, Search, play_out, players, rounds
 from .stats import PRECISION, mean_interval
 
 #: The rollout policy by default: the project's strongest AI seat.
@@ -47,6 +47,7 @@ def analyse(
     precision: float = PRECISION,
     progress: Callable[[float], None] | None = None,
     resume: Analysis | None = None,
+    aim: Aim = "gaps",
 ) -> Analysis:
     """Every legal move of the seat to move in ``view``, played out by ``policy`` seats on deals consistent with
     the view (C2), in rounds until the best stands apart with every gap known to ``precision`` points, or the
@@ -54,7 +55,8 @@ def analyse(
     limit the result depends only on the view and the seed, whatever the executor and its number of workers.
 
     ``resume``, an earlier analysis of the same view, is continued with its seed and policy on the deals after
-    its own: the budget is what the continuation may spend, the figures are of every rollout.
+    its own: the budget is what the continuation may spend, the figures are of every rollout. ``aim="best"``
+    spends the rollouts only on choosing the best (:func:`~cut_tutor.analysis.search.rounds`), as a player would.
     """
     Deals(view)  # checks the view before any work is sent out
     moves = [Move.parse(text) for text in view["legal"]]
@@ -72,7 +74,7 @@ def analyse(
         return joined(parts(), len(active))
 
     found = rounds(measure, len(moves), seconds=seconds, max_rollouts=max_rollouts, min_rollouts=min_rollouts,
-                   round_size=round_size, precision=precision, progress=progress, start=start)  # fmt: skip
+                   round_size=round_size, precision=precision, progress=progress, start=start, aim=aim)  # fmt: skip
     values = values_of(found, moves, advise(dict(view)).labels)
     best = found.best
     settled = sum(found.settled(k, best, precision, min_rollouts) for k in range(len(moves)) if k != best)

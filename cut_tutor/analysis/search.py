@@ -13,7 +13,7 @@ import random
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from ..coach import AIPlayer, Knowledge
 from ..engine.moves import Move
@@ -25,6 +25,9 @@ from .stats import PRECISION, clearly_worse, mean_interval, mean_se
 Result = tuple[int, bool]
 #: ``measure(samples, candidates)`` → per candidate (in that order), per sample index: a :data:`Result`.
 Measure = Callable[[Sequence[int], Sequence[int]], list[list[Result]]]
+#: What the rounds are for: ``"gaps"``, every move's gap to the best (the analysis); ``"best"``, only which move is
+#: best (a player: :class:`~cut_tutor.analysis.AnalysisSeat`).
+Aim = Literal["gaps", "best"]
 
 
 def players(policy: str, seeds: Sequence[int]) -> list[AIPlayer]:
@@ -68,7 +71,7 @@ class Search:
     samples: list[list[int]]
     results: list[list[Result]]
     active: list[int]  # candidates not eliminated
-    stopped: str  # "apart": one candidate left, every gap known; "budget": time or rollouts spent
+    stopped: str  # "apart": one candidate left, every gap known; "chosen": one left (aim "best"); "budget": spent
     seconds: float
     #: per candidate, sample index → points: every gap paired without a pass over the best's rows
     by_sample: list[dict[int, int]] = field(init=False)
@@ -140,6 +143,7 @@ def rounds(
     precision: float = PRECISION,
     progress: Callable[[float], None] | None = None,
     start: Search | None = None,
+    aim: Aim = "gaps",
 ) -> Search:
     """Sample in rounds: eliminate to choose the best, allocate to measure the gaps (the guide's *Analysis*).
 
@@ -158,6 +162,9 @@ def rounds(
     ``start`` continues an earlier search of the same candidates (it is not changed): the budget is then what the
     continuation may spend, its rounds deal the samples after the earlier ones, and the figures are of all of them,
     as a longer search would have them (GNU Backgammon's extended rollouts).
+
+    ``aim="best"`` only chooses: each later round plays the candidates not eliminated, and the search stops when one
+    is left (``"chosen"``). A player needs no more: a worse move's gap decides nothing once it is eliminated.
     """
     if seconds is None and max_rollouts is None:
         raise ValueError("analysis needs a budget: seconds, max_rollouts or both")
@@ -171,7 +178,7 @@ def rounds(
             raise ValueError(f"the search to continue has {len(start.results)} candidates, not {candidates}")
         found = Search([list(s) for s in start.samples], [list(r) for r in start.results], list(start.active),
                        "budget", start.seconds)  # fmt: skip
-        chosen = _allocation(found, precision, min_rollouts)
+        chosen = _allocation(found, precision, min_rollouts, aim)
         size = max(round_size, round_size * candidates // len(chosen)) if chosen else 0
     done, before, earlier = found.deals, found.rollouts, found.seconds
     while chosen:
@@ -194,19 +201,21 @@ def rounds(
         share = _spent(found.rollouts - before, max_rollouts, time.perf_counter() - began, seconds)
         if progress and share < 1.0:
             progress(share)
-        chosen = _allocation(found, precision, min_rollouts)
+        chosen = _allocation(found, precision, min_rollouts, aim)
         size = max(round_size, round_size * candidates // len(chosen)) if chosen else 0
     if not chosen:
-        found.stopped = "apart"
+        found.stopped = "apart" if aim == "gaps" else "chosen"
     if progress:
         progress(1.0)
     found.seconds = earlier + time.perf_counter() - began
     return found
 
 
-def _allocation(found: Search, precision: float, minimum: int) -> list[int]:
+def _allocation(found: Search, precision: float, minimum: int, aim: Aim) -> list[int]:
     """The candidates the next round plays (ascending), the best among them; none when nothing is left to
-    learn: one candidate active and every gap known to ``precision`` points."""
+    learn: one candidate active and (aim ``"gaps"``) every gap known to ``precision`` points."""
+    if aim == "best":
+        return list(found.active) if len(found.active) > 1 else []
     best = found.best
     others = [k for k in range(len(found.results)) if k != best]
     for group in (
