@@ -103,7 +103,7 @@ class Analysis:
     @property
     def status(self) -> str:
         """How the search ended and how much of it is known, in words (the coach panel's line)."""
-        return analysis_status(self.rollouts, self.seconds, self.stopped == "apart", self.settled,
+        return analysis_status(self.rollouts, self.seconds, self.stopped, self.settled,
                                len(self.moves) - 1, self.precision)  # fmt: skip
 
 

@@ -457,24 +457,34 @@ def verdict_word(verdict: str, gap: float) -> str:
 ANALYSE_LONGER = "Analyse longer"
 
 
-def analysis_status(rollouts: int, seconds: float, apart: bool, settled: int, others: int, precision: float) -> str:
-    """How a Monte-Carlo analysis ended and how much of it is known: the gaps known to ``precision`` points
-    or too close to call, of the ``others`` moves that are not the best.
+def analysis_status(rollouts: int, seconds: float, stopped: str, settled: int, others: int, precision: float) -> str:
+    """How a Monte-Carlo analysis ended (``stopped``: ``"apart"``, ``"chosen"`` or ``"budget"``, as its rounds
+    say) and how much of it is known: the gaps known to ``precision`` points or too close to call, of the
+    ``others`` moves that are not the best.
 
-    >>> analysis_status(812, 2.0, False, 2, 4, 2.0)
+    >>> analysis_status(812, 2.0, "budget", 2, 4, 2.0)
     '812 rollouts in 2.0 s (the budget was spent): 2 of 4 gaps known to ±2 points or too close to call.'
-    >>> analysis_status(90, 0.3, True, 1, 1, 2.0)
+    >>> analysis_status(90, 0.3, "apart", 1, 1, 2.0)
     '90 rollouts in 0.3 s (the best stood apart): every gap known to ±2 points or too close to call.'
-    >>> analysis_status(3440, 1.6, True, 1, 1, 1.0)
+    >>> analysis_status(3440, 1.6, "apart", 1, 1, 1.0)
     '3440 rollouts in 1.6 s (the best stood apart): every gap known to ±1 point or too close to call.'
-    >>> analysis_status(16, 0.0, True, 0, 0, 2.0)
+    >>> analysis_status(16, 0.0, "apart", 0, 0, 2.0)
     '16 rollouts in 0.0 s (the best stood apart): the only legal move.'
+    >>> analysis_status(80, 0.1, "chosen", 0, 1, 2.0)
+    '80 rollouts in 0.1 s (every other move was eliminated): 0 of 1 gaps known to ±2 points or too close to call.'
     """
-    head = f"{rollouts} rollouts in {seconds:.1f} s ({'the best stood apart' if apart else 'the budget was spent'})"
+    head = f"{rollouts} rollouts in {seconds:.1f} s ({_STOPPED[stopped]})"
     if not others:
         return f"{head}: the only legal move."
     known = "every gap" if settled == others else f"{settled} of {others} gaps"
     return f"{head}: {known} known to ±{count(precision, 'point')} or too close to call."
+
+
+_STOPPED = {
+    "apart": "the best stood apart",
+    "chosen": "every other move was eliminated",
+    "budget": "the budget was spent",
+}
 
 
 def differs_from(coach: str) -> str:
