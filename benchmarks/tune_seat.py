@@ -25,41 +25,48 @@ from pathlib import Path
 from typing import Any
 
 from cut_tutor.analysis import analyse
-from cut_tutor.analysis.search import Aim
 from cut_tutor.analysis.seat import ROLLOUTS, preferred
 from cut_tutor.analysis.stats import mean_interval, paired
 
 THRESHOLDS = (0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0)
 RESULTS = Path(__file__).parent / "results"
-AIMS: tuple[Aim, ...] = ("gaps", "best")
+#: The searches compared, by name: keyword arguments of :func:`cut_tutor.analysis.analyse`. The first is the seat's.
+SEARCHES: dict[str, dict[str, Any]] = {
+    "the seat's (aim best)": {"aim": "best"},
+    "aim gaps": {"aim": "gaps"},
+    "aim best, 300 rollouts": {"aim": "best", "max_rollouts": 300},
+    "aim best, a first round of 8": {"aim": "best", "min_rollouts": 8},
+}
 
 
 def decision(row: dict[str, Any], rollouts: int) -> dict[str, Any]:
-    """The seat's search on one recorded decision, per aim and threshold: the move it would play (an index of
+    """The seat's search on one recorded decision, per search and threshold: the move it would play (an index of
     ``legal``)."""
     seen = row["view"]
     legal = seen["legal"]
     seed = random.Random(f"seat:0:{row['hand']}:{seen['turns']}").getrandbits(32)
     policy = legal.index(row["move"])  # the recorded seat played the policy's own move (Expert has no noise)
     chosen = {}
-    for aim in AIMS:
-        found = analyse(seen, seconds=None, seed=seed, max_rollouts=max(rollouts, 2 * len(legal)), aim=aim).search
+    for name, given in SEARCHES.items():
+        options = dict(given)
+        budget = max(options.pop("max_rollouts", rollouts), 2 * len(legal))
+        found = analyse(seen, seconds=None, seed=seed, max_rollouts=budget, **options).search
         assert found is not None
-        chosen[aim] = [preferred(found, policy, z) for z in THRESHOLDS]
+        chosen[name] = [preferred(found, policy, z) for z in THRESHOLDS]
     return {"means": row["means"], "policy": policy, "chosen": chosen}
 
 
-def table(found: list[dict[str, Any]], aim: Aim) -> None:
+def table(found: list[dict[str, Any]], name: str) -> None:
     """Per threshold: points per decision against the policy's move, against ``z = 0``, and how often it departs."""
-    print(f"\nAim `{aim}`:\n")
+    print(f"\nSearch: {name}\n")
     print("| z | points per decision against the policy's move | against z = 0, paired | departs |")
     print("| --- | --- | --- | --- |")
-    always = [d["means"][d["chosen"][aim][0]] for d in found]
+    always = [d["means"][d["chosen"][name][0]] for d in found]
     for j, z in enumerate(THRESHOLDS):
-        saved = [d["means"][d["chosen"][aim][j]] - d["means"][d["policy"]] for d in found]
+        saved = [d["means"][d["chosen"][name][j]] - d["means"][d["policy"]] for d in found]
         mean, low, high = mean_interval(saved)
-        than, than_low, than_high = mean_interval(paired([d["means"][d["chosen"][aim][j]] for d in found], always))
-        departs = sum(d["chosen"][aim][j] != d["policy"] for d in found) / len(found)
+        than, than_low, than_high = mean_interval(paired([d["means"][d["chosen"][name][j]] for d in found], always))
+        departs = sum(d["chosen"][name][j] != d["policy"] for d in found) / len(found)
         print(f"| {z:.1f} | {mean:+.2f} ({low:+.2f} to {high:+.2f}) | {than:+.2f} ({than_low:+.2f} to {than_high:+.2f})"
               f" | {departs:.0%} |")  # fmt: skip
 
@@ -74,16 +81,18 @@ def main() -> None:
         found = list(pool.map(decision, rows, [rollouts] * len(rows)))
     seconds = time.perf_counter() - began
     print(f"# tune_seat: {len(rows)} decisions of {path.name}, {rollouts} rollouts each, {seconds:.0f} s")
-    for aim in AIMS:
-        table(found, aim)
-    print("\nAim `best` against aim `gaps`, the same decisions and seeds, paired:\n")
-    print("| z | points per decision | choices differ |")
-    print("| --- | --- | --- |")
-    for j, z in enumerate(THRESHOLDS):
-        pairs = [(d["means"][d["chosen"]["best"][j]], d["means"][d["chosen"]["gaps"][j]]) for d in found]
-        mean, low, high = mean_interval(paired([b for b, _ in pairs], [g for _, g in pairs]))
-        differ = sum(d["chosen"]["best"][j] != d["chosen"]["gaps"][j] for d in found) / len(found)
-        print(f"| {z:.1f} | {mean:+.2f} ({low:+.2f} to {high:+.2f}) | {differ:.0%} |")
+    for name in SEARCHES:
+        table(found, name)
+    seat, *others = SEARCHES
+    for name in others:
+        print(f"\nSearch {name} against {seat}, the same decisions and seeds, paired:\n")
+        print("| z | points per decision | choices differ |")
+        print("| --- | --- | --- |")
+        for j, z in enumerate(THRESHOLDS):
+            pairs = [(d["means"][d["chosen"][name][j]], d["means"][d["chosen"][seat][j]]) for d in found]
+            mean, low, high = mean_interval(paired([b for b, _ in pairs], [g for _, g in pairs]))
+            differ = sum(d["chosen"][name][j] != d["chosen"][seat][j] for d in found) / len(found)
+            print(f"| {z:.1f} | {mean:+.2f} ({low:+.2f} to {high:+.2f}) | {differ:.0%} |")
     print(f"\nRun: `.venv/bin/python benchmarks/tune_seat.py {' '.join(sys.argv[1:])}`")
 
 
