@@ -89,8 +89,8 @@ def main() -> None:
         print("| z | points per decision | choices differ |")
         print("| --- | --- | --- |")
         for j, z in enumerate(THRESHOLDS):
-            pairs = [(d["means"][d["chosen"][name][j]], d["means"][d["chosen"][seat][j]]) for d in found]
-            mean, low, high = mean_interval(paired([b for b, _ in pairs], [g for _, g in pairs]))
+            theirs = [d["means"][d["chosen"][name][j]] for d in found]
+            mean, low, high = mean_interval(paired(theirs, [d["means"][d["chosen"][seat][j]] for d in found]))
             differ = sum(d["chosen"][name][j] != d["chosen"][seat][j] for d in found) / len(found)
             print(f"| {z:.1f} | {mean:+.2f} ({low:+.2f} to {high:+.2f}) | {differ:.0%} |")
     print(f"\nRun: `.venv/bin/python benchmarks/tune_seat.py {' '.join(sys.argv[1:])}`")
