@@ -79,7 +79,8 @@ def report(rows: list[dict[str, Any]], base: dict[tuple[int, int], dict[str, Any
         f"# Analysis seat vs Expert:Balanced, {deals} duplicate deals × 4 chairs (4-seat USA, seed {SEED})",
         "",
         f"Analysis seat: at most {rollouts} rollouts per decision ({POLICY} play-outs; at least 2 a legal move), in"
-        " rounds that play on only the moves not eliminated and stop when one is left; the"
+        " rounds that play on only the moves not eliminated and stop when one is left, on deals that agree with the"
+        f" turns on the pile as {POLICY} would have played them; the"
         f" analysis' best played when it beats {POLICY}'s own move by {count(CONFIDENCE, 'standard error')}, forced"
         f" moves played directly; {played / analysed:.0f} rollouts per analysed decision on average. Measured here:"
         f" {rate:.0f} rollouts/s on one core, so {rollouts} rollouts are {rollouts / rate / 2:.2f} s of wall on"

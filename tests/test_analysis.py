@@ -100,8 +100,27 @@ class TestExactness:
         assert found == 40
 
 
+def expert_mid_game(seed: int) -> State:
+    """A position some Expert:Balanced turns into a seeded deal, with turns on the pile to read."""
+    rng = random.Random(seed)
+    while True:
+        state = State.deal(Rules(), seed=rng.randrange(10**9))
+        seats = players("Expert:Balanced", [1, 2, 3, 4])
+        for _ in range(rng.randrange(6, 60)):
+            state.apply(seats[state.turn].choose(Knowledge.from_sight(sight(state, state.turn))))
+            if state.over:
+                break
+        if not state.over and len(state.legal_moves()) > 1 and Deals(view(state, state.turn), READER).reads:
+            return state
+
+
+#: The seat the deals read the pile by in these tests: the one that played the turns.
+READER = players("Expert:Balanced", [0])[0]
+
+
 class TestHonesty:
-    def test_planted_deals_that_look_the_same_get_the_same_analysis(self) -> None:
+    @pytest.mark.parametrize("infer", [False, True], ids=["uniform", "reading the pile"])
+    def test_planted_deals_that_look_the_same_get_the_same_analysis(self, infer: bool) -> None:
         state = mid_game(4)
         me = state.turn
         other = (me + 1) % state.players
@@ -115,8 +134,8 @@ class TestHonesty:
         planted.stacks[other][k][0] = rank
         assert planted.to_position() != state.to_position()
         assert view(planted, me) == view(state, me)
-        one = analyse(view(state, me), seconds=None, seed=3, max_rollouts=80)
-        two = analyse(view(planted, me), seconds=None, seed=3, max_rollouts=80)
+        one = analyse(view(state, me), seconds=None, seed=3, max_rollouts=80, infer=infer)
+        two = analyse(view(planted, me), seconds=None, seed=3, max_rollouts=80, infer=infer)
         assert figures(one) == figures(two)
 
     @pytest.mark.parametrize(
@@ -181,6 +200,39 @@ class TestHonesty:
         seat_view["seats"][1]["above"] = "K"
         with pytest.raises(ValueError, match="2 hidden hand cards must be ordinary ranks above K, but only 0 unacc"):
             Deals(seat_view)
+
+    def test_the_real_hands_agree_with_every_turn_read_from_the_pile(self) -> None:
+        """Taking the pile's turns back rebuilds the hands that made them: the real deal always agrees."""
+        read = 0
+        for seed in range(12):
+            state = expert_mid_game(seed)
+            deals = Deals(view(state, state.turn), READER)
+            assert deals.agrees(state)
+            read += sum(map(len, deals.reads.values()))
+        assert read >= 12
+
+    def test_reading_the_pile_deals_hands_that_would_have_made_its_turns(self) -> None:
+        """Uniform deals often give a seat a hand it would not have played its turn from; read deals seldom do,
+        and every one still looks the same to the seat."""
+        agree = {False: 0, True: 0}
+        for seed in range(6):
+            state = expert_mid_game(seed)
+            seat_view = view(state, state.turn)
+            reading = Deals(seat_view, READER)
+            for infer in (False, True):
+                deals = reading if infer else Deals(seat_view)
+                for k in range(10):
+                    sampled = deals.sample(random.Random(k))
+                    assert view(sampled, state.turn) == seat_view
+                    agree[infer] += reading.agrees(sampled)
+        assert agree[True] >= 57 and agree[False] <= 40, agree
+
+    def test_a_reader_that_plays_with_noise_reads_nothing(self) -> None:
+        state = expert_mid_game(0)
+        seat_view = view(state, state.turn)
+        assert Deals(seat_view, READER).reads
+        assert not Deals(seat_view, players("Experienced:Balanced", [0])[0]).reads
+        assert not Deals(seat_view | {"turns": LONG_HAND + 1}, READER).reads
 
     def test_hidden_cards_come_evenly_from_the_unseen_pool(self) -> None:
         state = mid_game(2)

@@ -144,6 +144,28 @@ def test_every_legal_move_applies(rules: Rules, seed: int, play_seed: int) -> No
             check_invariants(after, deck)
 
 
+@PROPERTY
+@given(rules=rules_st(), seed=SEEDS, play_seed=SEEDS)
+def test_a_play_from_the_hand_is_taken_back_exactly(rules: Rules, seed: int, play_seed: int) -> None:
+    """Reading the pile (the analysis' deals) rebuilds the table before a turn laid from the hand."""
+    for state in random_play(deal(rules, seed), random.Random(play_seed)):
+        for move in state.legal_moves():
+            if move.kind != "play" or move.stacks or move.jokers:
+                continue
+            after = state.copy()
+            after.apply(move)
+            if after.over or after.pile[: len(state.pile)] != state.pile or len(after.pile) != len(state.pile) + move.n:
+                continue  # the play cleared the pile or ended the hand: nothing on the pile to take back
+            back = after.taken_back(state.turn, move.rank, move.n)
+            assert unmarked(back.to_position()) == unmarked(state.to_position())
+            assert back.legal_moves() == state.legal_moves()
+
+
+def unmarked(position: dict[str, Any]) -> dict[str, Any]:
+    """A position without the cards marked known: taking a play back cannot tell whether they were."""
+    return position | {"seats": [{**seat, "known": ""} for seat in position["seats"]]}
+
+
 # -- records and positions -------------------------------------------------------------------------
 
 

@@ -87,10 +87,11 @@ def test_it_leaves_its_policys_move_only_for_a_best_that_beats_it_by_the_confide
 
 def test_its_rounds_stop_once_one_move_is_left_where_the_analysis_measures_every_gap() -> None:
     """Shedding the 5 beats showing the K to take: the seat stops choosing once the take is eliminated, while the
-    analysis spends its whole budget measuring by how much (the guide's *Playing by the analysis*)."""
+    analysis spends its whole budget measuring by how much (the guide's *Playing by the analysis*). Seat 1's lead is
+    not one an Expert would make from that hand, so the seat does not read the pile here."""
     state = State.from_position({"rules": {"players": 2}, "turn": 0, "pile": "9@1",
                                  "seats": [{"hand": "5 K"}, {"hand": "Q Q 8 6 4 4 2"}]})  # fmt: skip
-    seat = AnalysisSeat(400)
+    seat = AnalysisSeat(400, infer=False)
     assert seat.choose(state) == Move.parse("1×5") and seat.rollouts < 400
     assert analyse(view(state, 0), seconds=None, max_rollouts=400).rollouts == 400
     chosen = analyse(view(state, 0), seconds=None, max_rollouts=400, aim="best")

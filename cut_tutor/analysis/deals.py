@@ -9,6 +9,13 @@ and every stack layout. A seat that took the pile bare with cards in hand had no
 cards are dealt only from the ordinary ranks above the top it took on (the view's ``above``). The real hidden cards
 are never read: they are not in the view.
 
+Given a ``reader``, an AI seat that plays without noise, a :class:`Deals` also reads the plays on the pile: the turns
+laid since it was last emptied, each a seat's cards of one rank. A deal in which the reader, holding a seat's cards
+as they were before its turn, would not have made that seat's play is unlikely if the seats play like the reader,
+so it is dealt again (up to :data:`TRIES` deals; past that, the one that agrees with the most recent turns is
+kept). Only turns played from the hand are read, so a hand rebuilt by taking back the pile's cards is the hand
+that made them; the seat's own turns are taken back but not read.
+
 >>> import random
 >>> from cut_tutor.engine import Rules, State, view
 >>> state = State.deal(Rules(), seed=3)
@@ -21,18 +28,24 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..coach import Knowledge
+from ..coach import AIPlayer, Knowledge
+from ..coach.advice import LONG_HAND
 from ..engine import State
 from ..engine.cards import CODES, card_name, cards_of
+from ..engine.moves import Move
+from ..engine.view import sight
+
+#: The most deals drawn for one sample while looking for one that agrees with every turn on the pile.
+TRIES = 64
 
 
 class Deals:
     """Every full state the seat to move in ``view`` cannot tell apart from the real one, to sample uniformly."""
 
-    def __init__(self, view: Mapping[str, Any]) -> None:
+    def __init__(self, view: Mapping[str, Any], reader: AIPlayer | None = None) -> None:
         if view.get("winner") is not None or view.get("stalemate") or not view.get("legal"):
             raise ValueError(f"seat {view.get('seat')} has no move to analyse: the hand is over or it is not to move")
         if view["turn"] != view["seat"]:
@@ -61,6 +74,16 @@ class Deals:
         self.bare = sorted([(k, CODES[mark], hidden_hands[k]) for k, mark in marks.items() if hidden_hands[k]],
                            key=lambda entry: -entry[1])  # fmt: skip
         self.fits = {top: [rules.above_bare(CODES[name], top) for name in self.pool] for _, top, _ in self.bare}
+        self.known = [[CODES[name] for name in info["known"]] for info in view["seats"]]
+        self.reader = reader
+        #: The seats whose turns on the pile are read, each with (the table before that turn, the cards its turns
+        #: laid down to that one, the move), latest first; none without a reader that plays without noise.
+        self.reads: dict[int, list[tuple[State, list[int], Move]]] = {}
+        #: The hands dealt before the rest, in this order, each with the pool cards it may hold (None: any).
+        self.first: list[tuple[int, list[bool] | None]] = [(k, self.fits[top]) for k, top, _ in self.bare]
+        if reader is not None and not reader.level.noise and rules.game == "CUT" and view["turns"] <= LONG_HAND:
+            self.reads = self._reads(_turns(view))
+            self.first += [(k, None) for k in self.reads if k not in {k for k, _, _ in self.bare}]
         for j, (_, top, _) in enumerate(self.bare):  # the seats dealt by then need cards above this top, and no more
             needed, seats = sum(h for _, _, h in self.bare[: j + 1]), [str(k) for k, _, _ in self.bare[: j + 1]]
             if sum(self.fits[top]) < needed:
@@ -71,16 +94,59 @@ class Deals:
                 )
 
     def sample(self, rng: random.Random) -> State:
-        """One state consistent with the view, every consistent deal equally likely."""
+        """One state consistent with the view, every consistent deal equally likely (nearly so, with a reader)."""
+        return State.from_position(self._position(rng))
+
+    def agrees(self, state: State) -> bool:
+        """Would the reader have made every turn read from the pile, holding ``state``'s hands? (Always, without
+        a reader or turns to read.)"""
+        return all(
+            self._agreed(k, cards_of([n - known for n, known in zip(state.hands[k], state.known[k], strict=True)]))
+            == len(turns)
+            for k, turns in self.reads.items()
+        )
+
+    def _agreed(self, seat: int, hidden: Sequence[int]) -> int:
+        """How many of ``seat``'s turns on the pile, latest first, the reader would have made with ``hidden`` as the
+        hand cards it hides."""
+        assert self.reader is not None
+        held = [*self.known[seat], *hidden]
+        for agreed, (before, back, move) in enumerate(self.reads[seat]):
+            state = before.with_hand(seat, [*held, *back])
+            if self.reader.choose(Knowledge.from_sight(sight(state, seat))) != move:
+                return agreed
+        return len(self.reads[seat])
+
+    def _reads(self, turns: Sequence[tuple[int, str, int]]) -> dict[int, list[tuple[State, list[int], Move]]]:
+        """The table before each of ``turns`` (latest first), for the seats whose hidden hands they tell about. Any
+        deal will do for it: what a seat plays depends on its own hand and the open cards alone."""
+        state, reads, back = State.from_position(self._position(random.Random(0))), {}, {}  # type: ignore[var-annotated]
+        for k, rank, n in turns:
+            state = state.taken_back(k, CODES[rank], n)
+            back.setdefault(k, []).extend([CODES[rank]] * n)
+            if k != self.seat and self.hidden_hands[k]:
+                reads.setdefault(k, []).append((state, list(back[k]), Move.parse(f"{n}×{rank}")))
+        return reads
+
+    def _position(self, rng: random.Random) -> dict[str, Any]:
+        """A position consistent with the view, every consistent deal equally likely (nearly so, with a reader)."""
         cards = self.pool[:]
         dealt: dict[int, list[str]] = {}
-        if self.bare:  # each bare taker's hand first, from the cards above its top: a uniform choice of them
+        if self.first:  # these hands first, each a uniform choice of the cards that fit, agreeing with its turns
             free = list(range(len(cards)))
-            for k, top, hidden in self.bare:
-                fits = self.fits[top]
-                chosen = set(rng.sample([i for i in free if fits[i]], hidden))
+            for k, fits in self.first:
+                among, tries = [i for i in free if fits is None or fits[i]], TRIES if k in self.reads else 1
+                chosen, agreed = [], -1
+                for _ in range(tries):
+                    draw = rng.sample(among, self.hidden_hands[k])
+                    more = self._agreed(k, [CODES[cards[i]] for i in draw]) if k in self.reads else 0
+                    if more > agreed:
+                        chosen, agreed = draw, more
+                    if agreed == len(self.reads.get(k, ())):
+                        break
                 dealt[k] = [cards[i] for i in sorted(chosen)]
-                free = [i for i in free if i not in chosen]
+                taken = set(chosen)
+                free = [i for i in free if i not in taken]
             cards = [cards[i] for i in free]
         rng.shuffle(cards)
         it = iter(cards)
@@ -99,4 +165,22 @@ class Deals:
             "pile": " ".join(f"{entry['card']}@{entry['by']}" for entry in v["pile"]), "exposed": v["exposed"],
             "seats": seats, "cleared": " ".join(v["cleared"]), "undealt": " ".join(it),
         }  # fmt: skip
-        return State.from_position(position)
+        return position
+
+
+def _turns(view: Mapping[str, Any]) -> list[tuple[int, str, int]]:
+    """The turns on the view's pile, latest first, as (seat, rank, cards), down to the first that may not have been
+    played from the hand alone: a seat whose hand is empty now may have played face-up or blind cards, and nothing
+    below that turn can be taken back with certainty."""
+    pile, hand_count = view["pile"], {info["seat"]: info["hand_count"] for info in view["seats"]}
+    turns, end = [], len(pile)
+    while end:
+        seat, start = pile[end - 1]["by"], end
+        while start and pile[start - 1]["by"] == seat:
+            start -= 1
+        ranks = {entry["card"] for entry in pile[start:end]}
+        if len(ranks) > 1 or not hand_count[seat]:
+            break
+        turns.append((seat, ranks.pop(), end - start))
+        end = start
+    return turns

@@ -64,6 +64,8 @@ class Analysis:
     settled: int = 0
     #: The rollouts themselves, so that ``analyse(..., resume=this)`` can continue the search.
     search: Search | None = field(default=None, repr=False, compare=False)
+    #: Were the deals read from the turns on the pile (``analyse(..., infer=True)``)?
+    infer: bool = False
 
     @property
     def best(self) -> MoveValue:

@@ -48,15 +48,18 @@ def analyse(
     progress: Callable[[float], None] | None = None,
     resume: Analysis | None = None,
     aim: Aim = "gaps",
+    infer: bool = False,
 ) -> Analysis:
     """Every legal move of the seat to move in ``view``, played out by ``policy`` seats on deals consistent with
     the view (C2), in rounds until the best stands apart with every gap known to ``precision`` points, or the
     budget (``seconds``, ``max_rollouts`` rollouts in all, or both) is spent. With a rollout budget and no time
     limit the result depends only on the view and the seed, whatever the executor and its number of workers.
 
-    ``resume``, an earlier analysis of the same view, is continued with its seed and policy on the deals after
-    its own: the budget is what the continuation may spend, the figures are of every rollout. ``aim="best"``
+    ``resume``, an earlier analysis of the same view, is continued with its seed, policy and ``infer`` on the deals
+    after its own: the budget is what the continuation may spend, the figures are of every rollout. ``aim="best"``
     spends the rollouts only on choosing the best (:func:`~cut_tutor.analysis.search.rounds`), as a player would.
+    ``infer`` deals only hands with which ``policy`` seats would have made the turns on the pile
+    (:class:`~cut_tutor.analysis.deals.Deals`): right when the other seats play like ``policy``.
     """
     Deals(view)  # checks the view before any work is sent out
     moves = [Move.parse(text) for text in view["legal"]]
@@ -64,13 +67,15 @@ def analyse(
     if resume is not None:
         if resume.search is None or resume.seat != view["seat"] or {m.move for m in resume.moves} != set(moves):
             raise ValueError("resume: that analysis is not of this position, or kept no rollouts to continue")
-        start, seed, policy = resume.search, resume.seed, resume.policy
+        start, seed, policy, infer = resume.search, resume.seed, resume.policy, resume.infer
     players(policy, [0])
     texts = [str(m) for m in moves]
     payload = dict(view)
 
     def measure(samples: Sequence[int], active: Sequence[int]) -> list[list[Result]]:
-        parts = spread(executor, partial(play_out, moves=[texts[k] for k in active]), (payload, policy, seed), samples)
+        parts = spread(
+            executor, partial(play_out, moves=[texts[k] for k in active], infer=infer), (payload, policy, seed), samples
+        )
         return joined(parts(), len(active))
 
     found = rounds(measure, len(moves), seconds=seconds, max_rollouts=max_rollouts, min_rollouts=min_rollouts,
@@ -79,7 +84,7 @@ def analyse(
     best = found.best
     settled = sum(found.settled(k, best, precision, min_rollouts) for k in range(len(moves)) if k != best)
     return Analysis(view["seat"], values, found.rollouts, round(found.seconds, 3), found.stopped, seed, policy,
-                    found.deals, precision, settled, found)  # fmt: skip
+                    found.deals, precision, settled, found, infer)  # fmt: skip
 
 
 def values_of(found: Search, moves: Sequence[Move], labels: Mapping[Move, str]) -> list[MoveValue]:

@@ -37,15 +37,16 @@ def players(policy: str, seeds: Sequence[int]) -> list[AIPlayer]:
 
 
 def play_out(
-    view: Mapping[str, Any], policy: str, seed: int, samples: Sequence[int], moves: Sequence[str]
+    view: Mapping[str, Any], policy: str, seed: int, samples: Sequence[int], moves: Sequence[str], infer: bool = False
 ) -> list[list[Result]]:
     """Each move played out to the end of the hand on the deals ``samples`` name, per move then per sample.
 
     Sample ``i`` is one deal consistent with the view and one seed per AI seat, both drawn from ``(seed, i)``
     alone: every move meets the same deal and the same seats (common random numbers), and the result does not
-    depend on which worker or which batch computed it.
+    depend on which worker or which batch computed it. With ``infer``, the deals also agree with the turns on the
+    pile as a ``policy`` seat would have played them (:class:`~cut_tutor.analysis.deals.Deals`).
     """
-    deals = Deals(view)
+    deals = Deals(view, players(policy, [0])[0] if infer else None)
     me = deals.seat
     parsed = [Move.parse(text) for text in moves]
     results: list[list[Result]] = [[] for _ in parsed]

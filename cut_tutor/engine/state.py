@@ -16,6 +16,7 @@ so a hand is fully reproduced by its deal code and its moves.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from .cards import JOKER, WILD, card_name, names
@@ -147,6 +148,30 @@ class State(Core):
         new.turn_start = self.turn_start
         new._legal = self._legal
         new._legal_set = self._legal_set
+        return new
+
+    def taken_back(self, seat: int, rank: int, n: int) -> State:
+        """A copy from before ``seat`` laid the pile's top ``n`` cards, of ``rank``, from its hand: the cards back in
+        that hand, its turn, one turn earlier. How a reader of the pile rebuilds a seat's turn (the analysis' deals);
+        the caller knows the cards came from the hand (R7). Whether they were cards the table knew it held is not
+        restored: the pile does not say."""
+        new = self.copy()
+        del new.pile[-n:], new.pile_by[-n:]
+        new.hands[seat][rank] += n
+        new.hand_count[seat] += n
+        new.turn, new.turns = seat, self.turns - 1
+        new._legal = new._legal_set = None
+        return new
+
+    def with_hand(self, seat: int, cards: Sequence[int]) -> State:
+        """A copy in which ``seat`` holds ``cards`` in hand instead (its known cards among them): another deal of
+        the cards it hides, to ask what it would play with them."""
+        new = self.copy()
+        hand = [0] * len(self.hands[seat])
+        for card in cards:
+            hand[card] += 1
+        new.hands[seat], new.hand_count[seat] = hand, len(cards)
+        new._legal = new._legal_set = None
         return new
 
     def __eq__(self, other: object) -> bool:
