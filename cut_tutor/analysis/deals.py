@@ -9,12 +9,13 @@ and every stack layout. A seat that took the pile bare with cards in hand had no
 cards are dealt only from the ordinary ranks above the top it took on (the view's ``above``). The real hidden cards
 are never read: they are not in the view.
 
-Given a ``reader``, an AI seat that plays without noise, a :class:`Deals` also reads the plays on the pile: the turns
-laid since it was last emptied, each a seat's cards of one rank. A deal in which the reader, holding a seat's cards
-as they were before its turn, would not have made that seat's play is unlikely if the seats play like the reader,
-so it is dealt again (up to :data:`TRIES` deals; past that, the one that agrees with the most recent turns is
-kept). Only turns played from the hand are read, so a hand rebuilt by taking back the pile's cards is the hand
-that made them; the seat's own turns are taken back but not read.
+Given a ``reader``, an AI seat that plays without noise, a :class:`Deals` also reads the turns on the pile: those
+laid since it was last emptied, each a seat's cards of one rank (the guide's *Reading the pile*). A hand with which
+the reader, holding it plus the cards the seat's turns laid, would not have made those turns is unlikely if the
+seats play like the reader, so that seat's hand is dealt again (up to :data:`TRIES` times; past that, the hand that
+agrees with the most recent turns is kept). The hands read are dealt one seat at a time from the cards left, so
+every deal that agrees is nearly equally likely. Only turns played from the hand are read, so taking the pile's
+cards back rebuilds the hand that made them; the seat's own turns are taken back but not read.
 
 >>> import random
 >>> from cut_tutor.engine import Rules, State, view
@@ -38,8 +39,10 @@ from ..engine.cards import CODES, card_name, cards_of
 from ..engine.moves import Move
 from ..engine.view import sight
 
-#: The most deals drawn for one sample while looking for one that agrees with every turn on the pile.
+#: The most times one seat's hand is dealt while looking for one that agrees with its turns on the pile.
 TRIES = 64
+#: One turn read from the pile: the table before it, the cards the seat's turns laid down to it, and the move.
+Read = tuple[State, list[int], Move]
 
 
 class Deals:
@@ -78,7 +81,7 @@ class Deals:
         self.reader = reader
         #: The seats whose turns on the pile are read, each with (the table before that turn, the cards its turns
         #: laid down to that one, the move), latest first; none without a reader that plays without noise.
-        self.reads: dict[int, list[tuple[State, list[int], Move]]] = {}
+        self.reads: dict[int, list[Read]] = {}
         #: The hands dealt before the rest, in this order, each with the pool cards it may hold (None: any).
         self.first: list[tuple[int, list[bool] | None]] = [(k, self.fits[top]) for k, top, _ in self.bare]
         if reader is not None and not reader.level.noise and rules.game == "CUT" and view["turns"] <= LONG_HAND:
@@ -94,7 +97,8 @@ class Deals:
                 )
 
     def sample(self, rng: random.Random) -> State:
-        """One state consistent with the view, every consistent deal equally likely (nearly so, with a reader)."""
+        """One state consistent with the view, every consistent deal equally likely; with a reader, every one that
+        agrees with the turns read nearly so."""
         return State.from_position(self._position(rng))
 
     def agrees(self, state: State) -> bool:
@@ -117,10 +121,12 @@ class Deals:
                 return agreed
         return len(self.reads[seat])
 
-    def _reads(self, turns: Sequence[tuple[int, str, int]]) -> dict[int, list[tuple[State, list[int], Move]]]:
+    def _reads(self, turns: Sequence[tuple[int, str, int]]) -> dict[int, list[Read]]:
         """The table before each of ``turns`` (latest first), for the seats whose hidden hands they tell about. Any
         deal will do for it: what a seat plays depends on its own hand and the open cards alone."""
-        state, reads, back = State.from_position(self._position(random.Random(0))), {}, {}  # type: ignore[var-annotated]
+        state = State.from_position(self._position(random.Random(0)))
+        reads: dict[int, list[Read]] = {}
+        back: dict[int, list[int]] = {}
         for k, rank, n in turns:
             state = state.taken_back(k, CODES[rank], n)
             back.setdefault(k, []).extend([CODES[rank]] * n)
@@ -129,7 +135,7 @@ class Deals:
         return reads
 
     def _position(self, rng: random.Random) -> dict[str, Any]:
-        """A position consistent with the view, every consistent deal equally likely (nearly so, with a reader)."""
+        """A position consistent with the view, drawn as :meth:`sample` says."""
         cards = self.pool[:]
         dealt: dict[int, list[str]] = {}
         if self.first:  # these hands first, each a uniform choice of the cards that fit, agreeing with its turns
