@@ -25,6 +25,7 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
@@ -109,29 +110,38 @@ def hand(number: int, rollouts: int) -> list[float | None]:
     return found
 
 
-def main() -> None:
-    if sys.argv[1:2] == ["impossible"]:
-        impossible(int(sys.argv[2]) if len(sys.argv) > 2 else 20)
-        return
-    hands = int(sys.argv[1]) if len(sys.argv) > 1 else 40
-    rollouts = int(sys.argv[2]) if len(sys.argv) > 2 else ROLLOUTS
-    workers = int(sys.argv[3]) if len(sys.argv) > 3 else 2
+def compare(name: str, hand: Callable[[int, int], list[float | None]], decisions: str, change: str,
+            argv: list[str]) -> None:  # fmt: skip
+    """Run ``hand`` (per decision of one hand: the points the first choice saves on the real deal, or None when
+    both choose alike) over ``HANDS`` hands on ``WORKERS`` processes and print the report: ``decisions`` says which
+    decisions were seen, ``change`` what changes the choice. ``argv``: ``[HANDS] [ROLLOUTS] [WORKERS]``."""
+    hands = int(argv[0]) if argv else 40
+    rollouts = int(argv[1]) if len(argv) > 1 else ROLLOUTS
+    workers = int(argv[2]) if len(argv) > 2 else 2
     began = time.perf_counter()
     with ProcessPoolExecutor(workers) as pool:
         rows: list[Any] = [d for found in pool.map(hand, range(hands), [rollouts] * hands) for d in found]
     differ = [d for d in rows if d is not None]
     every = [d if d is not None else 0.0 for d in rows]
-    print(f"# bench_bare_take: {hands} hands of Expert:Balanced self-play (seed {SEED}), {rollouts} rollouts a search,"
+    print(f"# {name}: {hands} hands of Expert:Balanced self-play (seed {SEED}), {rollouts} rollouts a search,"
           f" {time.perf_counter() - began:.0f} s\n")  # fmt: skip
-    print(f"- decisions with a bare-take mark on another seat's hidden cards: {len(rows)}")
-    print(f"- the honest deal changes the choice in {len(differ)} ({len(differ) / max(1, len(rows)):.1%})")
+    print(f"- decisions {decisions}: {len(rows)}")
+    print(f"- {change} changes the choice in {len(differ)} ({len(differ) / max(1, len(rows)):.1%})")
     if len(differ) > 1:
         mean, low, high = mean_interval(differ)
         print(f"- where it does, points for the seat on the real deal: {mean:+.2f} (95% {low:+.2f} to {high:+.2f})")
         mean, low, high = mean_interval(every)
-        print(f"- over every marked decision: {mean:+.2f} (95% {low:+.2f} to {high:+.2f});"
+        print(f"- over every such decision: {mean:+.2f} (95% {low:+.2f} to {high:+.2f});"
               f" median where it changes the choice {statistics.median(differ):+.1f}")  # fmt: skip
-    print(f"\nRun: `.venv/bin/python benchmarks/bench_bare_take.py {hands} {rollouts} {workers}`")
+    print(f"\nRun: `.venv/bin/python benchmarks/{name}.py {hands} {rollouts} {workers}`")
+
+
+def main() -> None:
+    if sys.argv[1:2] == ["impossible"]:
+        impossible(int(sys.argv[2]) if len(sys.argv) > 2 else 20)
+        return
+    marks = "with a bare-take mark on another seat's hidden cards"
+    compare("bench_bare_take", hand, marks, "the honest deal", sys.argv[1:])
 
 
 if __name__ == "__main__":

@@ -18,20 +18,16 @@ with and without reading.
 from __future__ import annotations
 
 import random
-import statistics
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from bench_bare_take import SEED, played_out
+from bench_bare_take import SEED, compare, played_out
 
 from cut_tutor import Rules, State, view
 from cut_tutor.analysis import AnalysisSeat, Deals
 from cut_tutor.analysis.run import POLICY
 from cut_tutor.analysis.search import players
-from cut_tutor.analysis.seat import ROLLOUTS
-from cut_tutor.analysis.stats import mean_interval
 from cut_tutor.coach import Knowledge
 from cut_tutor.engine.view import sight
 from cut_tutor.sim import hand_seed
@@ -104,25 +100,7 @@ def main() -> None:
     if sys.argv[1:2] == ["deals"]:
         deals(int(sys.argv[2]) if len(sys.argv) > 2 else 20)
         return
-    hands = int(sys.argv[1]) if len(sys.argv) > 1 else 40
-    rollouts = int(sys.argv[2]) if len(sys.argv) > 2 else ROLLOUTS
-    workers = int(sys.argv[3]) if len(sys.argv) > 3 else 2
-    began = time.perf_counter()
-    with ProcessPoolExecutor(workers) as pool:
-        rows: list[Any] = [d for found in pool.map(hand, range(hands), [rollouts] * hands) for d in found]
-    differ = [d for d in rows if d is not None]
-    every = [d if d is not None else 0.0 for d in rows]
-    print(f"# bench_reading: {hands} hands of Expert:Balanced self-play (seed {SEED}), {rollouts} rollouts a search,"
-          f" {time.perf_counter() - began:.0f} s\n")  # fmt: skip
-    print(f"- decisions with turns of other seats on the pile: {len(rows)}")
-    print(f"- reading changes the choice in {len(differ)} ({len(differ) / max(1, len(rows)):.1%})")
-    if len(differ) > 1:
-        mean, low, high = mean_interval(differ)
-        print(f"- where it does, points for the seat on the real deal: {mean:+.2f} (95% {low:+.2f} to {high:+.2f})")
-        mean, low, high = mean_interval(every)
-        print(f"- over every such decision: {mean:+.2f} (95% {low:+.2f} to {high:+.2f});"
-              f" median where it changes the choice {statistics.median(differ):+.1f}")  # fmt: skip
-    print(f"\nRun: `.venv/bin/python benchmarks/bench_reading.py {hands} {rollouts} {workers}`")
+    compare("bench_reading", hand, "with turns of other seats on the pile", "reading", sys.argv[1:])
 
 
 if __name__ == "__main__":
