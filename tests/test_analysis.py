@@ -227,6 +227,28 @@ class TestHonesty:
                     agree[infer] += reading.agrees(sampled)
         assert agree[True] >= 57 and agree[False] <= 40, agree
 
+    def test_reading_deals_every_hand_that_agrees_as_often_as_the_pool_allows_and_no_other(self) -> None:
+        """Seat 1 laid a 9 under seat 0's K and holds two hidden cards: the Expert plays that 9 from about half the
+        hands they can be, found here without the deals' own code, and a reading deals those in their proportions."""
+        position = {"rules": {"players": 2}, "turn": 0, "turns": 40, "pile": "K@0 9@1",
+                    "seats": [{"hand": "9 8 3"}, {"hand": "Q 5"}]}  # fmt: skip
+        seat_view = view(State.from_position(position), 0)
+        pool = Knowledge.from_view(seat_view).counted
+        weight = {}
+        for a, b in itertools.combinations_with_replacement([r for r, n in enumerate(pool) if n], 2):
+            seats = [{"hand": "9 8 3"}, {"hand": f"{card_name(a)} {card_name(b)} 9"}]
+            before = State.from_position(position | {"turn": 1, "turns": 39, "pile": "K@0", "seats": seats})
+            if READER.choose(Knowledge.from_sight(sight(before, 1))) == Move.parse("1×9"):
+                weight[b, a] = pool[a] * (pool[a] - 1) if a == b else 2 * pool[a] * pool[b]
+        assert 30 < len(weight) < 80
+        deals, rng, draws = Deals(seat_view, READER), random.Random(3), 6000
+        seen = Counter(tuple(cards_of(deals.sample(rng).hands[1])) for _ in range(draws))
+        assert set(seen) <= set(weight)
+        total = sum(weight.values())
+        for hand, w in weight.items():
+            expected = draws * w / total
+            assert abs(seen[hand] - expected) < 5 * expected**0.5 + 1, (hand, seen[hand], expected)
+
     def test_a_reader_that_plays_with_noise_reads_nothing(self) -> None:
         state = expert_mid_game(0)
         seat_view = view(state, state.turn)
