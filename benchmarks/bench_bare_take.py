@@ -120,7 +120,8 @@ def compare(name: str, hand: Callable[[int, int], list[float | None]], decisions
     workers = int(argv[2]) if len(argv) > 2 else 2
     began = time.perf_counter()
     with ProcessPoolExecutor(workers) as pool:
-        rows: list[Any] = [d for found in pool.map(hand, range(hands), [rollouts] * hands) for d in found]
+        per_hand: list[Any] = list(pool.map(hand, range(hands), [rollouts] * hands))
+    rows = [d for found in per_hand for d in found]
     differ = [d for d in rows if d is not None]
     every = [d if d is not None else 0.0 for d in rows]
     print(f"# {name}: {hands} hands of Expert:Balanced self-play (seed {SEED}), {rollouts} rollouts a search,"
@@ -133,6 +134,9 @@ def compare(name: str, hand: Callable[[int, int], list[float | None]], decisions
         mean, low, high = mean_interval(every)
         print(f"- over every such decision: {mean:+.2f} (95% {low:+.2f} to {high:+.2f});"
               f" median where it changes the choice {statistics.median(differ):+.1f}")  # fmt: skip
+        # A hand's decisions share its real deal, so their results are not independent: the hand is the unit.
+        mean, low, high = mean_interval([sum(d or 0.0 for d in found) for found in per_hand])
+        print(f"- per hand, its decisions summed: {mean:+.2f} (95% over the {hands} hands {low:+.2f} to {high:+.2f})")
     print(f"\nRun: `.venv/bin/python benchmarks/{name}.py {hands} {rollouts} {workers}`")
 
 
