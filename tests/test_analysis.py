@@ -449,6 +449,15 @@ class TestContinuing:
         assert all(m.rollouts >= n.rollouts for m in more.moves for n in first.moves if n.move == m.move)
         assert first.search is not None and first.search.rollouts == first.rollouts
 
+    def test_a_reading_analysis_continues_reading(self) -> None:
+        state = expert_mid_game(3)
+        seat_view = view(state, state.turn)
+        first = analyse(seat_view, seconds=None, seed=2, max_rollouts=40, infer=True)
+        more = analyse(seat_view, seconds=None, max_rollouts=40, resume=first)
+        assert first.infer and more.infer and not analyse(seat_view, seconds=None, max_rollouts=40).infer
+        plain = analyse(seat_view, seconds=None, seed=2, max_rollouts=40)
+        assert figures(first) != figures(plain)  # the reading's deals are not the uniform ones
+
     def test_another_position_cannot_be_continued(self) -> None:
         state, other = mid_game(7), mid_game(8)
         first = analyse(view(state, state.turn), seconds=None, max_rollouts=60)
