@@ -173,9 +173,11 @@ class TestReview:
         held: dict[int, list[tuple[list[int], list[str]]]] = {}
 
         def spy(into: Any, real: Any) -> Any:
-            def play_out(v: Any, policy: str, seed: int, samples: Sequence[int], moves: Sequence[str]) -> Any:
+            def play_out(
+                v: Any, policy: str, seed: int, samples: Sequence[int], moves: Sequence[str], infer: bool = False
+            ) -> Any:
                 into(seed, list(samples), list(moves))
-                return real(v, policy, seed, samples, moves)
+                return real(v, policy, seed, samples, moves, infer)
 
             return play_out
 
