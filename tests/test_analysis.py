@@ -266,14 +266,15 @@ class TestHonesty:
         assert not Deals(seat_view | {"turns": LONG_HAND + 1}, READER).reads
 
     def test_only_a_reader_under_the_fitted_rules_deals_by_the_kept_weights(self) -> None:
-        """``KEPT`` was fitted on Expert play with 10s clearing: without a reader, or with another clear card, hidden
-        hands are dealt evenly."""
+        """``KEPT`` was fitted on Expert:Balanced play with 10s clearing: without a reader, with another style or
+        with another clear card, hidden hands are dealt evenly."""
         seat_view = view(expert_mid_game(0), expert_mid_game(0).turn)
         hidden = [k for k, info in enumerate(seat_view["seats"]) if info["hand_count"] > len(info["known"])]
         assert sorted(Deals(seat_view, READER).weights) == [k for k in hidden if k != seat_view["seat"]]
         assert not Deals(seat_view).weights
         other = seat_view | {"rules": seat_view["rules"] | {"clear_rank": 9}}
         assert not Deals(other, READER).weights
+        assert not Deals(seat_view, players("Expert:Gambler", [0])[0]).weights
 
     def test_hidden_cards_come_evenly_from_the_unseen_pool(self) -> None:
         state = mid_game(2)

@@ -17,6 +17,12 @@ agrees with the most recent turns is kept). The hands read are dealt one seat at
 every deal that agrees is nearly equally likely. Only turns played from the hand are read, so taking the pile's
 cards back rebuilds the hand that made them; the seat's own turns are taken back but not read.
 
+A reader also says which cards the other seats are likely still to hide. An Expert:Balanced seat sheds its high cards
+first and keeps its clears and lowest cards, so the more of its dealt hand it has played, the less even a deal of its
+unseen hand cards is: given such a reader under CUT with 10s clearing, each seat's unseen hand cards are drawn one
+by one, each card as likely as its rank's weight in :data:`KEPT` for that seat (a weighted draw without
+replacement), before the turns are read.
+
 >>> import random
 >>> from cut_tutor.engine import Rules, State, view
 >>> state = State.deal(Rules(), seed=3)
@@ -103,7 +109,7 @@ class Deals:
         self.weights: dict[int, list[float]] = {}
         if reader is not None and not reader.level.noise and rules.game == "CUT" and view["turns"] <= LONG_HAND:
             self.reads = self._reads(_turns(view))
-            if KEPT and rules.clear_rank == 10:
+            if rules.clear_rank == 10 and reader.style.name == "Balanced":  # as KEPT was fitted
                 self.weights = {k: self._kept(k, rules.hand_size) for k, hidden in enumerate(hidden_hands) if hidden}
             bare = {k for k, _, _ in self.bare}
             self.first += [(k, None) for k in dict.fromkeys([*self.reads, *self.weights]) if k not in bare]
@@ -117,8 +123,8 @@ class Deals:
                 )
 
     def sample(self, rng: random.Random) -> State:
-        """One state consistent with the view, every consistent deal equally likely; with a reader, every one that
-        agrees with the turns read nearly so."""
+        """One state consistent with the view, every consistent deal equally likely; with a reader, the other seats'
+        unseen hand cards weighted by :data:`KEPT` and agreeing with the turns read."""
         return State.from_position(self._position(rng))
 
     def agrees(self, state: State) -> bool:
@@ -173,7 +179,7 @@ class Deals:
         """A position consistent with the view, drawn as :meth:`sample` says."""
         cards = self.pool[:]
         dealt: dict[int, list[str]] = {}
-        if self.first:  # these hands first, each a uniform choice of the cards that fit, agreeing with its turns
+        if self.first:  # these hands first, each a draw of the cards that fit, agreeing with its turns
             free = list(range(len(cards)))
             for k, fits in self.first:
                 among, tries = [i for i in free if fits is None or fits[i]], TRIES if k in self.reads else 1
