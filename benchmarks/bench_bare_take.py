@@ -111,10 +111,11 @@ def hand(number: int, rollouts: int) -> list[float | None]:
 
 
 def compare(name: str, hand: Callable[[int, int], list[float | None]], decisions: str, change: str,
-            argv: list[str]) -> None:  # fmt: skip
+            argv: list[str], mode: str = "") -> None:  # fmt: skip
     """Run ``hand`` (per decision of one hand: the points the first choice saves on the real deal, or None when
     both choose alike) over ``HANDS`` hands on ``WORKERS`` processes and print the report: ``decisions`` says which
-    decisions were seen, ``change`` what changes the choice. ``argv``: ``[HANDS] [ROLLOUTS] [WORKERS]``."""
+    decisions were seen, ``change`` what changes the choice, ``mode`` the benchmark's mode, if any. ``argv``:
+    ``[HANDS] [ROLLOUTS] [WORKERS]``."""
     hands = int(argv[0]) if argv else 40
     rollouts = int(argv[1]) if len(argv) > 1 else ROLLOUTS
     workers = int(argv[2]) if len(argv) > 2 else 2
@@ -137,7 +138,7 @@ def compare(name: str, hand: Callable[[int, int], list[float | None]], decisions
         # A hand's decisions share its real deal, so their results are not independent: the hand is the unit.
         mean, low, high = mean_interval([sum(d or 0.0 for d in found) for found in per_hand])
         print(f"- per hand, its decisions summed: {mean:+.2f} (95% over the {hands} hands {low:+.2f} to {high:+.2f})")
-    print(f"\nRun: `.venv/bin/python benchmarks/{name}.py {hands} {rollouts} {workers}`")
+    print(f"\nRun: `.venv/bin/python benchmarks/{name}.py {mode}{hands} {rollouts} {workers}`")
 
 
 def main() -> None:

@@ -12,7 +12,11 @@ the mean points per decision reading saves (negative is better) with a 95% inter
 Run: ``.venv/bin/python benchmarks/bench_reading.py [HANDS] [ROLLOUTS] [WORKERS]`` (default 40, the seat's
 ROLLOUTS, 2). ``bench_reading.py deals [HANDS]`` (default 20) says instead how many of the deals drawn without
 reading (10 at each such decision) give a seat a hand it would not have played its turn from, and what a deal costs
-with and without reading.
+with and without reading. ``bench_reading.py hidden [HANDS]`` (default 20) sets, at the same decisions, the ranks
+each other seat really hides (which the analysis never sees) beside what reading's deals and even deals give it.
+``bench_reading.py more [HANDS] [ROLLOUTS] [WORKERS]`` checks the judge itself on the same decisions: the seat with
+three times the rollouts against the seat, neither reading. More rollouts estimate the same objective more closely,
+so a judge that finds them worse is measuring something other than that objective.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from __future__ import annotations
 import random
 import sys
 import time
+from collections import Counter
 from typing import Any
 
 from bench_bare_take import SEED, compare, played_out
@@ -29,6 +34,7 @@ from cut_tutor.analysis import AnalysisSeat, Deals
 from cut_tutor.analysis.run import POLICY
 from cut_tutor.analysis.search import players
 from cut_tutor.coach import Knowledge
+from cut_tutor.engine.cards import ACE, CODES, JOKER, card_name
 from cut_tutor.engine.view import sight
 from cut_tutor.sim import hand_seed
 
@@ -80,25 +86,68 @@ def deals(hands: int) -> None:
           f" from; a deal takes {cost}")  # fmt: skip
 
 
-def hand(number: int, rollouts: int) -> list[float | None]:
-    """Per decision with turns to read: points reading's choice saves on the real deal (None: the same choice)."""
+def hidden(hands: int) -> None:
+    """Which ranks the other seats really hide, against what reading's deals and even deals give them."""
+    seats, counts = 0, [[0.0] * 3 for _ in range(JOKER + 1)]
+    for number in range(hands):
+        for state in self_play(number):
+            if (read := readable(state)) is None:
+                continue
+            rng, me = random.Random(seats), state.turn
+            drawn = [read.sample(rng) for _ in range(10)]
+            pool = Counter(CODES[name] for name in read.pool)
+            for k in range(state.players):
+                unseen = state.hand_count[k] - sum(state.known[k])
+                if k == me or unseen <= 0:
+                    continue
+                seats += 1
+                for rank in range(ACE, JOKER + 1):
+                    row = counts[rank]
+                    row[0] += state.hands[k][rank] - state.known[k][rank]
+                    row[1] += sum(deal.hands[k][rank] - deal.known[k][rank] for deal in drawn) / len(drawn)
+                    row[2] += unseen * pool[rank] / len(read.pool)
+    print(f"{hands} hands: at the decisions with turns of other seats on the pile, each other seat's hand cards nobody"
+          f" has seen ({seats} seats), per rank on average: really, in reading's deals, in even deals")  # fmt: skip
+    print("\n".join(f"    {card_name(r):>2}  {a / seats:.2f}  {b / seats:.2f}  {c / seats:.2f}"
+                    for r, (a, b, c) in enumerate(counts) if r >= ACE))  # fmt: skip
+
+
+def judged(number: int, first: AnalysisSeat, second: AnalysisSeat) -> list[float | None]:
+    """Per decision with turns to read: points ``first``'s choice saves on the real deal against ``second``'s (None:
+    the same choice)."""
     found: list[float | None] = []
     for state in self_play(number):
         if readable(state) is None:
             continue
         me, seen = state.turn, view(state, state.turn)
-        read = AnalysisSeat(rollouts, seed=number, infer=True).choose_view(seen)
-        plain = AnalysisSeat(rollouts, seed=number, infer=False).choose_view(seen)
-        if read == plain:
+        one, other = first.choose_view(seen), second.choose_view(seen)
+        if one == other:
             found.append(None)
         else:
-            found.append(float(played_out(state, read, me, number) - played_out(state, plain, me, number)))
+            found.append(float(played_out(state, one, me, number) - played_out(state, other, me, number)))
     return found
 
 
+def hand(number: int, rollouts: int) -> list[float | None]:
+    """Reading's choices against those of the same seat without reading."""
+    return judged(
+        number, AnalysisSeat(rollouts, seed=number, infer=True), AnalysisSeat(rollouts, seed=number, infer=False)
+    )
+
+
+def more(number: int, rollouts: int) -> list[float | None]:
+    """The judge checked: three times the rollouts against the seat's, neither reading."""
+    return judged(number, AnalysisSeat(3 * rollouts, seed=number, infer=False),
+                  AnalysisSeat(rollouts, seed=number, infer=False))  # fmt: skip
+
+
 def main() -> None:
-    if sys.argv[1:2] == ["deals"]:
-        deals(int(sys.argv[2]) if len(sys.argv) > 2 else 20)
+    if sys.argv[1:2] in (["deals"], ["hidden"]):
+        (deals if sys.argv[1] == "deals" else hidden)(int(sys.argv[2]) if len(sys.argv) > 2 else 20)
+        return
+    if sys.argv[1:2] == ["more"]:
+        compare("bench_reading", more, "with turns of other seats on the pile", "three times the rollouts",
+                sys.argv[2:], "more ")  # fmt: skip
         return
     compare("bench_reading", hand, "with turns of other seats on the pile", "reading", sys.argv[1:])
 

@@ -17,7 +17,6 @@ from typing import Any
 import pytest
 
 from cut_tutor.analysis import Analysis, Deals, analyse
-from cut_tutor.analysis.deals import KEPT
 from cut_tutor.analysis.run import values_of
 from cut_tutor.analysis.search import Result, Search, play_out, players, rounds
 from cut_tutor.analysis.stats import clearly_worse, mean_interval
@@ -228,27 +227,19 @@ class TestHonesty:
                     agree[infer] += reading.agrees(sampled)
         assert agree[True] >= 57 and agree[False] <= 40, agree
 
-    def test_reading_deals_every_hand_that_agrees_as_often_as_the_kept_weights_allow_and_no_other(self) -> None:
+    def test_reading_deals_every_hand_that_agrees_as_often_as_the_pool_allows_and_no_other(self) -> None:
         """Seat 1 laid a 9 under seat 0's K and holds two hidden cards: the Expert plays that 9 from about half the
-        hands they can be, found here without the deals' own code, and a reading deals those in the proportions of
-        a draw without replacement, each card as likely as its weight in ``KEPT`` for a seat that has played most of
-        its hand."""
+        hands they can be, found here without the deals' own code, and a reading deals those in their proportions."""
         position = {"rules": {"players": 2}, "turn": 0, "turns": 40, "pile": "K@0 9@1",
                     "seats": [{"hand": "9 8 3"}, {"hand": "Q 5"}]}  # fmt: skip
         seat_view = view(State.from_position(position), 0)
         pool = Knowledge.from_view(seat_view).counted
-        kept = {r: KEPT[-1][card_name(r)] for r, n in enumerate(pool) if n}
-        total = sum(pool[r] * w for r, w in kept.items())
         weight = {}
-        for a, b in itertools.combinations_with_replacement(sorted(kept), 2):
+        for a, b in itertools.combinations_with_replacement([r for r, n in enumerate(pool) if n], 2):
             seats = [{"hand": "9 8 3"}, {"hand": f"{card_name(a)} {card_name(b)} 9"}]
             before = State.from_position(position | {"turn": 1, "turns": 39, "pile": "K@0", "seats": seats})
             if READER.choose(Knowledge.from_sight(sight(before, 1))) == Move.parse("1×9"):
-                wa, wb = kept[a], kept[b]  # one card, then another from the cards left, each by its weight
-                if a == b:
-                    weight[b, a] = pool[a] * (pool[a] - 1) * wa * wa / total / (total - wa)
-                else:
-                    weight[b, a] = pool[a] * pool[b] * wa * wb / total * (1 / (total - wa) + 1 / (total - wb))
+                weight[b, a] = pool[a] * (pool[a] - 1) if a == b else 2 * pool[a] * pool[b]
         assert 30 < len(weight) < 80
         deals, rng, draws = Deals(seat_view, READER), random.Random(3), 6000
         seen = Counter(tuple(cards_of(deals.sample(rng).hands[1])) for _ in range(draws))
@@ -264,17 +255,6 @@ class TestHonesty:
         assert Deals(seat_view, READER).reads
         assert not Deals(seat_view, players("Experienced:Balanced", [0])[0]).reads
         assert not Deals(seat_view | {"turns": LONG_HAND + 1}, READER).reads
-
-    def test_only_a_reader_under_the_fitted_rules_deals_by_the_kept_weights(self) -> None:
-        """``KEPT`` was fitted on Expert:Balanced play with 10s clearing: without a reader, with another style or
-        with another clear card, hidden hands are dealt evenly."""
-        seat_view = view(expert_mid_game(0), expert_mid_game(0).turn)
-        hidden = [k for k, info in enumerate(seat_view["seats"]) if info["hand_count"] > len(info["known"])]
-        assert sorted(Deals(seat_view, READER).weights) == [k for k in hidden if k != seat_view["seat"]]
-        assert not Deals(seat_view).weights
-        other = seat_view | {"rules": seat_view["rules"] | {"clear_rank": 9}}
-        assert not Deals(other, READER).weights
-        assert not Deals(seat_view, players("Expert:Gambler", [0])[0]).weights
 
     def test_hidden_cards_come_evenly_from_the_unseen_pool(self) -> None:
         state = mid_game(2)

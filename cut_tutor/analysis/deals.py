@@ -17,12 +17,6 @@ agrees with the most recent turns is kept). The hands read are dealt one seat at
 every deal that agrees is nearly equally likely. Only turns played from the hand are read, so taking the pile's
 cards back rebuilds the hand that made them; the seat's own turns are taken back but not read.
 
-A reader also says which cards the other seats are likely still to hide. An Expert:Balanced seat sheds its high cards
-first and keeps its clears and lowest cards, so the more of its dealt hand it has played, the less even a deal of its
-unseen hand cards is: given such a reader under CUT with 10s clearing, each seat's unseen hand cards are drawn one
-by one, each card as likely as its rank's weight in :data:`KEPT` for that seat (a weighted draw without
-replacement), before the turns are read.
-
 >>> import random
 >>> from cut_tutor.engine import Rules, State, view
 >>> state = State.deal(Rules(), seed=3)
@@ -34,8 +28,6 @@ True
 
 from __future__ import annotations
 
-import heapq
-import math
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -43,25 +35,12 @@ from typing import Any
 from ..coach import AIPlayer, Knowledge
 from ..coach.advice import LONG_HAND
 from ..engine import State
-from ..engine.cards import ACE, CODES, JOKER, card_name, cards_of
+from ..engine.cards import CODES, card_name, cards_of
 from ..engine.moves import Move
 from ..engine.view import sight
 
 #: The most times one seat's hand is dealt while looking for one that agrees with its turns on the pile.
 TRIES = 64
-#: How much likelier than in an even deal each rank is among a seat's hand cards nobody has seen, by the share of its
-#: dealt hand it has played (in quarters), when the seats play like Expert:Balanced under CUT with 10s clearing (the
-#: guide's *Reading the pile*): an Expert sheds its high cards first and keeps its clears and its lowest cards, so
-#: late in a hand the unseen cards are mostly those. Fitted on self-play by ``benchmarks/fit_kept.py``.
-KEPT: tuple[dict[str, float], ...] = tuple(
-    dict(zip([card_name(rank) for rank in range(ACE, JOKER + 1)], row, strict=True))
-    for row in (
-        (1.06, 1.01, 0.97, 0.99, 1.03, 0.95, 1.03, 1.01, 0.91, 1.09, 0.86, 0.97, 0.94, 1.27),
-        (1.23, 1.16, 0.95, 0.96, 1.02, 0.91, 1.02, 1.01, 0.76, 1.32, 0.58, 0.74, 0.74, 1.40),
-        (1.48, 1.23, 0.80, 0.77, 0.82, 0.79, 0.96, 1.06, 0.74, 1.74, 0.55, 0.68, 0.46, 1.60),
-        (1.37, 1.03, 0.65, 0.70, 0.67, 0.90, 0.93, 1.03, 0.68, 3.03, 0.42, 0.57, 0.33, 2.51),
-    )
-)
 #: One turn read from the pile: the table before it, the cards the seat's turns laid down to it, and the move.
 Read = tuple[State, list[int], Move]
 
@@ -105,14 +84,10 @@ class Deals:
         self.reads: dict[int, list[Read]] = {}
         #: The hands dealt before the rest, in this order, each with the pool cards it may hold (None: any).
         self.first: list[tuple[int, list[bool] | None]] = [(k, self.fits[top]) for k, top, _ in self.bare]
-        #: Per seat whose hidden hand is dealt by :data:`KEPT`, each pool card's weight; none without a reader.
-        self.weights: dict[int, list[float]] = {}
         if reader is not None and not reader.level.noise and rules.game == "CUT" and view["turns"] <= LONG_HAND:
             self.reads = self._reads(_turns(view))
-            if rules.clear_rank == 10 and reader.style.name == "Balanced":  # as KEPT was fitted
-                self.weights = {k: self._kept(k, rules.hand_size) for k, hidden in enumerate(hidden_hands) if hidden}
             bare = {k for k, _, _ in self.bare}
-            self.first += [(k, None) for k in dict.fromkeys([*self.reads, *self.weights]) if k not in bare]
+            self.first += [(k, None) for k in self.reads if k not in bare]
         for j, (_, top, _) in enumerate(self.bare):  # the seats dealt by then need cards above this top, and no more
             needed, seats = sum(h for _, _, h in self.bare[: j + 1]), [str(k) for k, _, _ in self.bare[: j + 1]]
             if sum(self.fits[top]) < needed:
@@ -123,8 +98,8 @@ class Deals:
                 )
 
     def sample(self, rng: random.Random) -> State:
-        """One state consistent with the view, every consistent deal equally likely; with a reader, the other seats'
-        unseen hand cards weighted by :data:`KEPT` and agreeing with the turns read."""
+        """One state consistent with the view, every consistent deal equally likely; with a reader, every one that
+        agrees with the turns read nearly so."""
         return State.from_position(self._position(rng))
 
     def agrees(self, state: State) -> bool:
@@ -160,32 +135,17 @@ class Deals:
                 reads.setdefault(k, []).append((state, list(back[k]), Move.parse(f"{n}×{rank}")))
         return reads
 
-    def _kept(self, seat: int, hand_size: int) -> list[float]:
-        """Each pool card's :data:`KEPT` weight in ``seat``'s hidden hand, by the share of its dealt hand played."""
-        played = 1.0 - self.hidden_hands[seat] / hand_size
-        table = KEPT[min(len(KEPT) - 1, max(0, int(played * len(KEPT))))]
-        return [table[name] for name in self.pool]
-
-    def _draw(self, rng: random.Random, among: list[int], seat: int) -> list[int]:
-        """``seat``'s hidden hand: pool indices from ``among``, evenly or by its :data:`KEPT` weights."""
-        weights = self.weights.get(seat)
-        if weights is None:
-            return rng.sample(among, self.hidden_hands[seat])
-        # A weighted draw without replacement (Efraimidis and Spirakis): the cards with the largest log(u) / weight.
-        keys = {i: math.log(1.0 - rng.random()) / weights[i] for i in among}
-        return heapq.nlargest(self.hidden_hands[seat], among, key=keys.__getitem__)
-
     def _position(self, rng: random.Random) -> dict[str, Any]:
         """A position consistent with the view, drawn as :meth:`sample` says."""
         cards = self.pool[:]
         dealt: dict[int, list[str]] = {}
-        if self.first:  # these hands first, each a draw of the cards that fit, agreeing with its turns
+        if self.first:  # these hands first, each a uniform choice of the cards that fit, agreeing with its turns
             free = list(range(len(cards)))
             for k, fits in self.first:
                 among, tries = [i for i in free if fits is None or fits[i]], TRIES if k in self.reads else 1
                 chosen, agreed = [], -1
                 for _ in range(tries):
-                    draw = self._draw(rng, among, k)
+                    draw = rng.sample(among, self.hidden_hands[k])
                     more = self._agreed(k, [CODES[cards[i]] for i in draw]) if k in self.reads else 0
                     if more > agreed:
                         chosen, agreed = draw, more
