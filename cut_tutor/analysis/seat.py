@@ -50,8 +50,9 @@ class AnalysisSeat:
     a ``policy`` seat would have played them (:class:`~cut_tutor.analysis.deals.Deals`). Right when they play like
     ``policy``: against three Expert:Balanced seats on ``benchmarks/bench_seat.py``'s 100 deals × 4 chairs, reading
     saves 3.99 points per hand (paired 95% interval 0.89 to 7.09), though ``benchmarks/bench_reading.py``, judging
-    single decisions on the real deal, finds its changed choices worse. Against seats that play otherwise it reads
-    their turns as that policy's, and can be misled.
+    single decisions on the real deal, finds its changed choices worse; that judge finds three times the rollouts
+    worse still, so it is no evidence against reading. Against seats that play otherwise it reads their turns as that
+    policy's, and can be misled.
 
     ``seed`` and the view's turn count give each decision's analysis seed, so the seat is reproducible and two
     tables that look the same from its chair get the same move. ``analysed``, ``rollouts`` and ``seconds`` count
