@@ -142,8 +142,9 @@ def more(number: int, rollouts: int) -> list[float | None]:
 
 
 def main() -> None:
-    if sys.argv[1:2] in (["deals"], ["hidden"]):
-        (deals if sys.argv[1] == "deals" else hidden)(int(sys.argv[2]) if len(sys.argv) > 2 else 20)
+    counts = {"deals": deals, "hidden": hidden}
+    if sys.argv[1:2] and sys.argv[1] in counts:
+        counts[sys.argv[1]](int(sys.argv[2]) if len(sys.argv) > 2 else 20)
         return
     if sys.argv[1:2] == ["more"]:
         compare("bench_reading", more, "with turns of other seats on the pile", "three times the rollouts",
