@@ -17,10 +17,11 @@ hands before and after, then seats the fitted Expert in chair 0 against three of
 pairs it with today's Expert in the same chair on the same duplicate deals.
 ``search`` changes one weight of Balanced or Expert at a time by a few factors and keeps a change when the
 duplicate measure improves; ``try`` measures given changes (``hinder=0.25``, a Level or Style weight) against
-today's tables on the same duplicate deals, paired. Run: ``.venv/bin/python benchmarks/tune_coach.py compare [DEALS]
-[SEED]`` (today's tables against Before), ``fit DEALS SEED``, ``search [DEALS] [SEED] [ROUNDS]`` (prints the weights
-found; copy them into styles.py), ``try DEALS SEED KNOB=VALUE ...`` or ``retune DEALS SEED`` (today's Expert against
-the Expert before the last retune, :data:`PREVIOUS_LEVEL`).
+today's tables on the same duplicate deals, paired (``against=today``: with three of today's seats at the table).
+Run: ``.venv/bin/python benchmarks/tune_coach.py compare [DEALS] [SEED]`` (today's tables against Before),
+``fit DEALS SEED``, ``search [DEALS] [SEED] [ROUNDS]`` (prints the weights found; copy them into styles.py),
+``try DEALS SEED KNOB=VALUE ... [against=today]`` or ``retune DEALS SEED`` (today's Expert against the Expert
+before the last retune, :data:`PREVIOUS_LEVEL`).
 """
 
 from __future__ import annotations
@@ -28,8 +29,10 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
+import os
 import statistics
 import sys
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -120,8 +123,17 @@ def search(deals: int, seed: int, passes: int) -> None:
 
 def trial(deals: int, seed: int, changes: list[str]) -> None:
     """Expert:Balanced with ``changes`` (``knob=value``, a Style or Level field) minus today's Expert:Balanced, in
-    chair 0 against three Before seats on the same duplicate deals: mean points per hand with a 95% interval."""
-    today = _chair(deals, seed)
+    chair 0 against three Before seats on the same duplicate deals: mean points per hand with a 95% interval.
+
+    With ``against=today`` among the changes the other three seats are today's Expert:Balanced instead, kept apart
+    from the changes (as ``Today``).
+    """
+    others = "Before:Before"
+    if "against=today" in changes:
+        changes = [c for c in changes if c != "against=today"]
+        STYLES["Today"], LEVELS["Today"] = STYLES["Balanced"], LEVELS["Expert"]
+        others = "Today:Today"
+    today = _chair(deals, seed, others)
     style, level = STYLES["Balanced"], LEVELS["Expert"]
     for change in changes:
         knob, _, value = change.partition("=")
@@ -132,9 +144,9 @@ def trial(deals: int, seed: int, changes: list[str]) -> None:
         else:
             raise SystemExit(f"{knob!r} is not one of {', '.join(STYLE_KNOBS + LEVEL_KNOBS + COUNT_KNOBS)}")
     STYLES["Balanced"], LEVELS["Expert"] = style, level
-    mean, half = _paired(_chair(deals, seed), today)
-    print(f"{' '.join(changes)}: {mean:+.2f} ± {half:.2f} points per hand against today's Expert:Balanced"
-          f" ({deals} deals × 4, seed {seed})")  # fmt: skip
+    mean, half = _paired(_chair(deals, seed, others), today)
+    print(f"{' '.join(changes)}: {mean:+.2f} ± {half:.2f} points per hand against today's Expert:Balanced, with"
+          f" three {others} seats ({deals} deals × 4, seed {seed})")  # fmt: skip
 
 
 def retune(deals: int, seed: int) -> None:
@@ -208,8 +220,12 @@ def _paired(a: pd.Series, b: pd.Series) -> tuple[float, float]:
 
 
 def _chair(deals: int, seed: int, others: str = "Before:Before", policy: str = "Expert:Balanced") -> pd.Series:
-    """Chair 0's points, ``policy`` (as the tables now stand) against three ``others`` seats."""
-    table = simulate([policy, *[others] * 3], Rules(), hands=deals, seed=seed, duplicate=True)
+    """Chair 0's points, ``policy`` (as the tables now stand) against three ``others`` seats.
+
+    The worker processes are forked here, after any change to the tables, so they play with the changed ones.
+    """
+    with ProcessPoolExecutor(os.cpu_count()) as pool:
+        table = simulate([policy, *[others] * 3], Rules(), hands=deals, seed=seed, duplicate=True, executor=pool)
     return table[table["player"] == 0].set_index(["hand", "rotation"])["points"]
 
 

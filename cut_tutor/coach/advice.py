@@ -218,6 +218,9 @@ def _reason(
     high = game != CLEAR4 and move.rank >= JACK  # J, Q, K: Clear 4's top value is 10, its specials are not high
     if not pile and high:
         return "leads high on an empty pile"
+    kept_back = _kept_back(cand, seat, others, game)
+    if kept_back:
+        return kept_back
     n = move.size
     if high:
         return f"sheds {number(n)} high {'card' if n == 1 else 'cards'} while the pile allows it"
@@ -227,6 +230,21 @@ def _reason(
     if kept and parts["assets"] >= 0:
         return f"sheds a card while keeping your {kept}"
     return _deciding(cand, others)
+
+
+def _kept_back(cand: Candidate, seat: Knowledge, others: Sequence[Candidate], game: str) -> str | None:
+    """Why a lay onto a pile holds some of its low cards back, when that decided: a bigger lay of the same rank
+    would have won without its charge for the low cards past the first (the next seat faces the same top)."""
+    move = cand.move
+    kept = seat.hand[move.rank] - move.n
+    if move.kind != PLAY or not kept:
+        return None
+    same = [c for c in others if c.move.kind == PLAY and c.move.rank == move.rank]
+    if not any(c.total + c.spare_low - cand.spare_low > cand.total for c in same):
+        return None
+    word = card_word(move.rank, game)
+    held = word if kept == 1 else f"{number(kept)} {plural(word)}"
+    return f"the next seat faces the same {word} either way, so it keeps your other {held} as a way out"
 
 
 def _kept(seat: Knowledge, move: Move) -> str:

@@ -169,6 +169,9 @@ def _score_lay(seat: Knowledge, nums: Numbers, move: Move, style: Style, level: 
         parts["line"] = line(seat, nums, hand, level, cand, empty_first=True)
         return
     parts["control"] = _control(seat, rank, level)
+    if seat.pile and rank <= 3 and count > 1:  # the next seat faces the same top with one low card as with all
+        cand.spare_low = level.spare_low_weight * (count - 1) * (4 - rank)
+        parts["assets"] -= cand.spare_low
     if not seat.pile and not _about_to_go_out(seat, level):  # C6: lead high, the pile every card fits
         parts["shed"] += level.lead_weight * rank
     parts["line"] = line(seat, nums, hand, level, cand)

@@ -62,6 +62,7 @@ class Candidate:
     bust: float = 0.0  # a blind card (or the card a turn-up shows): the chance it would bust
     stranded: tuple[int, ...] = ()  # the cards above the middling value the line leaves held
     principle: float = 0.0  # the part of the total the style's principle added or took away (C3)
+    spare_low: float = 0.0  # what a lay onto a pile was charged for its low cards past the first
 
     @property
     def turn_value(self) -> float:

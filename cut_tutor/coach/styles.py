@@ -49,6 +49,9 @@ class Level:
     clear_weight: float = 1.0  # how much of its style's insurance value it sees in a clear card held
     lead_weight: float = 0.0  # what each rank of a lead onto an empty pile is worth: the pile every card fits (C6)
     hinder_at: int = 2  # the most cards the next seat may hold to count as about to go out (C6)
+    #: what each low card (A, 2, 3) past the first costs in a lay onto a pile: the next seat faces the same top
+    #: either way, and a low card kept is a later way out
+    spare_low_weight: float = 0.0
 
 
 STYLES: dict[str, Style] = {
@@ -74,8 +77,10 @@ COACHES: dict[str, str] = {
 LEVELS: dict[str, Level] = {
     "Average": Level("Average", 0, 6.0, False, 4.0, 0.4, 3),
     "Experienced": Level("Experienced", 1, 2.0, False, 1.5, 0.8, 1),
-    # Expert's last four weights are tuned on duplicate deals against the Expert before them (tune_coach.py).
-    "Expert": Level("Expert", 2, 0.0, True, 0.0, 0.7, 0, clear_weight=3.3, lead_weight=1.5, hinder_at=1),
+    # Expert's last five weights are tuned on duplicate deals against the Expert before them (tune_coach.py).
+    "Expert": Level(
+        "Expert", 2, 0.0, True, 0.0, 0.7, 0, clear_weight=3.3, lead_weight=1.5, hinder_at=1, spare_low_weight=3.0
+    ),
 }
 
 
