@@ -317,10 +317,10 @@ for name, description in COACHES.items():
     md("""
     ## Late in the hand
 
-    Five cards left on a pair of Jacks; one opponent is down to two cards.
+    Five cards left on a pair of 9s; one opponent is down to two cards.
     """),
     code("""
-    late = position("K 7 2 2 2", pile="J@2 J@2", others=("Q Q 9 8 7 5 4 3", "6 5"))
+    late = position("Q 9 4 4 A", pile="9@2 9@2", others=("K J 9 9 4 4 2 A", "8 3"))
     compare(view(late, 0))
     """),
     md("""
@@ -366,15 +366,16 @@ for name, description in COACHES.items():
 
     `resume=` continues the same analysis on the deals after its own, as the coach panel's *Analyse longer* button
     does, and every figure is then of all the rollouts. Here that settles the position: the best stands apart with
-    every gap known, and it is Daryl's 7; the three 2s that Madonna and Marty play lose more than 5 points.
+    every gap known, and it is the 9 that Daryl and Marty play; the two 4s that Madonna plays lose more than 5
+    points.
     """),
     code("""
     longer = analyse(view(late, 0), seconds=None, max_rollouts=1200, resume=check)
     assert longer.stopped == "apart" and longer.settled == len(longer.moves) - 1, longer.status
     late_picks = {coach: str(advise(view(late, 0), coach).move) for coach in COACHES}
     gaps = {coach: next(m.gap for m in longer.moves if str(m.move) == move) for coach, move in late_picks.items()}
-    assert str(longer.best.move) == late_picks["Daryl"] == "1×7", late_picks
-    assert late_picks["Madonna"] == late_picks["Marty"] == "3×2", late_picks
+    assert str(longer.best.move) == late_picks["Daryl"] == late_picks["Marty"] == "1×9", late_picks
+    assert late_picks["Madonna"] == "2×4", late_picks
     assert gaps["Madonna"] > 5, gaps
     display(longer)
     gaps

@@ -59,7 +59,7 @@ STANDS_APART = {
     "turn": 0,
     "dealer": 1,
     "pile": "9@1",
-    "seats": [{"hand": "5 5 2", "stacks": ["", "", "", ""]}, {"hand": "K K Q Q J 8 7", "stacks": ["", "", "", ""]}],
+    "seats": [{"hand": "5 5 3 2", "stacks": ["", "", "", ""]}, {"hand": "K K Q Q J 8 7", "stacks": ["", "", "", ""]}],
 }
 
 
@@ -311,7 +311,7 @@ class TestRolloutsInThePanel:
         app.open_analysis(True)
         button = app.coach.rollout_button
         assert button.description == "Monte-Carlo analysis"
-        app.start_rollouts(seconds=None, rollouts=2000, wait=True)
+        app.start_rollouts(seconds=None, rollouts=1000, wait=True)
         assert app.coach.rollouts() is not None and button.description == ANALYSE_LONGER
         app.analyse_longer(seconds=None, rollouts=20_000, wait=True)
         apart = app.coach.rollouts()

@@ -78,13 +78,16 @@ def score(seat: Knowledge, nums: Numbers, move: Move, style: Style, level: Level
                 parts["go out"] = 80.0
             parts["line"] = line(seat, nums, hand, level, cand, empty_first=True)
     elif kind == TAKE:
-        gained = list(seat.pile) + ([move.rank] if move.rank else [])
-        parts["shed"] = -sum(map(nums.shed.__getitem__, gained)) * style.take
-        parts["assets"] = sum([_asset_change(seat, c, -1, style, level) for c in gained]) * 0.5
+        # R11: the card shown was the seat's already, so only the pile is gained; a Board card shown joins the hand.
+        parts["shed"] = -sum(map(nums.shed.__getitem__, seat.pile)) * style.take
+        parts["assets"] = sum([_asset_change(seat, c, -1, style, level) for c in seat.pile]) * 0.5
         parts["control"] = -8.0 * level.hinder if _about_to_go_out(seat, level) else 0.0
         hand = list(seat.hand)
         for card in seat.pile:
             hand[card] += 1
+        for shown in [seat.stacks[k][-1] for k in move.stacks]:
+            if shown is not None:  # a take shows only face-up cards
+                hand[shown] += 1
         parts["line"] = line(seat, nums, hand, level, cand)
     elif kind in (FLIP, GAMBLE):
         _score_blind(seat, style, level, cand)
