@@ -51,7 +51,7 @@ class TestCoachSentences:
 
     def test_counts_agree_with_their_nouns(self) -> None:
         """Once "a pile of 1 cards" and "down to 1 card(s)"."""
-        one = pos([{"hand": "10 7 6"}, {"hand": FAR}], "A@1")
+        one = pos([{"hand": "10 K K Q Q J J 7"}, {"hand": FAR}], "A@1")
         assert str(advise(view(one, 0)).move) == "clear 10" and "a pile of 1 card (1 pt)" in text(one)
         low = pos([{"hand": "9 3"}, {"hand": "4"}], "J@1")
         assert "plays low so seat 1, down to 1 card, must match" in text(low)
