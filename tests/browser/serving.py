@@ -235,13 +235,13 @@ def open_setup(page: Any, server: str, query: str = "") -> None:
         start_new.click()
 
 
-def deal(page: Any, server: str, query: str = "", pacing: str = "Auto") -> None:
-    """Open the app and deal the known game (Auto pacing unless told)."""
+def deal(page: Any, server: str, query: str = "", pacing: str = "Auto", seed: str = SEED) -> None:
+    """Open the app and deal the known game, or the game of ``seed`` (Auto pacing unless told)."""
     from playwright.sync_api import expect
 
     open_setup(page, server, query)
     page.locator(".widget-toggle-buttons", has_text="AI pacing").get_by_role("button", name=pacing).click()
-    page.get_by_placeholder("random").fill(SEED)
+    page.get_by_placeholder("random").fill(seed)
     page.get_by_placeholder("random").press("Tab")
     page.get_by_role("button", name="Deal & play").click()
     # Auto: the AI seats before you have played; Step: they wait for Next

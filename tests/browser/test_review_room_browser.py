@@ -152,7 +152,7 @@ def test_what_you_know_says_what_a_bare_take_told_the_table(server: str) -> None
     with sync_playwright() as p:
         browser, page = open_page(p)
         page.set_viewport_size({"width": 1280, "height": 800})
-        deal(page, server)
+        deal(page, server, seed="4")  # a seat takes the pile bare within the first presses of this deal
         belief = page.locator(".cut-belief")
         belief.get_by_text(BELIEF_TITLE).first.click()
         expect(belief.get_by_text(re.compile(r"Chance .+ can play on a K: "))).to_be_visible()
@@ -162,7 +162,7 @@ def test_what_you_know_says_what_a_bare_take_told_the_table(server: str) -> None
             if said.count() or status.inner_text() != "Your turn":
                 break
             before = last.inner_text()
-            page.get_by_role("button", name=re.compile("^Coach: Play")).click()
+            page.get_by_role("button", name=re.compile("^Coach: ")).click()
             expect(last).not_to_have_text(before)
             expect(status).to_have_text(re.compile(r"^Your turn$|over"))
         expect(said).to_be_visible()
