@@ -10,10 +10,11 @@ move minus the chosen best on the odd samples (0 when they are the same move), a
 90th-percentile loss, the share of clear mistakes, where they happen (early or late, holding a clear card, cards
 left) and the worst positions (position JSON, both moves).
 
-Writes ``benchmarks/results/regret-<POLICY>.md`` and, for tuning, ``regret-<POLICY>.jsonl`` (per decision: the
-view and each move's mean points on all samples).
+Writes ``benchmarks/results/regret-<POLICY>[-<TAG>].md`` and, for tuning, ``regret-<POLICY>[-<TAG>].jsonl``
+(per decision: the view, each move's mean points on all samples, and the verdict: the chosen best, the loss and
+whether it is a clear mistake).
 Run: ``.venv/bin/python benchmarks/report_regret.py [--hands 20] [--samples 64] [--seed 2026]
-[--policy Expert:Balanced] [--workers 1]``.
+[--policy Expert:Balanced] [--workers 1] [--tag TAG]``.
 """
 
 from __future__ import annotations
@@ -38,6 +39,8 @@ from cut_tutor.sim import hand_seed
 
 #: Decisions before this turn of the hand count as early.
 EARLY = 20
+#: What the JSON lines keep of each record.
+KEPT = ("hand", "turns", "move", "means", "view", "best", "loss", "verdict")
 #: Samples per task sent to the executor.
 CHUNK = 4
 
@@ -144,7 +147,7 @@ def report(args: argparse.Namespace, records: list[dict[str, Any]], seconds: flo
                      f" {r['loss']:.1f} [{r['low']:.1f}, {r['high']:.1f}]")  # fmt: skip
         lines.append(f"  ```json\n  {json.dumps(r['position'])}\n  ```")
     lines.append(f"\nRun: `.venv/bin/python benchmarks/report_regret.py --hands {args.hands} --samples {args.samples}"
-                 f" --seed {args.seed} --policy {args.policy}`")  # fmt: skip
+                 f" --seed {args.seed} --policy {args.policy}{' --tag ' + args.tag if args.tag else ''}`")  # fmt: skip
     return "\n".join(lines) + "\n"
 
 
@@ -156,6 +159,7 @@ def main() -> None:
     parser.add_argument("--policy", default="Expert:Balanced", help="the studied seats, Level:Style")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--worst", type=int, default=5, help="how many of the worst positions to list")
+    parser.add_argument("--tag", default="", help="added to the output files' names, to keep another run's")
     args = parser.parse_args()
     out = Path(__file__).parent / "results"
     out.mkdir(exist_ok=True)
@@ -166,11 +170,11 @@ def main() -> None:
     else:
         records = study(args, None)
     text = report(args, records, time.perf_counter() - start)
-    name = f"regret-{args.policy.replace(':', '-')}"
+    name = f"regret-{args.policy.replace(':', '-')}{'-' + args.tag if args.tag else ''}"
     (out / f"{name}.md").write_text(text, encoding="utf-8")
     with (out / f"{name}.jsonl").open("w", encoding="utf-8") as f:
         for r in records:
-            f.write(json.dumps({k: r[k] for k in ("hand", "turns", "move", "means", "view")}) + "\n")
+            f.write(json.dumps({k: r[k] for k in KEPT}) + "\n")
     print(text)
 
 
