@@ -9,11 +9,11 @@ Expert:Balanced's (lower is better), with a 95% interval.
 
 Target: at 0.5 s per decision, at least 12 points per hand less, on at least 100 deals × 4 chairs. The report
 (markdown) goes to stdout, one progress line per hand to stderr.
-Run: ``.venv/bin/python benchmarks/bench_seat.py [DEALS] [ROLLOUTS] [WORKERS]`` (default 100, the seat's
-ROLLOUTS, 2). Results do not depend on the number of workers. Each finished hand is a progress line with
-its figures as JSON, so a run cut short can still be summed up:
-``.venv/bin/python benchmarks/bench_seat.py --log STDERR_FILE [ROLLOUTS] [WORKERS]``; two seats' runs are paired
-hand by hand with ``--versus LOG OTHER_LOG``.
+Run: ``.venv/bin/python benchmarks/bench_seat.py [DEALS] [ROLLOUTS] [WORKERS] [FIRST]`` (default 100, the seat's
+ROLLOUTS, 2, 0: deals FIRST to DEALS − 1). Results do not depend on the number of workers. Each finished hand is a
+progress line with its figures as JSON, so a run cut short can be summed up, and finished by another run from the
+deal where it stopped: ``.venv/bin/python benchmarks/bench_seat.py --log STDERR_FILE[,STDERR_FILE…] [ROLLOUTS]
+[WORKERS]``; two seats' runs are paired hand by hand with ``--versus LOG OTHER_LOG``.
 """
 
 from __future__ import annotations
@@ -75,6 +75,8 @@ def report(rows: list[dict[str, Any]], base: dict[tuple[int, int], dict[str, Any
     played = sum(r["rollouts"] for r in rows)
     rate = played / spent
     deals = len({r["deal"] for r in rows})
+    first, last = min(r["deal"] for r in rows), max(r["deal"] for r in rows)
+    offset = f" {first}" if first else ""
     lines = [
         f"# Analysis seat vs Expert:Balanced, {deals} duplicate deals × 4 chairs (4-seat USA, seed {SEED})",
         "",
@@ -108,7 +110,7 @@ def report(rows: list[dict[str, Any]], base: dict[tuple[int, int], dict[str, Any
         f" ({analysed / len(rows):.1f} per hand); {spent / analysed:.3f} s per analysed decision on one core"
         f" ({workers} workers, {wall / 60:.1f} min of wall in all).",
         "",
-        f"Run: `.venv/bin/python benchmarks/bench_seat.py {deals} {rollouts} {workers}`",
+        f"Run: `.venv/bin/python benchmarks/bench_seat.py {last + 1} {rollouts} {workers}{offset}`",
     ]
     return "\n".join(lines)
 
@@ -117,6 +119,18 @@ def hands(log: str) -> list[dict[str, Any]]:
     """The finished hands of a run, from its progress lines (``LOG``: its stderr)."""
     return [json.loads(line.split(" ", 1)[1]) for line in Path(log).read_text(encoding="utf-8").splitlines()
             if line[:1].isdigit()]  # fmt: skip
+
+
+def runs(logs: str) -> tuple[list[dict[str, Any]], float]:
+    """The finished hands of one or more runs of the same seat (``LOGS``: their stderr files, comma-separated), each
+    (deal, chair) once, and their wall time in all: a run cut short and the run that finished it sum as one."""
+    done: dict[tuple[int, int], dict[str, Any]] = {}
+    wall = 0.0
+    for log in logs.split(","):
+        rows = hands(log)
+        done |= {(r["deal"], r["chair"]): r for r in rows}
+        wall += max((r["elapsed"] for r in rows), default=0)
+    return list(done.values()), wall
 
 
 def versus(log: str, other: str) -> str:
@@ -129,17 +143,16 @@ def versus(log: str, other: str) -> str:
             f" {low:+.2f} to {high:+.2f}")  # fmt: skip
 
 
-def summed(log: str, rollouts: int, workers: int) -> str:
+def summed(logs: str, rollouts: int, workers: int) -> str:
     """The report of a run, finished or cut short, from its progress lines: the deals whose four chairs all
     finished, so every deal still counts in every chair."""
-    done = hands(log)
+    done, wall = runs(logs)
     chairs = Counter(r["deal"] for r in done)
     rows = sorted((r for r in done if chairs[r["deal"]] == 4), key=lambda r: (r["deal"], r["chair"]))
     if not rows:
-        raise SystemExit(f"{log}: no deal has all four chairs finished")
+        raise SystemExit(f"{logs}: no deal has all four chairs finished")
     base = {(r["deal"], r["chair"]): {"points": r["expert"], "went_out": r["expert_out"]} for r in rows}
-    wall = max(r["elapsed"] for r in done)
-    return report(rows, base, rollouts, workers, wall) + f", summed from its progress lines in {log}"
+    return report(rows, base, rollouts, workers, wall) + f", summed from its progress lines in {logs}"
 
 
 def main() -> None:
@@ -153,12 +166,13 @@ def main() -> None:
     deals = int(sys.argv[1]) if len(sys.argv) > 1 else 100
     rollouts = int(sys.argv[2]) if len(sys.argv) > 2 else ROLLOUTS
     workers = int(sys.argv[3]) if len(sys.argv) > 3 else 2
+    first = int(sys.argv[4]) if len(sys.argv) > 4 else 0
     start = time.perf_counter()
     with ProcessPoolExecutor(workers) as pool:
         frame = simulate([POLICY] * 4, Rules(), hands=deals, seed=SEED, executor=pool, duplicate=True)
         chair0 = frame[frame["player"] == 0]
         base = {(r["hand"], r["rotation"]): r for r in chair0.to_dict("records")}
-        futures = [pool.submit(chair_hand, SEED, d, c, rollouts) for d in range(deals) for c in range(4)]
+        futures = [pool.submit(chair_hand, SEED, d, c, rollouts) for d in range(first, deals) for c in range(4)]
         for done, future in enumerate(as_completed(futures), 1):
             r = future.result()
             b = base[r["deal"], r["chair"]]

@@ -80,7 +80,7 @@ def _launch(launcher: list[str], home: Path, cwd: Path, env: dict[str, str]) -> 
     return process, port
 
 
-@pytest.mark.timeout(120)
+@pytest.mark.timeout(200)  # beyond the launch's 120 s, the 30 s to stop and the 10 s to let go of the port
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
 def test_stopping_the_launcher_stops_voila(tmp_path: Path, sig: signal.Signals) -> None:
     env = os.environ | {"PYTHONUNBUFFERED": "1"}
