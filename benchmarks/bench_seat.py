@@ -13,7 +13,7 @@ Run: ``.venv/bin/python benchmarks/bench_seat.py [DEALS] [ROLLOUTS] [WORKERS] [F
 ROLLOUTS, 2, 0: deals FIRST to DEALS − 1). Results do not depend on the number of workers. Each finished hand is a
 progress line with its figures as JSON, so a run cut short can be summed up, and finished by another run from the
 deal where it stopped: ``.venv/bin/python benchmarks/bench_seat.py --log STDERR_FILE[,STDERR_FILE…] [ROLLOUTS]
-[WORKERS]``; two seats' runs are paired hand by hand with ``--versus LOG OTHER_LOG``.
+[WORKERS]``; two seats' runs are paired hand by hand with ``--versus LOG[,LOG…] OTHER_LOG[,LOG…]``.
 """
 
 from __future__ import annotations
@@ -136,7 +136,7 @@ def runs(logs: str) -> tuple[list[dict[str, Any]], float]:
 def versus(log: str, other: str) -> str:
     """Two seats' runs paired on the hands both finished (the same deal and chair): how many points per hand the
     first scored less, with its 95% interval."""
-    first, second = ({(r["deal"], r["chair"]): r["points"] for r in hands(path)} for path in (log, other))
+    first, second = ({(r["deal"], r["chair"]): r["points"] for r in runs(logs)[0]} for logs in (log, other))
     both = sorted(first.keys() & second.keys())
     diff, low, high = mean_interval(paired([first[k] for k in both], [second[k] for k in both]))
     return (f"{log} − {other}, the same {len(both)} deals and chairs: {diff:+.2f} points per hand, 95% interval"
