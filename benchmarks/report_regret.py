@@ -14,7 +14,8 @@ Writes ``benchmarks/results/regret-<POLICY>[-<TAG>].md`` and, for tuning, ``regr
 (per decision: the view, each move's mean points on all samples, and the verdict: the chosen best, the loss and
 whether it is a clear mistake).
 Run: ``.venv/bin/python benchmarks/report_regret.py [--hands 20] [--samples 64] [--seed 2026]
-[--policy Expert:Balanced] [--workers 1] [--tag TAG]``.
+[--policy Expert:Balanced] [--workers 1] [--tag TAG]``; ``--pool A.jsonl,B.jsonl`` reports recorded runs (in
+``benchmarks/results``) together, without playing.
 """
 
 from __future__ import annotations
@@ -105,24 +106,31 @@ def _share(rows: list[dict[str, Any]], key: str, value: str) -> str:
     return f"{sum(r[key] == value for r in rows) / len(rows):.1%}" if rows else "-"
 
 
-def report(args: argparse.Namespace, records: list[dict[str, Any]], seconds: float) -> str:
-    """The Markdown summary of the records."""
+def headline(records: list[dict[str, Any]]) -> list[str]:
+    """The verdicts' shares, the clear mistakes and the loss per decision: what the targets are set on."""
     losses = sorted(r["loss"] for r in records)
     p90 = losses[min(len(losses) - 1, math.ceil(0.9 * len(losses)) - 1)]
-    mistakes = [r for r in records if r["verdict"] == "worse"]
-    ok = sum(r["verdict"] != "worse" for r in records)
+    mistakes = sum(r["verdict"] == "worse" for r in records)
     mean, low, high = mean_interval(losses)
+    return [
+        f"- best: {_share(records, 'verdict', 'best')}; too close to call: {_share(records, 'verdict', 'close')};"
+        f" best or too close: {1 - mistakes / len(records):.1%}",
+        f"- clear mistakes (loss interval excludes 0): {mistakes} ({mistakes / len(records):.1%})",
+        f"- loss per decision: mean {mean:.2f} points (95% interval {low:.2f} to {high:.2f}), 90th percentile"
+        f" {p90:.2f}",
+    ]
+
+
+def report(args: argparse.Namespace, records: list[dict[str, Any]], seconds: float) -> str:
+    """The Markdown summary of the records."""
+    mistakes = [r for r in records if r["verdict"] == "worse"]
     lines = [
         f"# {args.policy} against the analysis ({args.hands} hands, seed {args.seed}, USA rules)\n",
         f"{len(records)} non-forced decisions of the studied seat, every legal move played out on {args.samples}"
         f" shared deals by {POLICY} seats (even samples choose the best, odd samples measure the loss);"
         f" {seconds:.0f} s.\n",
-        f"- best: {_share(records, 'verdict', 'best')}; too close to call: {_share(records, 'verdict', 'close')};"
-        f" best or too close: {ok / len(records):.1%}",
-        f"- clear mistakes (loss interval excludes 0): {len(mistakes)} ({len(mistakes) / len(records):.1%})",
-        f"- loss per decision: mean {mean:.2f} points (95% interval {low:.2f} to {high:.2f}), 90th percentile"
-        f" {p90:.2f}\n",
-        "Where the clear mistakes are (share of the decisions in each group that are clear mistakes):\n",
+        *headline(records),
+        "\nWhere the clear mistakes are (share of the decisions in each group that are clear mistakes):\n",
     ]
     groups = {
         f"early (turn < {EARLY})": lambda r: r["turns"] < EARLY,
@@ -160,8 +168,13 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--worst", type=int, default=5, help="how many of the worst positions to list")
     parser.add_argument("--tag", default="", help="added to the output files' names, to keep another run's")
+    parser.add_argument("--pool", default="", help="report these recorded runs' decisions together, no play")
     args = parser.parse_args()
     out = Path(__file__).parent / "results"
+    if args.pool:
+        records = [json.loads(line) for name in args.pool.split(",") for line in (out / name).open(encoding="utf-8")]
+        print(f"{len(records)} decisions of {args.pool}:", *headline(records), sep="\n")
+        return
     out.mkdir(exist_ok=True)
     start = time.perf_counter()
     if args.workers > 1:
