@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
@@ -70,32 +71,39 @@ def _launch(launcher: list[str], home: Path, cwd: Path, env: dict[str, str]) -> 
     """``cut-tutor dashboard`` on a free port, once Voilà listens: the process and its port."""
     port = _free_port()
     command = [*launcher, "dashboard", "--no-browser", f"--port={port}", f"--home={home}"]
-    process = subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    # A session of its own, so that a failed test can stop Voilà with the launcher (``_kill``).
+    process = subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                               start_new_session=True)  # fmt: skip
     deadline = time.monotonic() + 120
     while not _listening(port):
         if process.poll() is not None or time.monotonic() > deadline:
-            process.kill()
+            _kill(process)
             raise AssertionError(f"Voilà did not start:\n{process.communicate()[0][-3000:]}")
         time.sleep(0.2)
     return process, port
 
 
-@pytest.mark.timeout(200)  # beyond the launch's 120 s, the 30 s to stop and the 10 s to let go of the port
+def _kill(process: subprocess.Popen[str]) -> None:
+    """Kill a launcher and whatever of its session still runs (its Voilà), so no server outlives the test."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGKILL)
+
+
+@pytest.mark.timeout(240)  # beyond the launch's 120 s, the 60 s to stop and the 10 s to let go of the port
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
 def test_stopping_the_launcher_stops_voila(tmp_path: Path, sig: signal.Signals) -> None:
     env = os.environ | {"PYTHONUNBUFFERED": "1"}
     launcher, port = _launch([sys.executable, "-m", "cut_tutor.cli"], tmp_path / "home", tmp_path, env)
     try:
         launcher.send_signal(sig)
-        out, _ = launcher.communicate(timeout=30)
+        out, _ = launcher.communicate(timeout=60)
         assert f"http://127.0.0.1:{port}/" in out
         deadline = time.monotonic() + 10
         while _listening(port) and time.monotonic() < deadline:
             time.sleep(0.2)
         assert not _listening(port), "Voilà kept running after the launcher stopped"
     finally:
-        if launcher.poll() is None:
-            launcher.kill()
+        _kill(launcher)
 
 
 def _fresh_venv(where: Path) -> tuple[Path, dict[str, str]]:
@@ -169,7 +177,10 @@ def test_a_wheel_in_a_fresh_environment_serves_the_dashboard_and_its_guide(tmp_p
         assert status("/voila/files/dashboard.ipynb") == 403
     finally:
         launcher.send_signal(signal.SIGTERM)
-        launcher.communicate(timeout=30)
+        try:
+            launcher.communicate(timeout=60)
+        finally:
+            _kill(launcher)
 
 
 def test_the_tutor_home_is_the_users_data_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
