@@ -20,8 +20,9 @@ duplicate measure improves; ``try`` measures given changes (``hinder=0.25``, a L
 today's tables on the same duplicate deals, paired (``against=today``: with three of today's seats at the table).
 Run: ``.venv/bin/python benchmarks/tune_coach.py compare [DEALS] [SEED]`` (today's tables against Before),
 ``fit DEALS SEED``, ``search [DEALS] [SEED] [ROUNDS]`` (prints the weights found; copy them into styles.py),
-``try DEALS SEED KNOB=VALUE ... [against=today]`` or ``retune DEALS SEED`` (today's Expert against the Expert
-before the last retune, :data:`PREVIOUS_LEVEL`).
+``try DEALS SEED KNOB=VALUE ... [against=today]``, ``retune DEALS SEED`` (today's Expert against the Expert
+before the last retune, :data:`PREVIOUS_LEVEL`) or ``screen`` (each weight changed alone, on the recorded
+decisions only).
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ import numpy as np
 import pandas as pd
 
 from cut_tutor import Rules
+from cut_tutor.analysis.stats import mean_interval, paired
 from cut_tutor.coach import LEVELS, STYLES, Knowledge, Level, Style
 from cut_tutor.coach.advice import choose
 from cut_tutor.coach.scoring import COMPONENTS, Candidate, Numbers
@@ -78,14 +80,19 @@ def _before(deals: int, seed: int) -> pd.Series:
     return base[base["player"] == 0].set_index(["hand", "rotation"])["points"]
 
 
-def regret(records: list[dict[str, Any]], style: Style, level: Level) -> float:
-    """Mean points the seat's choice loses against the best Monte-Carlo value on the recorded decisions."""
-    losses = []
+def losses(records: list[dict[str, Any]], style: Style, level: Level) -> list[float]:
+    """Per recorded decision, the points the seat's choice loses against the best Monte-Carlo value there."""
+    found = []
     for r in records:
         seat = Knowledge.from_view(r["view"])
         best, _ = choose(evaluate_knowledge(seat, style, level), level)
-        losses.append(r["means"][r["view"]["legal"].index(str(best.move))] - min(r["means"]))
-    return statistics.fmean(losses)
+        found.append(r["means"][r["view"]["legal"].index(str(best.move))] - min(r["means"]))
+    return found
+
+
+def regret(records: list[dict[str, Any]], style: Style, level: Level) -> float:
+    """Mean points the seat's choice loses against the best Monte-Carlo value on the recorded decisions."""
+    return statistics.fmean(losses(records, style, level))
 
 
 def records() -> list[dict[str, Any]]:
@@ -106,7 +113,7 @@ def search(deals: int, seed: int, passes: int) -> None:
             for knob in knobs:
                 current = getattr(style if table == "style" else level, knob)
                 for factor in FACTORS:
-                    value = round(current * factor, 3) if current else round(factor * 2.0, 3)
+                    value = _varied(current, factor)
                     trial = dataclasses.replace(style if table == "style" else level, **{knob: value})
                     if table == "style":
                         STYLES["Balanced"] = trial  # type: ignore[assignment]
@@ -119,6 +126,30 @@ def search(deals: int, seed: int, passes: int) -> None:
                         print(f"{knob} = {value}: {mean:+.2f} ± {half:.2f}", flush=True)
                     STYLES["Balanced"], LEVELS["Expert"] = style, level
     print(f"found: {best:+.2f}\n{style}\n{level}")
+
+
+def _varied(current: float, factor: float) -> float:
+    """A weight times a factor; a weight of 0 tries the factor times 2."""
+    return round(current * factor, 3) if current else round(factor * 2.0, 3)
+
+
+def screen() -> None:
+    """Each Balanced and Expert weight changed alone by each factor: how much more (or, negative, less) its choices
+    lose than today's on the recorded decisions, paired, with a 95% interval. Minutes, not hours: a first look before
+    ``try`` plays a change out."""
+    found = records()
+    style, level = STYLES["Balanced"], LEVELS["Expert"]
+    today = losses(found, style, level)
+    print(f"today: {statistics.fmean(today):.3f} points a decision lost on {len(found)} recorded decisions")
+    for table, knobs in (("style", STYLE_KNOBS), ("level", LEVEL_KNOBS)):
+        for knob in knobs:
+            current = getattr(style if table == "style" else level, knob)
+            for factor in FACTORS:
+                value = _varied(current, factor)
+                changed = dataclasses.replace(style if table == "style" else level, **{knob: value})
+                found_losses = losses(found, *((changed, level) if table == "style" else (style, changed)))
+                mean, low, high = mean_interval(paired(found_losses, today))
+                print(f"{knob} = {value}: {mean:+.3f} ({low:+.3f} to {high:+.3f})", flush=True)
 
 
 def trial(deals: int, seed: int, changes: list[str]) -> None:
@@ -241,6 +272,9 @@ def main() -> None:
         return
     if command == "fit":
         fit(deals, seed)
+        return
+    if command == "screen":
+        screen()
         return
     if command == "try":
         trial(deals, seed, sys.argv[4:])
