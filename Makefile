@@ -27,11 +27,11 @@ test: venv
 	$(BIN)/ruff format --check $(LINT_DIRS)
 	$(BIN)/mypy cut_tutor
 	@if [ -d notebooks ] && [ -n "$$(find notebooks -name '*.ipynb' -not -path '*/.ipynb_checkpoints/*' -print -quit)" ]; then \
-		echo "$(BIN)/python -m pytest -q tests README.md cut_tutor --nbval-lax notebooks"; \
-		$(BIN)/python -m pytest -q tests README.md cut_tutor --nbval-lax notebooks; \
+		echo "$(BIN)/python -m pytest -q --durations=20 tests README.md cut_tutor --nbval-lax notebooks"; \
+		$(BIN)/python -m pytest -q --durations=20 tests README.md cut_tutor --nbval-lax notebooks; \
 	else \
-		echo "$(BIN)/python -m pytest -q"; \
-		$(BIN)/python -m pytest -q; \
+		echo "$(BIN)/python -m pytest -q --durations=20"; \
+		$(BIN)/python -m pytest -q --durations=20; \
 	fi
 
 # The lowest versions pyproject.toml allows for every direct dependency, in their own environment: the
@@ -42,7 +42,7 @@ test-lowest: venv
 	rm -rf $(LOWEST)
 	$(BIN)/uv venv -q $(LOWEST) --python $(PY)
 	VIRTUAL_ENV=$(CURDIR)/$(LOWEST) $(BIN)/uv pip install -q --resolution lowest-direct -e '.[dashboard,sim,test,docs]'
-	$(LOWEST)/bin/python -m pytest -q -m "not browser and not slow" tests README.md cut_tutor
+	$(LOWEST)/bin/python -m pytest -q --durations=20 -m "not browser and not slow" tests README.md cut_tutor
 
 # The player's guide, built into the package (cut_tutor/dashboard/guide) where the dashboard serves it.
 guide: venv
