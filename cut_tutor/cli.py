@@ -8,6 +8,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from types import FrameType
@@ -170,16 +171,32 @@ def cmd_dashboard(args: argparse.Namespace) -> int:
     return _wait_forwarding_signals(subprocess.Popen(command, env=env))
 
 
-def _wait_forwarding_signals(child: subprocess.Popen[bytes]) -> int:
-    """Wait for ``child``, passing SIGINT and SIGTERM on so that stopping the launcher never orphans Voilà."""
+#: Seconds Voilà has to stop after the launcher is told to, before it is killed.
+GRACE = 20.0
 
-    def forward(signum: int, _frame: FrameType | None) -> None:
+
+def _wait_forwarding_signals(child: subprocess.Popen[bytes], grace: float = GRACE) -> int:
+    """Wait for ``child``; on SIGINT or SIGTERM stop it, so that stopping the launcher never orphans Voilà.
+
+    Voilà is sent SIGTERM either way: it stops its loop on SIGTERM, while a SIGINT is a KeyboardInterrupt wherever
+    Voilà happens to be, and one that lands while it starts its kernels can be lost. If it has not stopped within
+    ``grace`` seconds it is killed (its kernels notice their parent is gone and stop too).
+    """
+    asked: list[float] = []
+
+    def forward(_signum: int, _frame: FrameType | None) -> None:
         if child.poll() is None:
-            child.send_signal(signum)
+            child.send_signal(signal.SIGTERM)
+            asked.append(time.monotonic())
 
     previous = {sig: signal.signal(sig, forward) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
-        return child.wait()
+        while True:
+            try:
+                return child.wait(timeout=0.5)
+            except subprocess.TimeoutExpired:
+                if asked and time.monotonic() - asked[0] > grace:
+                    child.kill()
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)

@@ -106,6 +106,43 @@ def test_stopping_the_launcher_stops_voila(tmp_path: Path, sig: signal.Signals) 
         _kill(launcher)
 
 
+#: A stand-in for Voilà: reports its pid, ignores SIGINT, and on SIGTERM exits 0, or ignores that too if told.
+STUBBORN = """
+import os, signal, sys, time
+signal.signal(signal.SIGINT, signal.SIG_IGN)
+signal.signal(signal.SIGTERM, signal.SIG_IGN if sys.argv[1] == "deaf" else lambda *_: sys.exit(0))
+print(os.getpid(), flush=True)
+time.sleep(600)
+"""
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("child", ["stops on SIGTERM", "deaf"])
+def test_the_launcher_stops_a_server_that_misses_ctrl_c(tmp_path: Path, child: str) -> None:
+    """A SIGINT to the launcher reaches the server as SIGTERM; a server deaf to both is killed after the grace."""
+    script = tmp_path / "child.py"
+    script.write_text(STUBBORN)
+    launcher = subprocess.Popen(
+        [sys.executable, "-c", "import subprocess, sys; from cut_tutor.cli import _wait_forwarding_signals as w;"
+         f" sys.exit(w(subprocess.Popen([sys.executable, {str(script)!r}, {child.split()[0]!r}]), grace=5.0))"],
+        stdout=subprocess.PIPE, text=True, start_new_session=True,
+    )  # fmt: skip
+    try:
+        assert launcher.stdout is not None
+        server = int(launcher.stdout.readline())
+        start = time.monotonic()
+        launcher.send_signal(signal.SIGINT)
+        code = launcher.wait(timeout=30)
+        took = time.monotonic() - start
+        assert not Path(f"/proc/{server}").exists(), "the server outlived the launcher"
+        if child == "deaf":
+            assert code == -signal.SIGKILL % 256 and took >= 5.0  # the killed server's status, passed on
+        else:
+            assert code == 0 and took < 5.0
+    finally:
+        _kill(launcher)
+
+
 def _fresh_venv(where: Path) -> tuple[Path, dict[str, str]]:
     """A new virtual environment outside the checkout, with nothing of this one's on its path."""
     subprocess.run([sys.executable, "-m", "venv", str(where)], check=True, timeout=120)
