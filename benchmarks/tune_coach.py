@@ -33,6 +33,7 @@ import json
 import os
 import statistics
 import sys
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -109,28 +110,30 @@ def search(deals: int, seed: int, passes: int) -> None:
     best, half, _, _ = duplicate(deals, seed)
     print(f"start: {best:+.2f} ± {half:.2f}", flush=True)
     for _ in range(passes):
-        for table, knobs in (("style", STYLE_KNOBS), ("level", LEVEL_KNOBS)):
-            for knob in knobs:
-                current = getattr(style if table == "style" else level, knob)
-                for factor in FACTORS:
-                    value = _varied(current, factor)
-                    trial = dataclasses.replace(style if table == "style" else level, **{knob: value})
-                    if table == "style":
-                        STYLES["Balanced"] = trial  # type: ignore[assignment]
-                    else:
-                        LEVELS["Expert"] = trial  # type: ignore[assignment]
-                    mean, half, _, _ = duplicate(deals, seed)
-                    if mean < best - 0.2:
-                        best = mean
-                        style, level = STYLES["Balanced"], LEVELS["Expert"]
-                        print(f"{knob} = {value}: {mean:+.2f} ± {half:.2f}", flush=True)
-                    STYLES["Balanced"], LEVELS["Expert"] = style, level
+        for knob, value, trial_style, trial_level in variants(style, level):
+            STYLES["Balanced"], LEVELS["Expert"] = trial_style, trial_level
+            mean, half, _, _ = duplicate(deals, seed)
+            if mean < best - 0.2:
+                best = mean
+                style, level = STYLES["Balanced"], LEVELS["Expert"]
+                print(f"{knob} = {value}: {mean:+.2f} ± {half:.2f}", flush=True)
+            STYLES["Balanced"], LEVELS["Expert"] = style, level
     print(f"found: {best:+.2f}\n{style}\n{level}")
 
 
-def _varied(current: float, factor: float) -> float:
-    """A weight times a factor; a weight of 0 tries the factor times 2."""
-    return round(current * factor, 3) if current else round(factor * 2.0, 3)
+def variants(style: Style, level: Level) -> Iterator[tuple[str, float, Style, Level]]:
+    """Each weight of ``style`` and ``level`` times each factor (a weight of 0: the factor times 2), alone:
+    the knob, its value, and the style and level with it."""
+    for table, knobs in (("style", STYLE_KNOBS), ("level", LEVEL_KNOBS)):
+        for knob in knobs:
+            current = getattr(style if table == "style" else level, knob)
+            for factor in FACTORS:
+                value = round(current * factor, 3) if current else round(factor * 2.0, 3)
+                change: dict[str, Any] = {knob: value}
+                if table == "style":
+                    yield knob, value, dataclasses.replace(style, **change), level
+                else:
+                    yield knob, value, style, dataclasses.replace(level, **change)
 
 
 def screen() -> None:
@@ -141,15 +144,9 @@ def screen() -> None:
     style, level = STYLES["Balanced"], LEVELS["Expert"]
     today = losses(found, style, level)
     print(f"today: {statistics.fmean(today):.3f} points a decision lost on {len(found)} recorded decisions")
-    for table, knobs in (("style", STYLE_KNOBS), ("level", LEVEL_KNOBS)):
-        for knob in knobs:
-            current = getattr(style if table == "style" else level, knob)
-            for factor in FACTORS:
-                value = _varied(current, factor)
-                changed = dataclasses.replace(style if table == "style" else level, **{knob: value})
-                found_losses = losses(found, *((changed, level) if table == "style" else (style, changed)))
-                mean, low, high = mean_interval(paired(found_losses, today))
-                print(f"{knob} = {value}: {mean:+.3f} ({low:+.3f} to {high:+.3f})", flush=True)
+    for knob, value, changed_style, changed_level in variants(style, level):
+        mean, low, high = mean_interval(paired(losses(found, changed_style, changed_level), today))
+        print(f"{knob} = {value}: {mean:+.3f} ({low:+.3f} to {high:+.3f})", flush=True)
 
 
 def trial(deals: int, seed: int, changes: list[str]) -> None:
