@@ -139,7 +139,7 @@ def test_no_empty_review_bar_shows_while_the_first_hand_is_in_play(tmp_path: Pat
 
 def test_cancel_stops_a_review_and_keeps_nothing(tmp_path: Path) -> None:
     app = small_app(tmp_path)
-    app.review.rollouts = 4000  # long enough to be running when Cancel is pressed
+    app.review.rollouts = 400  # 2.5 times the default: the first decision is still running when Cancel is pressed
     app.deal(seed=SEED)
     while not app.state.over:  # type: ignore[union-attr]
         app.play(worst(app))
