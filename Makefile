@@ -8,6 +8,10 @@ LINT_DIRS := $(wildcard cut_tutor tests benchmarks)
 
 .PHONY: venv guide test test-lowest dashboard bench clean
 
+# Every temporary folder a test run makes (the tests', the notebooks', the servers' and browsers') goes in one
+# folder of its own, removed when the run ends: a run leaves nothing in /tmp. Prefix a command with it.
+IN_TEST_TMP = tmp=$$(mktemp -d -t cut-tests.XXXXXX) && trap 'rm -rf "$$tmp"' EXIT && export TMPDIR=$$tmp &&
+
 venv: $(STAMP)
 
 $(STAMP): pyproject.toml jupyter-config/cut_tutor.json
@@ -26,7 +30,7 @@ test: venv
 	$(BIN)/ruff check $(LINT_DIRS)
 	$(BIN)/ruff format --check $(LINT_DIRS)
 	$(BIN)/mypy cut_tutor
-	@if [ -d notebooks ] && [ -n "$$(find notebooks -name '*.ipynb' -not -path '*/.ipynb_checkpoints/*' -print -quit)" ]; then \
+	@$(IN_TEST_TMP) if [ -d notebooks ] && [ -n "$$(find notebooks -name '*.ipynb' -not -path '*/.ipynb_checkpoints/*' -print -quit)" ]; then \
 		echo "$(BIN)/python -m pytest -q --durations=20 tests README.md cut_tutor --nbval-lax notebooks"; \
 		$(BIN)/python -m pytest -q --durations=20 tests README.md cut_tutor --nbval-lax notebooks; \
 	else \
@@ -42,7 +46,7 @@ test-lowest: venv
 	rm -rf $(LOWEST)
 	$(BIN)/uv venv -q $(LOWEST) --python $(PY)
 	VIRTUAL_ENV=$(CURDIR)/$(LOWEST) $(BIN)/uv pip install -q --resolution lowest-direct -e '.[dashboard,sim,test,docs]'
-	$(LOWEST)/bin/python -m pytest -q --durations=20 -m "not browser and not slow" tests README.md cut_tutor
+	$(IN_TEST_TMP) $(LOWEST)/bin/python -m pytest -q --durations=20 -m "not browser and not slow" tests README.md cut_tutor
 
 # The player's guide, built into the package (cut_tutor/dashboard/guide) where the dashboard serves it.
 guide: venv
