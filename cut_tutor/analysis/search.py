@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from ..coach import AIPlayer, Knowledge
+from ..engine import State
 from ..engine.moves import Move
 from ..engine.view import sight
 from .deals import Deals
@@ -51,17 +52,28 @@ def play_out(
     parsed = [Move.parse(text) for text in moves]
     results: list[list[Result]] = [[] for _ in parsed]
     for i in samples:
-        rng = random.Random(f"analysis:{seed}:{i}")
-        start = deals.sample(rng)
-        seeds = [rng.getrandbits(32) for _ in range(start.players)]
+        start, seeds = sample(deals, seed, i)
         for row, move in zip(results, parsed, strict=True):
             state = start.copy()
             state.apply(move)
-            seats = players(policy, seeds)
-            while not state.over:
-                state.apply(seats[state.turn].choose(Knowledge.from_sight(sight(state, state.turn))))
+            play(state, players(policy, seeds))
             row.append((state.scores()[me], state.winner == me))
     return results
+
+
+def sample(deals: Deals, seed: int, i: int) -> tuple[State, list[int]]:
+    """Sample ``i`` of an analysis with ``seed``: one deal consistent with the view and one seed per AI seat, drawn
+    from ``(seed, i)`` alone."""
+    rng = random.Random(f"analysis:{seed}:{i}")
+    start = deals.sample(rng)
+    return start, [rng.getrandbits(32) for _ in range(start.players)]
+
+
+def play(state: State, seats: Sequence[AIPlayer], plies: int | None = None) -> None:
+    """``seats`` play ``state`` on to the end of the hand, or for ``plies`` decisions if it lasts that long."""
+    while not state.over and (plies is None or plies > 0):
+        state.apply(seats[state.turn].choose(Knowledge.from_sight(sight(state, state.turn))))
+        plies = None if plies is None else plies - 1
 
 
 @dataclass

@@ -24,13 +24,11 @@ from typing import Any
 from ..analysis import POLICY, Analysis, analyse
 from ..analysis.report import BEST, CLOSE, WORSE
 from ..analysis.run import Submitter, joined, spread
-from ..analysis.search import Result, play_out, players
+from ..analysis.search import Result, play, play_out, players
 from ..analysis.stats import mean_interval, paired
-from ..coach import Knowledge
 from ..engine import State, replay, view
 from ..engine.moves import FLIP, GAMBLE, TURNUP, Move
 from ..engine.rules import Rules
-from ..engine.view import sight
 
 #: Grades by the loss in expected points at least: (name, threshold), mildest first (see the guide).
 THRESHOLDS: tuple[tuple[str, float], ...] = (("inaccuracy", 5.0), ("mistake", 12.0), ("blunder", 30.0))
@@ -404,8 +402,6 @@ def deal_points(
     for i in deals:
         rng = random.Random(f"review-deal:{seed}:{i}")
         state = State.deal(Rules.from_dict(dict(rules)), rng.getrandbits(48), dealer)
-        seats = players(policy, [rng.getrandbits(32) for _ in range(state.players)])
-        while not state.over:
-            state.apply(seats[state.turn].choose(Knowledge.from_sight(sight(state, state.turn))))
+        play(state, players(policy, [rng.getrandbits(32) for _ in range(state.players)]))
         points.append(state.scores()[seat])
     return points
