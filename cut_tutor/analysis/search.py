@@ -69,11 +69,14 @@ def sample(deals: Deals, seed: int, i: int) -> tuple[State, list[int]]:
     return start, [rng.getrandbits(32) for _ in range(start.players)]
 
 
-def play(state: State, seats: Sequence[AIPlayer], plies: int | None = None) -> None:
-    """``seats`` play ``state`` on to the end of the hand, or for ``plies`` decisions if it lasts that long."""
-    while not state.over and (plies is None or plies > 0):
+def play(state: State, seats: Sequence[AIPlayer], plies: int | None = None) -> int:
+    """``seats`` play ``state`` on to the end of the hand, or for ``plies`` decisions if it lasts that long; the
+    decisions played."""
+    played = 0
+    while not state.over and (plies is None or played < plies):
         state.apply(seats[state.turn].choose(Knowledge.from_sight(sight(state, state.turn))))
-        plies = None if plies is None else plies - 1
+        played += 1
+    return played
 
 
 @dataclass
