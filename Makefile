@@ -25,18 +25,20 @@ $(STAMP): pyproject.toml jupyter-config/cut_tutor.json
 	npm install --no-save --no-audit --no-fund --silent --prefix build/node configurable-http-proxy@5
 	touch $(STAMP)
 
+# The quick tests run in two processes, a test file to each at a time; the browser and slow tests (installs,
+# Binder, servers) and the notebooks (nbval) then run one at a time. A part that fails does not stop the next.
+QUICK := -m "not browser and not slow" -n 2 --dist loadfile
+
 test: export CUT_TUTOR_HOME := $(CURDIR)/test-artifacts/home
 test: venv
 	$(BIN)/ruff check $(LINT_DIRS)
 	$(BIN)/ruff format --check $(LINT_DIRS)
 	$(BIN)/mypy cut_tutor
-	@$(IN_TEST_TMP) if [ -d notebooks ] && [ -n "$$(find notebooks -name '*.ipynb' -not -path '*/.ipynb_checkpoints/*' -print -quit)" ]; then \
-		echo "$(BIN)/python -m pytest -q --durations=20 tests README.md cut_tutor --nbval-lax notebooks"; \
-		$(BIN)/python -m pytest -q --durations=20 tests README.md cut_tutor --nbval-lax notebooks; \
-	else \
-		echo "$(BIN)/python -m pytest -q --durations=20"; \
-		$(BIN)/python -m pytest -q --durations=20; \
-	fi
+	$(IN_TEST_TMP) status=0; \
+		$(BIN)/python -m pytest -q --durations=20 $(QUICK) tests README.md cut_tutor || status=1; \
+		$(BIN)/python -m pytest -q --durations=20 -m "browser or slow" tests || status=1; \
+		$(BIN)/python -m pytest -q --durations=10 --nbval-lax notebooks || status=1; \
+		exit $$status
 
 # The lowest versions pyproject.toml allows for every direct dependency, in their own environment: the
 # non-browser tests prove the declared floors install a working stack.
@@ -46,7 +48,7 @@ test-lowest: venv
 	rm -rf $(LOWEST)
 	$(BIN)/uv venv -q $(LOWEST) --python $(PY)
 	VIRTUAL_ENV=$(CURDIR)/$(LOWEST) $(BIN)/uv pip install -q --resolution lowest-direct -e '.[dashboard,sim,test,docs]'
-	$(IN_TEST_TMP) $(LOWEST)/bin/python -m pytest -q --durations=20 -m "not browser and not slow" tests README.md cut_tutor
+	$(IN_TEST_TMP) $(LOWEST)/bin/python -m pytest -q --durations=20 $(QUICK) tests README.md cut_tutor
 
 # The player's guide, built into the package (cut_tutor/dashboard/guide) where the dashboard serves it.
 guide: venv
