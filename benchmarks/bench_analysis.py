@@ -13,7 +13,8 @@ Last, the memory one analysis adds to the process that runs it, as the coach pan
 the resident size just before it.
 With ``LONGER`` seconds (default 0: not measured), each analysis is then continued as the coach panel's *Analyse
 longer* button continues it, 4 s at a time, until every gap meets the target or ``LONGER`` seconds have been spent
-in all; reported: the share of positions that meet it after each step.
+in all; reported: the share of positions that meet it after each step, and how the time those presses took
+compares with the first analysis' own estimate of it (its status line's "about … more").
 The positions are read from ``positions/analysis.jsonl``: drawn once from Expert self-play and kept, so that a change
 to the Expert (or to the engine's speed) is measured on the same positions rather than on the ones it now plays into.
 Run: ``.venv/bin/python benchmarks/bench_analysis.py [POSITIONS] [SECONDS] [WORKERS] [ROLLOUTS] [LONGER]`` (default
@@ -31,6 +32,7 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
 
 from cut_tutor import Rules, State, view
 from cut_tutor.analysis import analyse
@@ -80,6 +82,26 @@ def baseline(hands: int = 20) -> float:
             state.apply(seats[state.turn].choose(Knowledge.from_sight(sight(state, state.turn))))
             decisions += 1
     return decisions / (time.perf_counter() - start)
+
+
+def estimates(rows: list[dict[str, Any]], cap: float) -> str:
+    """How the first analysis' estimate of the time more (``Analysis.more_seconds``, its status line) compares
+    with the presses of Analyse longer that settled every gap (a press's seconds each: an upper bound), and what it
+    said of the positions not settled within ``cap`` seconds more."""
+    timed = [LONGER * r["presses"] / r["estimate"] for r in rows if r["presses"] and r["estimate"]]
+    unsettled = [r["estimate"] for r in rows if r["presses"] is None and r["estimate"]]
+    said = "  the first analysis' estimate of the time more:"
+    if timed:
+        within = sum(0.5 <= ratio <= 2.0 for ratio in timed) / len(timed)
+        said += (f" for the {len(timed)} positions Analyse longer settled, its presses took"
+                 f" {statistics.median(timed):.2f} times the estimate (median), within half to twice it in"
+                 f" {within:.0%}")  # fmt: skip
+    if unsettled:
+        said += (
+            f"; the {len(unsettled)} not settled within {cap:g} s more were estimated at"
+            f" {statistics.median(unsettled):.0f} s (median), {sum(e > cap for e in unsettled)} above {cap:g}"
+        )
+    return said
 
 
 def added_memory(seconds: float) -> float:
@@ -141,6 +163,7 @@ def main() -> None:
                     "close": sum(close),
                     "others": len(others),
                     "stopped": result.stopped,
+                    "estimate": result.more_seconds,
                 }
             )
             r = rows[-1]
@@ -167,6 +190,7 @@ def main() -> None:
         shares = [f"{seconds + LONGER * n:g} s {sum(p <= n for p in met) / len(rows):.0%}"
                   for n in range(int((cap - seconds) // LONGER) + 1)]  # fmt: skip
         print(f"  continued by Analyse longer ({LONGER:g} s a press): target met within {', '.join(shares)}")
+        print(estimates(rows, cap - seconds))
     print(
         f"baseline: Expert 4-seat self-play {base:,.0f} decisions/s on one core (before {before:,.0f}, after"
         f" {after:,.0f}); one analysis = {median['wall'] * base:,.0f} baseline decisions of wall time,"

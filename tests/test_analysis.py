@@ -17,7 +17,8 @@ from typing import Any
 import pytest
 
 from cut_tutor.analysis import Analysis, Deals, analyse
-from cut_tutor.analysis.run import values_of
+from cut_tutor.analysis.report import MoveValue
+from cut_tutor.analysis.run import POLICY, values_of
 from cut_tutor.analysis.search import Result, Search, play_out, players, rounds
 from cut_tutor.analysis.stats import clearly_worse, mean_interval
 from cut_tutor.cli import main
@@ -457,6 +458,23 @@ class TestContinuing:
         assert first.infer and more.infer and not analyse(seat_view, seconds=None, max_rollouts=40).infer
         plain = analyse(seat_view, seconds=None, seed=2, max_rollouts=40)
         assert figures(first) != figures(plain)  # the reading's deals are not the uniform ones
+
+    def test_the_time_to_settle_the_rest_is_estimated_from_each_gap_s_width(self) -> None:
+        def move(text: str, verdict: str, rollouts: int, gap_low: float, gap_high: float) -> MoveValue:
+            gap = (gap_low + gap_high) / 2
+            return MoveValue(Move.parse(text), text, 20.0, 18.0, 22.0, gap, gap_low, gap_high, 0.3, rollouts, verdict)
+
+        best, close = move("1×9", "best", 100, 0.0, 0.0), move("1×8", "close", 10, -3.0, 9.0)
+        wide = move("1×K", "worse", 100, 2.0, 10.0)  # ±4 on 100 deals: ±2 takes 400
+        found = Analysis(0, [best, close, wide], 210, 2.0, "budget", 0, POLICY, settled=0)
+        # 300 more of the wide gap, 300 of the best with it, 6 to give the close one its first 16: at 105 a second
+        assert found.more_seconds == pytest.approx(606 * 2.0 / 210)
+        assert found.status.endswith(
+            "0 of 2 gaps known to ±2 points or too close to call. About 6 s more would settle the rest."
+        )
+        known = Analysis(0, [best, move("1×K", "worse", 100, 2.0, 5.0)], 200, 2.0, "apart", 0, POLICY, settled=1)
+        assert known.more_seconds is None
+        assert known.status.endswith("every gap known to ±2 points or too close to call.")
 
     def test_another_position_cannot_be_continued(self) -> None:
         state, other = mid_game(7), mid_game(8)

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass, field
 from html import escape
 from typing import TYPE_CHECKING, Any
 
 from ..engine.moves import Move
 from ..engine.words import analysis_status
-from .stats import PRECISION
+from .stats import MIN_ROLLOUTS, PRECISION
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -103,10 +104,31 @@ class Analysis:
         )
 
     @property
+    def more_seconds(self) -> float | None:
+        """About how long, at this analysis' pace, continuing it would take to settle every gap not yet known to
+        its precision; None when none is left. A gap known to ±h points on n deals narrows as the square root of
+        its deals, so it needs about n·(h / precision)² of them, and the best as many as the neediest; one too close
+        to call needs only its first :data:`~.stats.MIN_ROLLOUTS`. A guide to *Analyse longer*, not a promise: a gap
+        may turn too close to call sooner, or its spread grow."""
+        best, needs = self.best, []
+        for m in self.moves:
+            half = (m.gap_high - m.gap_low) / 2
+            if m.verdict == BEST or not math.isfinite(half):
+                continue
+            if m.verdict == CLOSE:
+                needs.append((m.rollouts, max(m.rollouts, MIN_ROLLOUTS)))
+            else:
+                needs.append((m.rollouts, math.ceil(m.rollouts * max(1.0, half / self.precision) ** 2)))
+        extra = sum(need - n for n, need in needs) + max([0, *(need - best.rollouts for _, need in needs)])
+        if not extra or not self.rollouts:
+            return None
+        return extra * self.seconds / self.rollouts
+
+    @property
     def status(self) -> str:
         """How the search ended and how much of it is known, in words (the coach panel's line)."""
         return analysis_status(self.rollouts, self.seconds, self.stopped, self.settled,
-                               len(self.moves) - 1, self.precision)  # fmt: skip
+                               len(self.moves) - 1, self.precision, self.more_seconds)  # fmt: skip
 
 
 _COLOUR = {BEST: "#2a7", CLOSE: "#9bd", WORSE: "#d88"}

@@ -20,7 +20,7 @@ from ..engine.moves import Move
 from .deals import Deals
 from .report import BEST, CLOSE, WORSE, Analysis, MoveValue
 from .search import Aim, Result, Search, play_out, players, rounds
-from .stats import PRECISION, mean_interval
+from .stats import MIN_ROLLOUTS, PRECISION, mean_interval
 
 #: The rollout policy by default: the project's strongest AI seat.
 POLICY = "Expert:Balanced"
@@ -42,7 +42,7 @@ def analyse(
     executor: Executor | Submitter | None = None,
     max_rollouts: int | None = None,
     *,
-    min_rollouts: int = 16,
+    min_rollouts: int = MIN_ROLLOUTS,
     round_size: int = 8,
     precision: float = PRECISION,
     progress: Callable[[float], None] | None = None,

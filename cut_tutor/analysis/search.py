@@ -20,7 +20,7 @@ from ..engine import State
 from ..engine.moves import Move
 from ..engine.view import sight
 from .deals import Deals
-from .stats import PRECISION, clearly_worse, mean_interval, mean_se
+from .stats import MIN_ROLLOUTS, PRECISION, clearly_worse, mean_interval, mean_se
 
 #: One rollout's result for the analysed seat: its points for the hand, and whether it went out first.
 Result = tuple[int, bool]
@@ -154,7 +154,7 @@ def rounds(
     *,
     seconds: float | None,
     max_rollouts: int | None,
-    min_rollouts: int = 16,
+    min_rollouts: int = MIN_ROLLOUTS,
     round_size: int = 8,
     precision: float = PRECISION,
     progress: Callable[[float], None] | None = None,

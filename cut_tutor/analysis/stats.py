@@ -15,6 +15,8 @@ from collections.abc import Sequence
 Z95 = 1.959963984540054
 #: How closely, in points (95% half-width), an analysis aims to know each move's gap to the best.
 PRECISION = 2.0
+#: The fewest rollouts of a move before its gap counts as too close to call (the first round plays them all).
+MIN_ROLLOUTS = 16
 
 
 def t95(df: int) -> float:

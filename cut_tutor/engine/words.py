@@ -457,13 +457,19 @@ def verdict_word(verdict: str, gap: float) -> str:
 ANALYSE_LONGER = "Analyse longer"
 
 
-def analysis_status(rollouts: int, seconds: float, stopped: str, settled: int, others: int, precision: float) -> str:
+def analysis_status(
+    rollouts: int, seconds: float, stopped: str, settled: int, others: int, precision: float, more: float | None = None
+) -> str:
     """How a Monte-Carlo analysis ended (``stopped``: ``"apart"``, ``"chosen"`` or ``"budget"``, as its rounds
     say) and how much of it is known: the gaps known to ``precision`` points or too close to call, of the
-    ``others`` moves that are not the best.
+    ``others`` moves that are not the best; with ``more``, about how many seconds more would settle the rest.
 
     >>> analysis_status(812, 2.0, "budget", 2, 4, 2.0)
     '812 rollouts in 2.0 s (the budget was spent): 2 of 4 gaps known to ±2 points or too close to call.'
+    >>> analysis_status(812, 2.0, "budget", 2, 4, 2.0, more=23.4).split(". ")[-1]
+    'About 25 s more would settle the rest.'
+    >>> [_about(seconds) for seconds in (3.2, 23.4, 130.0)]
+    ['3 s', '25 s', '2 min']
     >>> analysis_status(90, 0.3, "apart", 1, 1, 2.0)
     '90 rollouts in 0.3 s (the best stood apart): every gap known to ±2 points or too close to call.'
     >>> analysis_status(3440, 1.6, "apart", 1, 1, 1.0)
@@ -477,7 +483,19 @@ def analysis_status(rollouts: int, seconds: float, stopped: str, settled: int, o
     if not others:
         return f"{head}: the only legal move."
     known = "every gap" if settled == others else f"{settled} of {others} gaps"
-    return f"{head}: {known} known to ±{count(precision, 'point')} or too close to call."
+    said = f"{head}: {known} known to ±{count(precision, 'point')} or too close to call."
+    if more is None or settled == others:
+        return said
+    return f"{said} About {_about(more)} more would settle the rest."
+
+
+def _about(seconds: float) -> str:
+    """A rough duration: whole seconds under 10, fives of seconds under a minute and a half, then minutes."""
+    if seconds < 10:
+        return f"{max(1, round(seconds))} s"
+    if seconds < 90:
+        return f"{5 * round(seconds / 5)} s"
+    return f"{round(seconds / 60)} min"
 
 
 _STOPPED = {
