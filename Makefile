@@ -26,7 +26,8 @@ $(STAMP): pyproject.toml jupyter-config/cut_tutor.json
 	touch $(STAMP)
 
 # The quick tests run in two processes, a test file to each at a time; the browser and slow tests (installs,
-# Binder, servers) and the notebooks (nbval) then run one at a time. A part that fails does not stop the next.
+# Binder, servers) and the notebooks under nbval, the dashboard's included, then run one at a time. A part that
+# fails does not stop the next.
 QUICK := -m "not browser and not slow" -n 2 --dist loadfile
 
 test: export CUT_TUTOR_HOME := $(CURDIR)/test-artifacts/home
@@ -37,7 +38,7 @@ test: venv
 	$(IN_TEST_TMP) status=0; \
 		$(BIN)/python -m pytest -q --durations=20 $(QUICK) tests README.md cut_tutor || status=1; \
 		$(BIN)/python -m pytest -q --durations=20 -m "browser or slow" tests || status=1; \
-		$(BIN)/python -m pytest -q --durations=10 --nbval-lax notebooks || status=1; \
+		$(BIN)/python -m pytest -q --durations=10 --nbval-lax notebooks cut_tutor/dashboard/dashboard.ipynb || status=1; \
 		exit $$status
 
 # The lowest versions pyproject.toml allows for every direct dependency, in their own environment: the
