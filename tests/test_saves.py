@@ -105,6 +105,24 @@ class TestTheOffer:
         older.click()
         assert tab.game is not None and tab.game.seed == 4 and tab.table.error == ""
 
+    def test_the_page_s_first_message_keeps_the_offer_being_clicked(self, tmp_path: Path) -> None:
+        _tab(tmp_path).deal(seed=4)
+        tab = GameApp(tmp_path)
+        button = tab.resume_box.children[1].children[0]
+        assert tab.table.receive({"type": "ready"})  # as the page says it is ready, the learner clicks Continue
+        assert tab.resume_box.children[1].children[0] is button and button.comm is not None
+        button.click()
+        assert tab.game is not None and tab.game.seed == 4
+
+    def test_an_offer_that_changed_is_drawn_anew(self, tmp_path: Path) -> None:
+        _tab(tmp_path).deal(seed=4)
+        tab = GameApp(tmp_path)
+        button = tab.resume_box.children[1].children[0]
+        _tab(tmp_path).deal(seed=5)
+        assert tab.table.receive({"type": "ready"})
+        assert len(tab.resume_box.children) == 4 and button not in tab.resume_box.children[1].children
+        assert button.comm is None, "the old offer's button is closed"
+
 
 class TestOneTabPerGame:
     def test_a_claimed_game_is_offered_as_open_elsewhere_and_taken_over(self, tmp_path: Path) -> None:

@@ -104,6 +104,8 @@ class PlayLoop:
         self.resume_label: str | None = None
         #: The unfinished games offered for *Continue*, newest first.
         self.waiting: list[Waiting] = []
+        #: What the offer's rows show, per waiting game: (uid, label, about, who holds it).
+        self._offered: list[tuple[str, str, str, str]] = []
         self._undo: list[tuple[State, int]] = []
         self._recorded: Game | None = None
         #: Step pacing's pause after an AI seat's clear or bust: what the table shows until *Continue*.
@@ -156,7 +158,13 @@ class PlayLoop:
         self._offer()
 
     def _offer(self) -> None:
-        """The offer: one row per waiting game (its button, who plays it, the hand, when), then *Start new*."""
+        """The offer: one row per waiting game (its button, who plays it, the hand, when), then *Start new*. An
+        offer that says what is already shown is kept as it is: a learner may be clicking its button just then (as
+        the page's first message arrives, say), and a click on a button replaced meanwhile would be lost."""
+        shown = [(waiting.uid, waiting.label, waiting.about, waiting.elsewhere) for waiting in self.waiting]
+        if self.resume_box.children and shown == self._offered:
+            return
+        self._offered = shown
         for row in self.resume_box.children[1:-1]:  # the previous offer's rows: their buttons are gone for good
             for widget in (*row.children, row):
                 widget.close()
