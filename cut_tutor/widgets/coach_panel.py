@@ -211,6 +211,10 @@ class CoachPanel:
                 thread.join(None if until is None else 0.02)
             self.draw_rollouts()
 
+    def wait_rollouts(self, until: Callable[[], bool] | None = None) -> None:
+        """Wait for the running analysis, if any, to end, or until ``until()`` is true; start none."""
+        self._start(None, "", None, None, None, True, until)
+
     def cancel_rollouts(self) -> None:
         """Stop a running analysis after its current round; nothing is kept for the position."""
         self._rollout_stop.set()

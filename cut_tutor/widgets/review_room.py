@@ -314,12 +314,14 @@ class ReviewRoom:
             return self._pending is not asked
 
         for _ in range(2):  # the first wait may only see an older position's analysis end (or give way)
-            if void():
-                return
-            try:
-                self.coach.start_rollouts(self.tutor_seconds, self.tutor_rollouts, wait=True, until=void)
-            except IntentError:
-                return  # no longer the learner's turn: nothing to refine
+            with self._tutor_lock:  # started under the lock _forget cancels under: a voided question starts nothing
+                if void():
+                    return
+                try:
+                    self.coach.start_rollouts(self.tutor_seconds, self.tutor_rollouts)
+                except IntentError:
+                    return  # no longer the learner's turn: nothing to refine
+            self.coach.wait_rollouts(until=void)
             found = self.coach.rollouts()
             if found is not None or void():
                 break
