@@ -36,6 +36,7 @@ from typing import Any
 
 from cut_tutor import Rules, State, view
 from cut_tutor.analysis import analyse
+from cut_tutor.analysis.stats import MIN_ROLLOUTS
 from cut_tutor.coach import AIPlayer, Knowledge
 from cut_tutor.engine.view import sight
 from cut_tutor.widgets.coach_panel import LONGER
@@ -43,8 +44,8 @@ from cut_tutor.widgets.coach_panel import LONGER
 TARGET = 2.0
 #: The kept positions, one ``cut_tutor.position`` object a line.
 FIXED = Path(__file__).parent / "positions" / "analysis.jsonl"
-#: The fewest rollouts of a move (and so of its pairs with the best) for its *close* mark to count.
-MIN_CLOSE = 16
+#: The fewest rollouts of a move (and so of its pairs with the best) for its *close* mark to count: the analysis' own.
+MIN_CLOSE = MIN_ROLLOUTS
 
 
 def positions(count: int) -> list[State]:
