@@ -238,6 +238,26 @@ class TestSetup:
         app.reset_setup()
         assert app.game is None and app.setup.seats[1].name == "Ann" and app.theme == "dark"
 
+    def test_reset_setup_keeps_the_learners_own_choices(self, tmp_path: Path) -> None:
+        """The guide's *Reset game setup*: the game's setup goes back to its defaults, the display settings stay."""
+        app = GameApp(tmp_path)
+        app.set_players(5)
+        app.set_level(2, "Expert")
+        app.set_rule("clear_value", 50)
+        app.set_coach("Marty")
+        app.set_pile_counts(True)
+        app.set_dim(True)
+        app.set_pacing("Auto")
+        app.set_coaching(False)
+        app.set_layout("Stacked")
+        app.reset_setup()
+        setup = app.setup
+        assert setup.rules == Rules() and len(setup.seats) == 4 and setup.seats[2].level == "Experienced"
+        assert setup.coach == "Madonna"
+        assert (setup.pile_counts, setup.dim, setup.pacing, setup.coaching) == (True, True, "Auto", False)
+        assert app.form.pile_counts.value and app.form.dim.value and app.form.pacing.value == "Auto"
+        assert not app.form.coaching.value and app.table.layout == "stacked"
+
 
 class TestHints:
     """C7: Average shows the most, Experienced one, Expert none, unless the analysis is opened."""

@@ -216,12 +216,12 @@ class GameApp(Shown):
         """Back to the default setup; ends a game in progress (its board no longer matches the screen) and closes
         any open replay. The button asks first when a game is in progress (:meth:`ask_reset`).
 
-        Display settings (theme) and the score history are kept.
+        What is kept is :meth:`Setup.reset`'s; the theme, the View and the score history are kept too.
         """
         self.form.asking = False
         self.loop.end_game()
         self._close_replay()
-        self.setup = Setup.default()
+        self.setup = self.setup.reset()
         self.refresh_setup(rebuild=True)
         self.refresh()
 

@@ -71,7 +71,7 @@ class SeatSetup:
 
 @dataclass
 class Setup:
-    """Everything the setup screen chooses; display settings and score history are not part of it."""
+    """Everything the setup screen chooses. The theme, the View and the score history live elsewhere."""
 
     seats: list[SeatSetup]
     rules: Rules = field(default_factory=Rules)
@@ -88,6 +88,13 @@ class Setup:
         colours = list(COLOURS)
         seats = [SeatSetup(SEAT_NAMES[i], colours[i]) for i in range(players)]
         return cls(seats=seats, rules=Rules(players=players))
+
+    def reset(self) -> Setup:
+        """The guide's *Reset game setup*: names, colours, Levels, Styles, the coach and every rule back to their
+        defaults. The table's display settings (Pile Counts, Dim, pacing), Coaching and Automate Player are the
+        learner's own choices, not the game's, and are kept."""
+        fresh = Setup.default()
+        return dataclasses.replace(self, seats=fresh.seats, rules=fresh.rules, coach=fresh.coach)
 
     def to_dict(self) -> dict[str, Any]:
         data = dataclasses.asdict(self)
