@@ -719,8 +719,11 @@ NOTEBOOKS["07_simulation_lab"] = [
     summary(styles).round(2)
     """),
     md("""
-    The guide says Rock goes out about as often as the others but pays more on the hands it loses, and Gambler
-    has the widest spread of hand scores. Points on the hands each style lost, and the spread:
+    The coaches' descriptions say Rock goes out about as often as the others but pays more on the hands it loses,
+    and Gambler has the widest spread of hand scores. Over 20,000 hands under the USA rules neither holds (the
+    guide's *Simulation honesty* gives the figures). A few dozen hands cannot tell differences of a point or two
+    apart, so read the table below as a start and raise `HANDS` to test the claims yourself. Points on the hands
+    each style lost, and the spread:
     """),
     code("""
     lost = styles[~styles["went_out"]]

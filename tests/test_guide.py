@@ -144,3 +144,36 @@ class TestBuiltSite:
             parser = _Ids()
             parser.feed(path.read_text(encoding="utf-8"))
             assert anchor in parser.ids, f"{topic!r} links to {page}#{anchor}, which has no such id"
+
+
+class TestSimulationHonesty:
+    """C8: the coach page's figures for the styles are the ones ``benchmarks/report_ladder.py`` measured last."""
+
+    LADDER = GUIDE.parent / "benchmarks" / "results" / "ladder.md"
+
+    def profiles(self, heading: str) -> dict[str, list[float]]:
+        """Per Expert style, the row of the style profile table under ``heading``: mean points, go-out rate,
+        points on hands lost, spread, …"""
+        section = self.LADDER.read_text(encoding="utf-8").split(f"## {heading}", 1)[1].split("## ", 1)[0]
+        rows = re.findall(r"^\s*\d+\s+Expert:(\w+)\s+([\d.\s]+)$", section, flags=re.MULTILINE)
+        return {style: [float(x) for x in numbers.split()] for style, numbers in rows}
+
+    def test_the_coach_page_gives_the_measured_figures(self) -> None:
+        page = " ".join((GUIDE / "docs" / "coach.md").read_text(encoding="utf-8").split())
+        text = page[page.index("Simulation honesty (C8)") : page.index("## Playing the line")]
+        usa, variants = self.profiles("Style profiles ("), self.profiles("Style profiles with Risk Play")
+        rock, balanced, gambler = (usa[s] for s in ("Rock", "Balanced", "Gambler"))
+        expected = [
+            f"{rock[0]:.1f} and {balanced[0]:.1f} points a hand",
+            f"({round(100 * balanced[1])}% of hands)",
+            f"Marty scores {gambler[0]:.1f} and goes out in {round(100 * gambler[1])}%",
+            f"{rock[2]:.1f} points, against {balanced[2]:.1f} for Madonna and {gambler[2]:.1f} for Marty",
+            f"{rock[3]:.1f} (Daryl), {balanced[3]:.1f} (Madonna) and {gambler[3]:.1f} (Marty)",
+            f"widest of the three ({variants['Gambler'][3]:.1f}, against {variants['Balanced'][3]:.1f} and"
+            f" {variants['Rock'][3]:.1f})",
+            f"at {variants['Rock'][0]:.1f} points a hand against Madonna's {variants['Balanced'][0]:.1f}",
+        ]
+        assert [claim for claim in expected if claim not in text] == []
+        assert round(100 * rock[1]) == round(100 * balanced[1])  # "go out as often"
+        assert rock[2] < balanced[2] < gambler[2] and max(rock[3], balanced[3]) > gambler[3]  # the claims that fail
+        assert variants["Gambler"][3] == max(v[3] for v in variants.values())
