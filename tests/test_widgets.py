@@ -616,6 +616,23 @@ class TestTable:
         labels = {move_label(m, view(state, state.turn)) for m in state.legal_moves()}
         assert {"Play 1× A", "Play 3× A — clear", "Play 4× clear", "Take (show K)"} <= labels
 
+    def test_a_landed_blind_card_is_card_1_of_every_choice(self, tmp_path: Path) -> None:
+        """R13: after a blind 5 lands, "Play 1× 5" sends it alone and "Play 3× 5" adds both hand 5s to it."""
+        position = {
+            "rules": {"players": 2, "piles_face_down": True},
+            "turn": 0,
+            "dealer": 1,
+            "pile": "5@1",
+            "seats": [{"hand": "9 5 5", "stacks": ["[5]", "[7]", "[8]", "[9]"]}, {"hand": "2 2"}],
+        }
+        app = app_at(tmp_path, position)
+        app.set_pacing("Step")
+        app.play("flip 1")
+        assert labels_of(app) == {"add 0": "Play 1× 5", "add 1×5": "Play 2× 5", "add 2×5": "Play 3× 5 — clear"}
+        app.play("add 0")
+        seen = app.table.table["view"]
+        assert [p["card"] for p in seen["pile"]] == ["5", "5"] and seen["hand"] == ["9", "5", "5"]
+
     def test_same_labels_name_their_cards(self, tmp_path: Path) -> None:
         position = {
             "rules": {"players": 2},
@@ -633,7 +650,7 @@ class TestTable:
         assert move_label(Move.parse("gamble 2"), view(empty, empty.turn)) == "Risk pile 2"
         assert move_label(Move.parse("turn up 3"), view(empty, empty.turn)) == "Turn up pile 3"
         assert move_label(Move.parse("done"), view(empty, empty.turn)) == "Done"
-        assert move_label(Move.parse("add 1×A"), view(empty, empty.turn)) == "Add 1× A"
+        assert move_label(Move.parse("add 1×A"), view(empty, empty.turn)) == "Play 2× A"  # R13: with the turned A
 
     def test_actions_carry_the_cards_they_use(self, app: GameApp) -> None:
         for action in app.table.table["actions"]:

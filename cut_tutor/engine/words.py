@@ -148,24 +148,34 @@ def acts(subject: str | Sequence[str], verb: str) -> str:
 # -- move labels: the buttons' words --------------------------------------------------------------------------
 
 
-def move_label(move: Move, *, game: str = CUT, clears: bool = False, names: Sequence[str] | None = None) -> str:
+def move_label(
+    move: Move, *, game: str = CUT, clears: bool = False, names: Sequence[str] | None = None, landed: int = 0
+) -> str:
     """A move's button text on its own (:func:`move_labels` keeps a seat's moves apart).
 
     ``clears`` marks a play that completes four of its rank (R10, R22), the option easiest to miss; ``names``
-    name the seat a PUSH sends the pile to.
+    name the seat a PUSH sends the pile to. In CUT the card a blind play landed (``landed``, its rank) is card 1
+    of every choice of what to add to it (R13): ``Play 1× 5`` sends it alone, ``Play 2× 5`` adds one more.
 
-    >>> [move_label(Move.parse(t)) for t in ("take K s2", "2×9 s1", "clear 10+JK", "add 0", "done")]
-    ['Take (show K from pile 2)', 'Play 2× 9 (pile 1)', 'Play 2× clear', 'Add none', 'Done']
+    >>> [move_label(Move.parse(t)) for t in ("take K s2", "2×9 s1", "clear 10+JK", "add 1×5", "done")]
+    ['Take (show K from pile 2)', 'Play 2× 9 (pile 1)', 'Play 2× clear', 'Play 2× 5', 'Done']
+    >>> move_label(Move.parse("add 0"), landed=5), move_label(Move.parse("add 1×5 s3"), landed=5)
+    ('Play 1× 5', 'Play 2× 5 (pile 3)')
     >>> [move_label(Move.parse(t), game="Clear 4", names=["You", "Daryl"]) for t in ("take", "2×A+J*", "push → 1")]
     ['Pass', 'Play 2× 1 + 1× JOKER', 'Push to Daryl']
     """
-    return _label(move, game, clears, names, detail=False)
+    return _label(move, game, clears, names, detail=False, landed=landed)
 
 
 def move_labels(
-    moves: Iterable[Move], *, game: str = CUT, clears: Collection[Move] = (), names: Sequence[str] | None = None
+    moves: Iterable[Move],
+    *,
+    game: str = CUT,
+    clears: Collection[Move] = (),
+    names: Sequence[str] | None = None,
+    landed: int = 0,
 ) -> dict[Move, str]:
-    """Each of a seat's moves with its button text, no two alike.
+    """Each of a seat's moves with its button text, no two alike (``landed``: as for :func:`move_label`).
 
     A clear play is labelled by its size (``Play 1× clear``), so a 10 and a Joker would read the same: where two
     labels meet, each names its cards (``Play 1× clear (10)``, ``Play 1× clear (JK)``).
@@ -173,10 +183,10 @@ def move_labels(
     >>> sorted(move_labels([Move.parse("clear 10"), Move.parse("clear JK"), Move.parse("clear 10+JK")]).values())
     ['Play 1× clear (10)', 'Play 1× clear (JK)', 'Play 2× clear']
     """
-    plain = {move: _label(move, game, move in clears, names, detail=False) for move in moves}
+    plain = {move: _label(move, game, move in clears, names, detail=False, landed=landed) for move in moves}
     seen = Counter(plain.values())
     return {
-        move: _label(move, game, move in clears, names, detail=True) if seen[text] > 1 else text
+        move: _label(move, game, move in clears, names, detail=True, landed=landed) if seen[text] > 1 else text
         for move, text in plain.items()
     }
 
@@ -195,9 +205,15 @@ def combo_label(move: Move, stack: int, play: str) -> str:
     return f"{play} + {move_label(Move(GAMBLE, stacks=(stack,)))}"
 
 
-def _label(move: Move, game: str, clears: bool, names: Sequence[str] | None, detail: bool, place: bool = True) -> str:
+def _label(
+    move: Move, game: str, clears: bool, names: Sequence[str] | None, detail: bool, place: bool = True, landed: int = 0
+) -> str:
     """The button text; ``place`` names the piles a play draws on, ``detail`` the cards of a clear play."""
     kind = move.kind
+    if kind == ADD and game == CUT:  # R13: the landed card is card 1, and each choice counts it
+        rank = move.rank or landed
+        cards = f"{move.size + 1}× {face(rank) if rank else 'turned card'}"
+        return f"Play {cards}{_where(move) if place else ''}" + (" — clear" if clears else "")
     if kind in (PLAY, ADD):
         if kind == ADD and not move.size:
             return "Add none"

@@ -90,8 +90,9 @@ def move_label(move: Move, seen: Mapping[str, Any], names: Sequence[str] | None 
 
 def _labels(know: Knowledge, moves: Sequence[Move], names: Sequence[str] | None) -> dict[Move, str]:
     """The words for these moves of the seat to move, each play that completes a clear marked (R10, R22)."""
-    clears = [m for m in moves if m.kind in (PLAY, ADD) and m.size > 0 and _completes_clear(m, know)]
-    return move_labels(moves, game=know.rules.game, clears=clears, names=names)
+    # a card landed blind may itself be the fourth (4+ Card Clears): sending it alone clears too
+    clears = [m for m in moves if m.kind in (PLAY, ADD) and (m.size or m.kind == ADD) and _completes_clear(m, know)]
+    return move_labels(moves, game=know.rules.game, clears=clears, names=names, landed=know.top)
 
 
 def _completes_clear(move: Move, know: Knowledge) -> bool:
