@@ -4,7 +4,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.stamp
 
 # Lint only the source directories that exist.
-LINT_DIRS := $(wildcard cut_tutor tests benchmarks)
+LINT_DIRS := $(wildcard cut_tutor tests benchmarks guide/hooks.py)
 
 .PHONY: venv guide test test-lowest dashboard bench clean
 
@@ -34,7 +34,7 @@ test: export CUT_TUTOR_HOME := $(CURDIR)/test-artifacts/home
 test: venv
 	$(BIN)/ruff check $(LINT_DIRS)
 	$(BIN)/ruff format --check $(LINT_DIRS)
-	$(BIN)/mypy cut_tutor
+	$(BIN)/mypy cut_tutor guide/hooks.py
 	$(IN_TEST_TMP) status=0; \
 		$(BIN)/python -m pytest -q --durations=20 $(QUICK) tests README.md cut_tutor || status=1; \
 		$(BIN)/python -m pytest -q --durations=20 -m "browser or slow" tests || status=1; \

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+import cut_tutor
 from cut_tutor.engine.rules import Rules
 from cut_tutor.guide_links import GUIDE_LINKS, RULES_FIELDS, SETTINGS, guide_url
 
@@ -134,6 +135,8 @@ class TestBuiltSite:
         assert (site / "search" / "search_index.json").exists()
         css = (site / "css" / "print.css").read_text(encoding="utf-8")
         assert "@page" in css and 'counter(page) " of " counter(pages)' in css
+        # the running header names the package's version (guide/hooks.py), the one number a printout can be matched by
+        assert f"CUT — Player's Guide v{cut_tutor.__version__}" in css and "{version}" not in css
 
     @pytest.mark.parametrize("topic", sorted(GUIDE_LINKS))
     def test_link_target_exists(self, site: Path, topic: str) -> None:

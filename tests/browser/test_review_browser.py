@@ -153,6 +153,9 @@ def test_the_guide_prints(server: str) -> None:
         page.evaluate("window.print = () => { window.printed = true; }")
         button.click()
         assert page.evaluate("window.printed === true")
+        # every printed page's foot gives the guide's address, which only the page knows
+        footer = page.evaluate("[...document.querySelector('.cut-print-footer').sheet.cssRules].map(r => r.cssText)")
+        assert len(footer) == 1 and "bottom-left" in footer[0] and server + dashboard.GUIDE_ROUTE in footer[0]
         page.emulate_media(media="print")
         expect(button).to_be_hidden()
         SHOTS.mkdir(parents=True, exist_ok=True)

@@ -8,4 +8,11 @@ document.addEventListener("DOMContentLoaded", () => {
   button.textContent = "🖨 Print / Save as PDF";
   button.addEventListener("click", () => window.print());
   content.prepend(button);
+  // Every printed page's foot names where the guide is read from, so a page that strays finds its way back:
+  // the address is the server's (or the file's), known only here.
+  const site = new URL("./", window.location.href).href;
+  const footer = document.createElement("style");
+  footer.className = "cut-print-footer";
+  footer.textContent = `@page { @bottom-left { content: ${JSON.stringify(site)} } }`;
+  document.head.appendChild(footer);
 });
