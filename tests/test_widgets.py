@@ -515,8 +515,12 @@ class TestSaves:
         app.stored_button.click()
         assert app.replayer is not None and app.replayer.states[-1].over
         assert app.replayer.states[-1].scores() == list(app.game.results[0].scores)
+        app.games.value = ()
+        app.select_all_games()
+        assert app.games.value == tuple(g["id"] for g in games)
         page = app.print_view()
         assert "@page{margin:1in}" in page and "<table" in page and "Print view of 1 game" in app.export_note.value
+        assert "print()" in page  # opened, the sheet goes to the print dialog
         with pytest.raises(IntentError, match="no stored hand 5"):
             app.open_stored_replay(games[0]["id"], 5)
         app.delete_games([games[0]["id"]])

@@ -451,6 +451,10 @@ class GameApp(Shown):
         """Write the chosen games (default: all) as CSV; returns the file written."""
         return self.score_panel.export_csv(path, game_ids)
 
+    def select_all_games(self) -> None:
+        """Tick every game played in the Scores panel."""
+        self.score_panel.select_all()
+
     def print_view(self, game_ids: list[int] | None = None) -> str:
         """A print-friendly page of the chosen games (default: all): summaries and hand-by-hand tables."""
         return self.score_panel.print_view(game_ids)

@@ -118,6 +118,7 @@ class ScorePanel:
         self.stored_record_button = button("Download stored hand record", self._stored_record_from_form)
         self.export_note = w.HTML()
         self.print_button = button("Print selected", self._print_from_form)
+        self.select_all_button = button("Select all", self.select_all)
         self.stored_pick = w.Dropdown(options=[], description="Stored hand")
         self.stored_button = button("Replay stored hand", self._stored_from_form)
         self.panel = w.Accordion(
@@ -127,7 +128,8 @@ class ScorePanel:
                     w.HBox([self.replay_pick, self.replay_button, self.record_button]),
                     self.replay_box, w.HTML("<h4>Games played</h4>"), self.games, self.games_detail,
                     w.HBox([self.stored_pick, self.stored_button, self.stored_record_button]),
-                    w.HBox([self.print_button, self.delete_button, self.export_button]), self.export_note,
+                    w.HBox([self.select_all_button, self.print_button, self.delete_button, self.export_button]),
+                    self.export_note,
                 ])
             ],
             titles=("Scores",),
@@ -180,8 +182,13 @@ class ScorePanel:
         self.export_note.value = download_link(filename, "application/json", text, f"Download {filename}")
         return record
 
+    def select_all(self) -> None:
+        """Tick every game played, for Print, Delete or Export to act on all of them."""
+        self.games.value = tuple(game_id for _, game_id in self.games.options)
+
     def print_view(self, game_ids: list[int] | None = None) -> str:
-        """A print-friendly page of the chosen games (default: all): summaries and hand-by-hand tables."""
+        """A print-friendly page of the chosen games (default: all): summaries and hand-by-hand tables. Opened, it
+        asks the browser to print at once: the page exists to be printed or saved as a PDF."""
         history = self.host.history
         games = [g for g in history.games() if game_ids is None or g["id"] in game_ids]
         body = "".join(
@@ -192,9 +199,10 @@ class ScorePanel:
             "color:#000;background:#fff}table{border-collapse:collapse}td,th{border:1px solid #999;padding:2px 6px}"
             "h2{font-size:14px;break-after:avoid}@page{margin:1in}</style>"
             f"<h1>Clear, Under or Take — games played</h1>{body or '<p>No games selected.</p>'}"
+            "<script>addEventListener('load', () => print())</script>"
         )
         self.export_note.value = download_link(
-            "cut-scores.html", "text/html", page, f"Print view of {len(games)} game(s): open it and print"
+            "cut-scores.html", "text/html", page, f"Print view of {len(games)} game(s): open it to print or save a PDF"
         )
         return page
 

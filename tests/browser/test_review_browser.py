@@ -103,6 +103,12 @@ def test_downloads_and_the_replayer(server: str, tmp_path: Path) -> None:
         download = done.value
         assert download.suggested_filename == "cut-scores.csv"
         assert Path(download.path()).read_text().startswith("game,finished,hand,seat,name")
+        # every game played ticked at once, and printed
+        page.get_by_role("button", name="Select all").click()
+        page.get_by_role("button", name="Print selected").click()
+        expect(page.locator("a.cut-download", has_text="Print view of")).to_be_visible()
+        assert axe_problems(page) == [], "the scores panel"
+        shots(page, "scores-panel", page.get_by_role("button", name="Select all"))
         # the finished hand's record, downloaded too; it replays
         page.get_by_role("button", name="Download hand record").click()
         with page.expect_download() as done:
