@@ -105,6 +105,10 @@ def test_play_through_the_dashboard(server: str) -> None:
         expect(status).to_have_text("Your turn")
         page.screenshot(path=str(ARTIFACTS / "02-dealt.png"), full_page=True)
 
+        # with nothing selected the coach's pick is the selection: Play names the move Coach: Play plays
+        coach_play = page.get_by_role("button", name=re.compile("^Coach: Play ")).filter(visible=True)
+        expect(coach_play).to_be_visible()
+        expect(page.locator("button.cut-play")).to_have_text(coach_play.inner_text().removeprefix("Coach: "))
         # select your lowest card and play it with the Play button; the AI seats answer
         page.locator(".cut-hand .cut-card", has_text=re.compile(f"^{re.escape(low)}$")).first.click()
         play = page.locator("button.cut-play")

@@ -609,9 +609,11 @@ function render({ model, el }) {
     return b;
   };
 
-  /** Every action the current selection names: one, or a PUSH's one per seat. The coach's pick is not one of
-   * them: *Coach: Play* plays it, so no move has two buttons. @param {Table} t */
+  /** Every action the current selection names: one, or a PUSH's one per seat. With nothing selected the coach's
+   * highlighted pick is the selection, so Play plays it as *Coach: Play* does; any card selected takes over.
+   * @param {Table} t */
   const chosen = (t) => {
+    if (!selected.length && t.highlight) return t.actions.filter((a) => a.move === t.highlight.move);
     if (!selected.length) return [];
     return t.actions.filter((a) => sameCards(a.cards, selected));
   };
