@@ -161,3 +161,24 @@ class TestGamePicker:
         assert picker.game_app.setup.rules.preset == "Canada", "CUT keeps a Canada setup"
         with pytest.raises(ValueError, match="unknown game"):
             picker.pick("Chess")
+
+    def test_the_choice_follows_the_table_games_own_preset(self, tmp_path: Path) -> None:
+        """Clear 4 chosen on the setup screen, or a saved Clear 4 game continued, is named at the top too."""
+        from cut_tutor.widgets import GameApp, GamePicker
+
+        app = GameApp(tmp_path)
+        app.set_preset("Clear 4")
+        app.deal(seed=5)  # a Clear 4 game in play, saved
+        picker = GamePicker(GameApp(tmp_path))
+        picker.game_app.set_preset("Clear 4")
+        assert picker.choice.value == "Clear 4" and picker.shown is picker.game_app.widget
+        picker.game_app.set_preset("Canada")
+        assert picker.choice.value == "CUT" and picker.game_app.setup.rules.preset == "Canada"
+        picker.pick("Card Clear")
+        picker.game_app.set_preset("Clear 4")  # the table game behind the board: the board stays shown
+        assert picker.choice.value == "Card Clear" and picker.board is not None and picker.shown is picker.board.widget
+        picker.pick("CUT")
+        assert not picker.game_app.setup.rules.clear4
+        picker.game_app.continue_game()
+        assert picker.game_app.game is not None and picker.game_app.setup.rules.clear4
+        assert picker.choice.value == "Clear 4" and picker.shown is picker.game_app.widget

@@ -9,6 +9,8 @@ CUT and Clear 4 are two presets of the same table game, so they pick the preset 
 (True, True)
 >>> picker.pick("Clear 4"); picker.game_app.setup.rules.clear4
 True
+>>> picker.pick("CUT"); picker.game_app.set_preset("Clear 4"); picker.choice.value  # the setup screen's preset
+'Clear 4'
 """
 
 from __future__ import annotations
@@ -42,6 +44,8 @@ class GamePicker:
                                                 "Card Clear, the 6×6 poker-hand puzzle"])  # fmt: skip
         self.choice.add_class("cut-game-picker")
         self.choice.observe(lambda change: self.pick(change["new"]), names="value")
+        # the table game's own preset (chosen on its setup screen, or a saved game continued) moves the choice too
+        game_app.form.preset.observe(lambda change: self._follow(change["new"]), names="value")
         self.area = w.Box([game_app.widget])
         self.widget = w.VBox([self.choice, self.area])
 
@@ -52,6 +56,11 @@ class GamePicker:
     def shown(self) -> w.Widget:
         """The game shown under the picker now."""
         return self.area.children[0]
+
+    def _follow(self, preset: str) -> None:
+        """The table game now plays ``preset``: the choice names its game, unless Card Clear is shown."""
+        if self.choice.value != CARD_CLEAR:
+            self.choice.value = CLEAR4 if preset == CLEAR4 else "CUT"
 
     def pick(self, name: str) -> None:
         """Show a game: CUT or Clear 4 picks that preset on the table game, Card Clear shows its board."""

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from serving import CHROMIUM, ROOT, free_port, open_page, open_setup, voila_server
+from serving import CHROMIUM, ROOT, axe_problems, free_port, open_page, open_setup, shots, voila_server
 
 from cut_tutor import dashboard
 from cut_tutor.cli import voila_command
@@ -191,9 +191,23 @@ def test_clear4_table(server: str) -> None:
         page.reload()
         page.get_by_role("button", name=re.compile(r"^Continue — ")).click()
         expect(page.locator(".cut-hand .cut-card:not(.cut-special)").first).to_have_css("font-size", "24px")
+        # the View is a View setting too: chosen there, it is the setup's View, and this browser keeps it
+        page.get_by_role("button", name="View settings").click()
+        views = page.get_by_role("group", name="View")
+        views.get_by_role("button", name="Stacked").click()
+        expect(page.locator(".cut-table[data-layout=stacked]")).to_have_count(1)
+        expect(views.get_by_role("button", name="Stacked")).to_have_attribute("aria-pressed", "true")
+        assert axe_problems(page) == [], "View settings"
+        shots(page, "view-settings", views)
+        page.reload()
+        page.get_by_role("button", name=re.compile(r"^Continue — ")).click()
+        expect(page.locator(".cut-table[data-layout=stacked]")).to_have_count(1)
         page.get_by_role("button", name="View settings").click()
         page.get_by_role("button", name="Back to defaults").click()
         expect(page.locator(".cut-hand .cut-card:not(.cut-special)").first).to_have_css("font-size", "14px")
+        expect(page.get_by_role("group", name="View").get_by_role("button", name="Auto")).to_have_attribute(
+            "aria-pressed", "true"
+        )
         # a legend entry opens its section of the guide
         open_guide(page, page.locator("a.cut-legend-item", has_text="Dealer"), "rules.html#the-deal")
         browser.close()

@@ -51,6 +51,33 @@ const VIEW_CONTROLS = [
 ];
 /** @type {Record<string, number>} */
 const VIEW_DEFAULTS = { opponent: 12, pile: 14, yours: 14, text: 14 };
+/** The View (how opponents are drawn) is a View setting too, kept in the browser beside the sizes. */
+const LAYOUT_KEY = "cut_tutor.layout";
+const LAYOUTS = [
+  ["auto", "Auto"],
+  ["table", "Table"],
+  ["stacked", "Stacked"],
+];
+
+/** The View this browser keeps, if any. @returns {string|null} */
+function keptLayout() {
+  try {
+    const kept = localStorage.getItem(LAYOUT_KEY);
+    return LAYOUTS.some(([key]) => key === kept) ? kept : null;
+  } catch (_) {
+    return null;
+  }
+}
+
+/** Keep the View in this browser (or forget it: back to Auto). @param {string} layout */
+function keepLayout(layout) {
+  try {
+    if (layout === "auto") localStorage.removeItem(LAYOUT_KEY);
+    else localStorage.setItem(LAYOUT_KEY, layout);
+  } catch (_) {
+    // storage may be off (private windows): the View still applies until the page closes
+  }
+}
 
 /** One colour per pile number: its badge and the buttons that play its cards share it. */
 const STACK_COLOURS = ["#e8590c", "#1c7ed6", "#37b24d", "#ae3ec9", "#f59f00", "#0ca678"];
@@ -385,9 +412,23 @@ function render({ model, el }) {
     panel.scrollIntoView({ block: "start" });
   };
 
-  /** View settings: each control sizes one thing, applies at once and is kept in this browser. */
+  /** View settings: the View, and each control sizing one thing; each applies at once and is kept in this
+   * browser. */
   const viewPanel = () => {
     const panel = h("div", "cut-view-panel");
+    const layouts = h("div", "cut-view-layout");
+    layouts.setAttribute("role", "group");
+    layouts.setAttribute("aria-label", "View");
+    layouts.appendChild(h("span", "", "View "));
+    const wanted = model.get("layout") || "auto";
+    for (const [key, label] of LAYOUTS) {
+      const b = h("button", "cut-view-layout-pick" + (key === wanted ? " cut-on" : ""), label);
+      b.dataset.key = "layout:" + key;
+      b.setAttribute("aria-pressed", String(key === wanted));
+      b.onclick = () => send({ type: "layout", layout: key });
+      layouts.appendChild(b);
+    }
+    panel.appendChild(layouts);
     for (const [key, label] of VIEW_CONTROLS) {
       const field = h("label", "cut-view-field", label + " ");
       const input = /** @type {HTMLInputElement} */ (h("input"));
@@ -412,6 +453,7 @@ function render({ model, el }) {
     reset.onclick = () => {
       view = {};
       saveView();
+      send({ type: "layout", layout: "auto" });
       draw();
     };
     panel.appendChild(reset);
@@ -850,7 +892,10 @@ function render({ model, el }) {
     draw();
   });
   model.on("change:error", draw);
-  model.on("change:layout", draw);
+  model.on("change:layout", () => {
+    keepLayout(model.get("layout") || "auto");  // chosen here, on the setup screen or by Switch to Stacked
+    draw();
+  });
   // Auto re-resolves whenever the width changes: narrow the window and the table becomes a list.
   let lastFit = null;
   new ResizeObserver(() => {
@@ -866,6 +911,8 @@ function render({ model, el }) {
   draw();
   const id = learner();
   send(id ? { type: "ready", learner: id } : { type: "ready" });
+  const kept = keptLayout();
+  if (kept && kept !== (model.get("layout") || "auto")) send({ type: "layout", layout: kept });
   if (!hostThemeTaken) {
     hostThemeTaken = true;
     if (hostIsDark() && model.get("theme") !== "dark") send({ type: "theme", theme: "dark" });
