@@ -146,6 +146,14 @@ class TestExplanations:
         big = advice(pos("", "K@1 Q@1 J@1 9@1", stacks=["[4]", "[5]", "", ""], pile_card_flip=True), "Daryl")
         assert str(big.move) == "turn up 1"
 
+    def test_a_turn_up_names_both_of_its_reasons(self) -> None:
+        """R18, the guide's *Pile Card Flip*: caution (the bust it avoids) and positioning (a card known for later)."""
+        small = advice(pos("", "2@1", stacks=["[4]", "[5]", "", ""], pile_card_flip=True), level="Average")
+        big = advice(pos("", "K@1 Q@1 J@1 9@1", stacks=["[4]", "[5]", "", ""], pile_card_flip=True), "Daryl")
+        for a, caution in ((small, "costs only this turn"), (big, "cheaper than a blind card on this pile")):
+            assert str(a.move) == "turn up 1" and caution in a.text
+            assert a.text.endswith("it stays on your pile as a known card, to play when it fits.")
+
     def test_no_low_cards_or_clears_are_claimed_that_the_hand_lacks(self) -> None:
         a = advice(pos("9 8 6", "9@1"))
         assert str(a.move) == "1×9"

@@ -194,12 +194,14 @@ def _reason(
         value = view.get("pile_value") if move.rank == WILD else move.rank  # Clear 4's JOKERs take the value (R22)
         four = f"four {plural(card_word(value, game))}" if value else "four of a kind"
         return f"completes {four}: the pile clears and you go again"
-    if move.kind == TURNUP:
+    if move.kind == TURNUP:  # R18's two reasons: caution now, and a known card to play on purpose later
         odds = f"bust chance {percent(cand.bust)}"
         if len(pile) >= 3:
             cost = pts(view["pile_points"])
-            return f"a blind card would be costly on this pile ({cost}, {odds}); seeing it first is cheaper"
-        return f"seeing the card first costs only this turn, and a blind card could bust ({odds})"
+            caution = f"seeing the card first is cheaper than a blind card on this pile ({cost}, {odds})"
+        else:
+            caution = f"seeing the card first costs only this turn, and a blind card could bust ({odds})"
+        return f"{caution}; then it stays on your pile as a known card, to play when it fits"
     if move.kind == TAKE:
         if not move.rank:
             return "nothing you hold plays"
