@@ -103,6 +103,13 @@ class TestHands:
         assert "not unlocked until level 4" in state.why_illegal(Swap.parse("r5c3-r6c3"))
         assert Swap.parse("r5c3-r6c3") in game(4, {"r6c1": "4H", "r6c2": "5H", "r5c3": "6H"}).legal_swaps()
 
+    def test_a_locked_hand_already_on_the_board_is_not_a_swaps_reason(self) -> None:
+        """K3: the reason names a hand not yet unlocked only when the swap makes it, not when it lay there before."""
+        state = game(3, {"r6c1": "4H", "r6c2": "5H", "r6c3": "6H"})  # a suited run, locked until level 4
+        swap = Swap.parse("r5c6-r6c6")  # its row holds the run, but neither card is in it
+        assert swap not in state.legal_swaps()
+        assert "makes no hand" in state.why_illegal(swap)
+
     def test_a_straight_flush_before_it_unlocks_is_neither_straight_nor_flush(self) -> None:
         """K6: the straight is of mixed suits and the flush not in sequence; its suited runs still clear."""
         line = cards("9C 10C JC QC KC 2H")

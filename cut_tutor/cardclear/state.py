@@ -309,17 +309,20 @@ class State:
             return f"{swap}: the level is over"
         if makes_hand(self.board, swap, self.live):
             return ""
-        if makes_hand(self.board, swap, ALL):
-            locked = sorted({kind for kind, _ in self._hands_after(swap, ALL)} - self.live)
+        # a hand not unlocked yet may already lie on the board; only one through a swapped card is this swap's
+        locked = sorted(set(self.hands_through(swap, ALL)) - self.live)
+        if locked:
             return f"{swap} makes a {locked[0]}, which is not unlocked until level {UNLOCKS[locked[0]]}"
         a, b = swap
         return f"{swap} makes no hand: {card_name(self.board[a])} and {card_name(self.board[b])} complete no line"
 
-    def _hands_after(self, swap: Swap, live: frozenset[str]) -> list[tuple[str, tuple[int, ...]]]:
+    def hands_through(self, swap: Swap, live: frozenset[str]) -> list[str]:
+        """The kinds of the ``live`` hands on the board after ``swap`` that hold one of its two cards: the hands
+        it makes at once."""
         a, b = swap
         board = self.board[:]
         board[a], board[b] = board[b], board[a]
-        return hands_on(board, live)
+        return [kind for kind, cells in hands_on(board, live) if a in cells or b in cells]
 
     def play(self, swap: Swap | str) -> Turn:
         """Make a swap: it clears, refills and chains until the board is still, and costs one move (K3, K8, K9).

@@ -13,16 +13,14 @@ from typing import Any
 from .cards import RANK_NAMES, card_name
 from .hands import BASE, SHORT
 from .levels import top_rank
-from .state import SIZE, State, hands_on
+from .state import SIZE, State
 
 
 def tags(state: State) -> list[dict[str, Any]]:
     """Each legal swap with the hands it makes at once, as the tags on a lifted card's neighbours ("Trips 30")."""
     listed = []
     for swap in state.legal_swaps():
-        board = state.board[:]
-        board[swap.a], board[swap.b] = board[swap.b], board[swap.a]
-        made = [kind for kind, cells in hands_on(board, state.live) if swap.a in cells or swap.b in cells]
+        made = state.hands_through(swap, state.live)
         label = ", ".join(f"{SHORT[kind]} {BASE[kind]}" for kind in made)
         listed.append({"swap": str(swap), "cells": [list(divmod(swap.a, SIZE)), list(divmod(swap.b, SIZE))],
                        "hands": made, "tag": label})  # fmt: skip
