@@ -1235,6 +1235,7 @@ class TestPacing:
         table = app.table.table
         assert table["step"] == "Continue" and table["pause"]["kind"] == "bust"
         assert table["pause"]["text"] == "💥 Ann took the pile: 9"
+        assert table["pause"]["by"] == [0] * len(table["pause"]["cards"])  # the pile you laid, not Ann's
         app.table.receive({"type": "next"})  # Continue, from the page
         assert app.table.table["pause"] is None and app.table.table["step"] == ""
         assert app.state is not None and app.state.turn == 0
@@ -1247,6 +1248,7 @@ class TestPacing:
             "kind": "clear",
             "seat": 1,
             "cards": ["9"] * 4,
+            "by": [0, 0, 0, 1],  # each card in its player's colour: you laid three, Ann the fourth
             "text": "Ann cleared the pile: 9 9 9 9",
         }
         assert table["view"]["pile"] == [] and table["step"] == "Continue"

@@ -19,7 +19,7 @@ import copy
 import functools
 import json
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from html import escape
 from pathlib import Path
 from typing import Any, Concatenate, ParamSpec, TypeVar
@@ -467,11 +467,12 @@ class PlayLoop:
         game = self.host.need_game()
         seat = game.state.turn
         move = self.host.ai[seat].choose_view(view(game.state, seat))
+        laid_by = tuple(game.state.pile_by)  # who laid each pile card: the pause shows each in its player's colour
         outcome = self._apply(move)
         if seat != YOU:
             self._undo.clear()
         if self.host.setup.pacing == "Step":
-            self.pause = _pause(outcome, game)
+            self.pause = _pause(outcome, game, laid_by)
 
     def _apply(self, move: Move) -> Outcome:
         """Apply a legal move and tell the Play Bar what it did, from the move's outcome."""
@@ -592,15 +593,20 @@ class PlayLoop:
         )  # fmt: skip
 
 
-def _pause(outcome: Outcome, game: Game) -> dict[str, Any] | None:
-    """Step pacing's pause after a clear (the swept cards, shown before the pile clears) or a bust; else ``None``."""
+def _pause(outcome: Outcome, game: Game, laid_by: Sequence[int]) -> dict[str, Any] | None:
+    """Step pacing's pause after a clear (the swept cards, shown before the pile clears) or a bust; else ``None``.
+
+    ``laid_by`` names who laid each card of the pile before the move; the cards swept or taken are that pile in
+    order, then any the move itself laid. Each keeps its player's colour: nobody is credited with another's card.
+    """
     kind = "clear" if outcome.kind in (CLEAR, NATURAL) else "bust" if outcome.kind == BUST else None
     if kind is None:
         return None
     cards = outcome.swept if kind == "clear" else outcome.taken
     rules_game = game.rules.game
+    by = [*laid_by[: len(cards)], *[outcome.seat] * (len(cards) - len(laid_by))]
     return {
-        "kind": kind, "seat": outcome.seat, "cards": [face(c, rules_game) for c in cards],
+        "kind": kind, "seat": outcome.seat, "cards": [face(c, rules_game) for c in cards], "by": by,
         "text": pause_line(kind, game.names[outcome.seat], cards, rules_game),
     }  # fmt: skip
 

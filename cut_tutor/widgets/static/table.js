@@ -19,7 +19,7 @@
  *            pile_counts: boolean, status: string, last: string, step: string, dim?: boolean,
  *            legend?: Record<string, string>, words: Words, pause?: Pause|null, hand_over?: HandOver|null,
  *            history?: string[], links?: Record<string, string>, playable?: string[]}} Table
- * @typedef {{kind: string, seat: number, cards: string[], text: string}} Pause
+ * @typedef {{kind: string, seat: number, cards: string[], by: number[], text: string}} Pause
  * @typedef {{name: string, colour: string, hand: string[], stacks: {card: string, risk: boolean}[][],
  *            points: number, busts: string, addon: string, score: number, total: number}} SeatResult
  * @typedef {{title: string, seats: SeatResult[], game_over: string, next: string}} HandOver
@@ -593,7 +593,7 @@ function render({ model, el }) {
     const fan = h("div", "cut-fan");
     p.cards.forEach((card, i) => {
       const c = h("span", "cut-card cut-pilecard", card);
-      c.style.setProperty("--by", t.colours[p.seat]);
+      c.style.setProperty("--by", t.colours[p.by[i]]);
       c.style.setProperty("--i", String(i));
       fan.appendChild(c);
     });
