@@ -103,6 +103,14 @@ class TestHands:
         assert "not unlocked until level 4" in state.why_illegal(Swap.parse("r5c3-r6c3"))
         assert Swap.parse("r5c3-r6c3") in game(4, {"r6c1": "4H", "r6c2": "5H", "r5c3": "6H"}).legal_swaps()
 
+    def test_the_hands_chart_shows_the_live_hands_each_with_an_example_of_itself(self) -> None:
+        """The Hands strip lists what scores at the level (K6), each with its points (K4) and a true example."""
+        for number in (1, 4, 11, 21):
+            hands = view(State.new(number, 0))["hands"]
+            assert [x["hand"] for x in hands] == [kind for kind in BASE if kind in live_hands(number)]
+            for x in hands:
+                assert window_kind(cards(" ".join(x["example"])), ALL) == x["hand"] and x["points"] == BASE[x["hand"]]
+
     def test_a_locked_hand_already_on_the_board_is_not_a_swaps_reason(self) -> None:
         """K3: the reason names a hand not yet unlocked only when the swap makes it, not when it lay there before."""
         state = game(3, {"r6c1": "4H", "r6c2": "5H", "r6c3": "6H"})  # a suited run, locked until level 4

@@ -26,6 +26,11 @@ FIVE_CARD = frozenset({STRAIGHT, FLUSH, FULL_HOUSE, STRAIGHT_FLUSH})
 #: Short names for the tags on a card's neighbours ("Trips 30").
 SHORT: dict[str, str] = {TRIPS: "Trips", RUN: "Run", STRAIGHT: "Straight", FLUSH: "Flush", FULL_HOUSE: "Full house",
                          FOUR: "Quads", STRAIGHT_FLUSH: "Straight flush"}  # fmt: skip
+#: One of each hand, as the Hands chart shows it (card names; a test keeps each the hand it names).
+EXAMPLES: dict[str, tuple[str, ...]] = {TRIPS: ("5S", "5H", "5D"), RUN: ("2H", "3H", "4H"),
+                                        STRAIGHT: ("2C", "3D", "4S", "5H", "6C"), FLUSH: ("AS", "3S", "4S", "6S", "8S"),
+                                        FULL_HOUSE: ("4C", "4D", "4S", "2H", "2C"), FOUR: ("6S", "6H", "6D", "6C"),
+                                        STRAIGHT_FLUSH: ("9D", "10D", "JD", "QD", "KD")}  # fmt: skip
 
 
 class Found(NamedTuple):

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from .cards import RANK_NAMES, card_name
-from .hands import BASE, SHORT
+from .hands import BASE, EXAMPLES, SHORT
 from .levels import top_rank
 from .state import SIZE, State
 
@@ -36,7 +36,11 @@ def view(state: State) -> dict[str, Any]:
         "code": state.code,
         "level": state.level,
         "ranks": f"A-{RANK_NAMES[top_rank(state.level)]}",
-        "hands": [{"hand": kind, "short": SHORT[kind], "points": BASE[kind]} for kind in BASE if kind in state.live],
+        "hands": [
+            {"hand": kind, "short": SHORT[kind], "points": BASE[kind], "example": list(EXAMPLES[kind])}
+            for kind in BASE
+            if kind in state.live
+        ],
         "board": [[card_name(state.board[r * SIZE + c]) for c in range(SIZE)] for r in range(SIZE)],
         "next": [card_name(card) for card in state.next_cards],
         "moves_left": state.moves_left,

@@ -90,6 +90,13 @@ def test_play_a_level_to_its_result_card(server: str) -> None:
         board = open_board(page, server)
         expect(board).to_have_class("cc-board cc-light")
         expect(board.locator(".cc-next .cc-mini")).to_have_count(3)
+        # the Hands strip says what scores at level 1; opened, it shows an example, and stays open as play goes on
+        hands = board.locator(".cc-hands summary")
+        expect(hands).to_have_text("Hands: Trips 30")
+        hands.click()
+        expect(board.locator(".cc-hand-chart tr")).to_have_count(1)
+        spoken = "5 of spades, 5 of hearts, 5 of diamonds"
+        expect(board.locator(".cc-hand-example")).to_have_attribute("aria-label", spoken)
 
         # a swap that makes no hand bounces back with the reason
         legal = set(board.locator("tr[data-swap]").evaluate_all("rows => rows.map(r => r.dataset.swap)"))
@@ -103,6 +110,7 @@ def test_play_a_level_to_its_result_card(server: str) -> None:
         expect(board.locator(".cc-moves")).to_have_text(moves)
 
         play_best(page, board, keyboard=True)
+        expect(board.locator(".cc-hand-chart")).to_be_visible()
         assert axe_problems(page) == [], "board with the Hint open, light"
         shot(page, "desktop-light")
 
@@ -137,6 +145,7 @@ def test_dark_theme_follows_the_page(server: str) -> None:
         page.set_viewport_size(DESKTOP)
         board = open_board(page, server + "?theme=dark")
         expect(board).to_have_class("cc-board cc-dark")
+        board.locator(".cc-hands summary").click()
         play_best(page, board)
         assert axe_problems(page) == [], "board with the Hint open, dark"
         shot(page, "desktop-dark")

@@ -4,9 +4,10 @@
 /**
  * @typedef {{goal: string, have: number, need: number, met: boolean}} Goal
  * @typedef {{swap: string, cells: number[][], hands: string[], tag: string}} Legal
- * @typedef {{code: string, level: number, ranks: string, board: string[][], next: string[], moves_left: number,
- *            score: number, goals: Goal[], star_lines: number[], stars: number, over: boolean, passed: boolean,
- *            legal: Legal[], result: any}} View
+ * @typedef {{hand: string, short: string, points: number, example: string[]}} Hand
+ * @typedef {{code: string, level: number, ranks: string, hands: Hand[], board: string[][], next: string[],
+ *            moves_left: number, score: number, goals: Goal[], star_lines: number[], stars: number, over: boolean,
+ *            passed: boolean, legal: Legal[], result: any}} View
  * @typedef {{swap: string, hands: string[], base: number, combo: number, points: number, extra_moves: number,
  *            goal: number, lookahead: number, finish: number, total: number, sure: boolean, best: boolean}} Row
  * @typedef {{view: View, selected: string|null, tags: Record<string, string>, message: string, bounce: string,
@@ -46,6 +47,8 @@ function render({ model, el }) {
   /** The focus cursor: the cell arrow keys move, kept across redraws. */
   let cursor = [0, 0];
   let copied = "";
+  /** The Hands chart stays open across redraws once opened. */
+  let handsOpen = false;
   /** @type {string|null} */
   let dragFrom = null;
   /** @param {Record<string, unknown>} msg */
@@ -97,6 +100,9 @@ function render({ model, el }) {
     const layout = h("div", "cc-layout");
     layout.append(main, side);
     root.appendChild(layout);
+
+    // The Hands strip: what scores at this level; opened, a chart with an example of each.
+    main.appendChild(handsStrip(v.hands));
 
     // The goal bar: goals with progress, moves left, and the three Next cards.
     const bar = h("div", "cc-goals");
@@ -228,6 +234,35 @@ function render({ model, el }) {
 
     // The result card.
     if (v.over && v.result) side.appendChild(resultCard(v.result));
+  };
+
+  /** The live hands in one line; open, each with its points and an example. @param {Hand[]} hands */
+  const handsStrip = (hands) => {
+    const strip = /** @type {HTMLDetailsElement} */ (h("details", "cc-hands"));
+    strip.open = handsOpen;
+    strip.ontoggle = () => {
+      handsOpen = strip.open;
+    };
+    const summary = h("summary", "", "Hands: " + hands.map((x) => `${x.short} ${x.points}`).join(" · "));
+    summary.dataset.key = "hands";
+    strip.appendChild(summary);
+    const chart = h("table", "cc-hand-chart");
+    for (const x of hands) {
+      const row = h("tr");
+      const name = h("th", "", x.hand);
+      name.setAttribute("scope", "row");
+      row.appendChild(name);
+      const example = h("td", "cc-hand-example");
+      example.setAttribute("aria-label", x.example.map((n) => face(n).spoken).join(", "));
+      const cards = h("span", "cc-hand-cards");
+      for (const n of x.example) cards.appendChild(cardFace(n, "cc-mini"));
+      example.appendChild(cards);
+      row.appendChild(example);
+      row.appendChild(h("td", "cc-hand-points", `${x.points} points`));
+      chart.appendChild(row);
+    }
+    strip.appendChild(chart);
+    return strip;
   };
 
   /** @param {string} name @param {string} cls */
