@@ -111,7 +111,9 @@ class TestR22Preset:
 
     def test_switching_presets(self) -> None:
         rules = Rules(players=8, risk_play=True).with_preset(C4)
-        assert rules == Rules.from_preset(C4, players=6, rounds=5)
+        assert rules == Rules.from_preset(C4, players=6, rounds=6)  # one round per seat: everyone leads once
+        assert Rules(players=3).with_preset(C4).rounds == 3
+        assert Rules(players=3, end_condition="rounds", rounds=7).with_preset(C4).rounds == 7  # a count chosen
         back = rules.with_preset("Canada")
         assert back.preset == "Canada" and back.game == "CUT" and back.players == 6
 

@@ -353,12 +353,15 @@ class Rules:
     def with_preset(self, name: str) -> Rules:
         """These rules with a preset's settings filled in, the others kept where the game allows.
 
-        Switching to Clear 4 resets the CUT-only settings, keeps the seats (at most 6) and plays rounds;
-        switching back to USA or Canada keeps the seats and the rounds.
+        Switching to Clear 4 resets the CUT-only settings, keeps the seats (at most 6) and plays rounds: as many as
+        these rules did if they ended after a number of rounds, else one per seat, so that everyone leads once (its
+        rulebook's suggestion). Switching back to USA or Canada keeps the seats and the rounds.
         """
         preset = Rules.from_preset(name)
         if preset.game == CLEAR4:
-            return Rules.from_preset(CLEAR4, players=min(self.players, CLEAR4_MAX_PLAYERS), rounds=self.rounds)
+            players = min(self.players, CLEAR4_MAX_PLAYERS)
+            return Rules.from_preset(CLEAR4, players=players,
+                                     rounds=self.rounds if self.end_condition == "rounds" else players)  # fmt: skip
         return dataclasses.replace(
             self,
             game="CUT",
