@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from cut_tutor.cardclear import LevelError, State, SwapError
+from cut_tutor.cardclear.progress import Progress
 from cut_tutor.cardclear.widget import BoardApp, IntentError, parse_intent
 
 
@@ -182,3 +183,53 @@ class TestGamePicker:
         picker.game_app.continue_game()
         assert picker.game_app.game is not None and picker.game_app.setup.rules.clear4
         assert picker.choice.value == "Clear 4" and picker.shown is picker.game_app.widget
+
+
+class TestProgress:
+    """K17: levels open one by one as they are cleared, kept per learner; the board opens at the highest open."""
+
+    def clear(self, app: BoardApp) -> None:
+        """Play the Hint's best swap until the level ends."""
+        while not app.state.over:
+            app.swap(app.best_swap())
+
+    def test_a_cleared_level_opens_the_next_and_the_board_opens_there(self, tmp_path: Path) -> None:
+        progress = Progress(tmp_path / "cardclear.sqlite")
+        app = BoardApp(progress=progress)
+        assert app.state.code == "1-0" and app.data["levels"] == [1] and app.data["stars"] == {}
+        with pytest.raises(IntentError, match="level 2 opens once level 1 is cleared"):
+            app.set_level(2)
+        assert app.widget.receive({"type": "level", "level": 3}) is False and "level 3 opens" in app.widget.error
+        assert app.state.code == "1-0"  # refused: the game is as it was
+        self.clear(app)
+        assert app.state.passed, "the Hint clears level 1-0"
+        stars = app.state.stars
+        assert progress.stars() == {1: stars} and progress.unlocked() == 2
+        assert app.data["levels"] == [1, 2] and app.data["stars"] == {"1": stars}
+        again = BoardApp(progress=Progress(tmp_path / "cardclear.sqlite"))  # the next visit
+        assert again.state.code == "2-0"
+
+    def test_a_shared_code_plays_any_level_and_opens_nothing_out_of_turn(self, tmp_path: Path) -> None:
+        progress = Progress(tmp_path / "cardclear.sqlite")
+        app = BoardApp("3-1", progress=progress)
+        assert app.data["levels"] == [1, 3]
+        self.clear(app)
+        assert app.state.passed and 3 in progress.stars(), "the Hint clears level 3-1"
+        assert progress.unlocked() == 1
+
+    def test_a_damaged_progress_file_is_kept_and_a_new_one_started(self, tmp_path: Path) -> None:
+        path = tmp_path / "cardclear.sqlite"
+        path.write_bytes(b"not a database at all" * 100)
+        app = BoardApp(progress=Progress(path))
+        assert "damaged" in app.data["message"] and app.state.code == "1-0"
+        assert [p.name.startswith("cardclear.corrupt-") for p in tmp_path.iterdir()].count(True) == 1
+
+    def test_the_dashboards_board_keeps_each_learners_progress_in_their_home(self, tmp_path: Path) -> None:
+        from cut_tutor.widgets import GameApp, GamePicker
+
+        game_app = GameApp(tmp_path)
+        game_app.set_learner("ann")
+        picker = GamePicker(game_app)
+        picker.pick("Card Clear")
+        assert picker.board is not None and picker.board.progress is not None
+        assert picker.board.progress.path == tmp_path / "learners" / "ann" / "cardclear.sqlite"

@@ -24,6 +24,7 @@ import traitlets
 
 from .hint import Advice, hint
 from .levels import LEVELS
+from .progress import Progress
 from .state import SIZE, State, Swap, Turn, cell_name
 from .view import view
 
@@ -91,9 +92,12 @@ def board_data(
     bounce: str = "",
     combo: float = 1.0,
     advice: Advice | None = None,
+    levels: list[int] | None = None,
+    stars: Mapping[int, int] | None = None,
 ) -> dict[str, Any]:
     """The JSON the page draws: the view, the picked card and its neighbours' tags, the last message, the combo
-    badge and (when open) the Hint table. Built from the view and the Hint alone (H8)."""
+    badge, (when open) the Hint table, and the levels the picker offers (default: every one) with the stars won on
+    each. Built from the view and the Hint alone (H8)."""
     tags: dict[str, str] = {}
     if selected is not None:
         name = cell_name(selected)
@@ -108,7 +112,8 @@ def board_data(
         "message": message,
         "bounce": bounce,
         "combo": combo,
-        "levels": sorted(LEVELS),
+        "levels": sorted(LEVELS) if levels is None else levels,
+        "stars": {str(level): count for level, count in (stars or {}).items()},
         "hint": None if advice is None else {"rows": advice.rows(), "text": advice.text},
     }
 
@@ -150,10 +155,11 @@ class BoardApp:
     Tap (``pick``) one card, then a neighbour, to swap them; a drag sends the ``swap`` itself.
     """
 
-    def __init__(self, code: str = "1-0") -> None:
-        self.state = State.from_code(code)
+    def __init__(self, code: str | None = None, progress: Progress | None = None) -> None:
+        self.progress = progress
+        self.state = State.from_code(code or f"{progress.unlocked() if progress else 1}-0")
         self.selected: int | None = None
-        self.message = ""
+        self.message = progress.problem if progress else ""
         self.bounce = ""
         self.combo = 1.0
         self.hint_open = False
@@ -171,9 +177,14 @@ class BoardApp:
     def refresh(self) -> None:
         """Send the page the view of the game now, as one message."""
         advice = hint(self.state) if self.hint_open and not self.state.over else None
+        levels, stars = None, None
+        if self.progress is not None:  # the levels open, and the one a shared code opened out of turn
+            stars = self.progress.stars()
+            levels = sorted({*range(min(LEVELS), self.progress.unlocked() + 1), self.state.level})
         with self.widget.hold_sync():
             self.widget.board = board_data(view(self.state), selected=self.selected, message=self.message,
-                                           bounce=self.bounce, combo=self.combo, advice=advice)  # fmt: skip
+                                           bounce=self.bounce, combo=self.combo, advice=advice, levels=levels,
+                                           stars=stars)  # fmt: skip
 
     def intent(self, kind: str, value: Any) -> None:
         """Carry out a checked intent from the page."""
@@ -215,6 +226,9 @@ class BoardApp:
         else:
             turn = self.state.play(swap)
             self.bounce, self.message, self.combo = "", turn_words(turn), turn.combo
+            if self.state.over and self.progress is not None:
+                self.progress.record(self.state)  # a cleared level opens the next (K17)
+                self.message = self.progress.problem or self.message
         self.refresh()
 
     def show_hint(self, on: bool = True) -> None:
@@ -235,7 +249,10 @@ class BoardApp:
         self._start(f"{self.state.level}-{self.state.deal + 1}")
 
     def set_level(self, number: int) -> None:
-        """Deal 0 of another level; raises :class:`~cut_tutor.cardclear.levels.LevelError` for one not in the table."""
+        """Deal 0 of another level; raises :class:`~cut_tutor.cardclear.levels.LevelError` for one not in the table,
+        and :class:`IntentError` for one the learner has not opened yet (K17: a board code plays any level)."""
+        if self.progress is not None and number > self.progress.unlocked() and number in LEVELS:
+            raise IntentError(f"level {number} opens once level {number - 1} is cleared")
         self._start(f"{number}-0")
 
     def play_code(self, code: str) -> None:

@@ -347,6 +347,27 @@ def retry(path: Path, work: Callable[[sqlite3.Connection], T]) -> T:
     raise AssertionError("unreachable")  # the last pause is None: the loop returns or raises
 
 
+def open_store(
+    path: Path, migrate: Callable[[sqlite3.Connection], None], what: str, explain: Callable[[Exception], str]
+) -> str:
+    """Ready a learner's SQLite file with its schema; ``""``, or what is wrong in plain words. A damaged file is
+    kept aside (``<name>.corrupt-<stamp>``) and a new one started; one locked or unwritable is left as it is
+    (``explain`` says so)."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        retry(path, migrate)
+    except sqlite3.DatabaseError as exc:
+        if isinstance(exc, sqlite3.OperationalError):
+            return explain(exc)
+        kept = path.with_name(f"{path.stem}.corrupt-{datetime.now(UTC):%Y%m%d-%H%M%S}{path.suffix}")
+        path.rename(kept)
+        retry(path, migrate)
+        return f"The {what} was damaged ({exc}): it is kept as {kept.name}; a new one was started."
+    except OSError as exc:
+        return explain(exc)
+    return ""
+
+
 class History:
     """Finished games in an SQLite file: hand-by-hand scores, busts and automated seats.
 
@@ -357,20 +378,7 @@ class History:
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
         self.pending: list[Game] = []
-        self.problem = ""
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._retry(self._migrate)
-        except sqlite3.DatabaseError as exc:
-            if isinstance(exc, sqlite3.OperationalError):
-                self.problem = self._explain(exc)
-                return
-            kept = self.path.with_name(f"{self.path.stem}.corrupt-{datetime.now(UTC):%Y%m%d-%H%M%S}{self.path.suffix}")
-            self.path.rename(kept)
-            self._retry(self._migrate)
-            self.problem = f"The score history was damaged ({exc}): it is kept as {kept.name}; a new one was started."
-        except OSError as exc:
-            self.problem = self._explain(exc)
+        self.problem = open_store(self.path, self._migrate, "score history", self._explain)
 
     @staticmethod
     def _migrate(db: sqlite3.Connection) -> None:

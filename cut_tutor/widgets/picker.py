@@ -19,6 +19,7 @@ from typing import Any
 
 import ipywidgets as w
 
+from cut_tutor.cardclear.progress import Progress
 from cut_tutor.cardclear.widget import BoardApp
 from cut_tutor.engine.rules import CLEAR4
 
@@ -27,6 +28,8 @@ from .app import GameApp
 CARD_CLEAR = "Card Clear"
 #: The games, in the order the picker offers them: CUT and Clear 4 are presets of the GameApp.
 GAMES: tuple[str, ...] = ("CUT", CLEAR4, CARD_CLEAR)
+#: Card Clear's progress file in the learner's home, beside the table game's history.
+PROGRESS_FILE = "cardclear.sqlite"
 #: The GameApp preset each table game picks when the setup is of the other game.
 PRESET_OF: dict[str, str] = {"CUT": "USA", CLEAR4: CLEAR4}
 
@@ -70,8 +73,8 @@ class GamePicker:
             self.choice.value = name  # its observer picks the game, as a click does
             return
         if name == CARD_CLEAR:
-            if self.board is None:
-                self.board = BoardApp()
+            if self.board is None:  # the learner's own way up the levels, kept in their home (K17)
+                self.board = BoardApp(progress=Progress(self.game_app.home / PROGRESS_FILE))
                 self.board.set_theme(self.game_app.theme)
             self.area.children = [self.board.widget]
             return

@@ -121,6 +121,11 @@ def test_play_a_level_to_its_result_card(server: str) -> None:
         result = board.locator(".cc-result")
         expect(result).to_be_visible()
         expect(result).to_contain_text("Score")
+        # the Hint clears 1-0: level 2 opens, and the picker shows the stars won on level 1 (K17)
+        options = board.get_by_label("Level").locator("option")
+        expect(options).to_have_count(2)
+        expect(options.nth(0)).to_have_text(re.compile(r"^Level 1 ★{1,3}$"))
+        expect(options.nth(1)).to_have_text("Level 2")
         assert axe_problems(page) == [], "result card"
         result.scroll_into_view_if_needed()
         shot(page, "result-light")

@@ -11,7 +11,8 @@
  * @typedef {{swap: string, hands: string[], base: number, combo: number, points: number, extra_moves: number,
  *            goal: number, lookahead: number, finish: number, total: number, sure: boolean, best: boolean}} Row
  * @typedef {{view: View, selected: string|null, tags: Record<string, string>, message: string, bounce: string,
- *            combo: number, levels: number[], hint: {rows: Row[], text: string}|null}} Board
+ *            combo: number, levels: number[], stars: Record<string, number>,
+ *            hint: {rows: Row[], text: string}|null}} Board
  */
 
 const SUIT_SIGNS = { S: "♠", H: "♥", D: "♦", C: "♣" };
@@ -80,7 +81,8 @@ function render({ model, el }) {
     pickLevel.setAttribute("aria-label", "Level");
     pickLevel.dataset.key = "level";
     for (const n of b.levels) {
-      const o = /** @type {HTMLOptionElement} */ (h("option", "", `Level ${n}`));
+      const won = (b.stars || {})[String(n)] || 0;  // the stars won on a level cleared
+      const o = /** @type {HTMLOptionElement} */ (h("option", "", `Level ${n}` + (won ? " " + "★".repeat(won) : "")));
       o.value = String(n);
       o.selected = n === v.level;
       pickLevel.appendChild(o);
