@@ -120,6 +120,8 @@ def test_tutor_mode_asks_before_a_bad_play_and_checks_with_the_analysis(server: 
         pick = page.locator(".cut-mt .cut-mt-pick").last  # the coach's worst move: far above the threshold
         label = pick.inner_text()
         pick.click()
+        # the pick reaches the table through the kernel: until it does, Play offers the coach's own move
+        expect(page.locator("button.cut-play")).to_have_text(label)
         page.locator("button.cut-play").click()
         tutor = page.locator(".cut-tutor")
         # the coach's question at once, then the analysis' word in its place (its budget is 2 s)
