@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+from collections.abc import Mapping
 from pathlib import Path
 
 from ..engine.storage import now_stamp, open_store, retry
@@ -68,10 +69,11 @@ class Progress:
             return {}
         return {int(level): int(stars) for level, stars in rows}
 
-    def unlocked(self) -> int:
+    def unlocked(self, cleared: Mapping[int, int] | None = None) -> int:
         """The highest level open: the first whose level before it is not cleared. A level played from a shared
-        code and cleared keeps its stars but opens nothing out of turn."""
-        cleared, level = self.stars(), min(LEVELS)
+        code and cleared keeps its stars but opens nothing out of turn. ``cleared``: :meth:`stars` if already read.
+        """
+        cleared, level = self.stars() if cleared is None else cleared, min(LEVELS)
         while level in cleared and level + 1 in LEVELS:
             level += 1
         return level

@@ -179,8 +179,8 @@ class BoardApp:
         advice = hint(self.state) if self.hint_open and not self.state.over else None
         levels, stars = None, None
         if self.progress is not None:  # the levels open, and the one a shared code opened out of turn
-            stars = self.progress.stars()
-            levels = sorted({*range(min(LEVELS), self.progress.unlocked() + 1), self.state.level})
+            stars = self.progress.stars()  # one read of the file per redraw
+            levels = sorted({*range(min(LEVELS), self.progress.unlocked(stars) + 1), self.state.level})
         with self.widget.hold_sync():
             self.widget.board = board_data(view(self.state), selected=self.selected, message=self.message,
                                            bounce=self.bounce, combo=self.combo, advice=advice, levels=levels,
