@@ -168,6 +168,17 @@ def test_clear4_table(server: str) -> None:
     with sync_playwright() as p:
         browser, page = open_page(p)
         open_setup(page, server)
+
+        # the two window widths: auto takes the whole width; a Setup window sizes the setup screen only
+        def app_width() -> float:
+            return float(page.locator(".cut-app").first.evaluate("e => e.getBoundingClientRect().width"))
+
+        assert app_width() > 1100
+        page.get_by_role("button", name="View settings").click()
+        page.get_by_label("Setup window").fill("700")
+        page.get_by_label("Setup window").press("Tab")
+        page.wait_for_function("document.querySelector('.cut-app').getBoundingClientRect().width <= 700")
+        page.get_by_role("button", name="View settings").click()
         page.get_by_label("Preset").filter(visible=True).select_option("Clear 4")
         page.locator(".widget-toggle-buttons", has_text="AI pacing").get_by_role("button", name="Auto").click()
         page.get_by_placeholder("random").fill("5")
@@ -177,6 +188,12 @@ def test_clear4_table(server: str) -> None:
         expect(page.locator(".cut-you .cut-middle")).to_have_count(4)
         expect(page.locator(".cut-moves button").first).to_be_visible()
         page.screenshot(path=str(ARTIFACTS / "08-clear4.png"), full_page=True)
+        # the play window is its own width, auto: on a wide screen the table fills its column, uncapped
+        page.set_viewport_size({"width": 2400, "height": 1600})
+        page.wait_for_function("document.querySelector('.cut-table').getBoundingClientRect().width > 1500")
+        page.set_viewport_size({"width": 1200, "height": 1600})
+        # the Play Bar names the layout Auto picked
+        expect(page.locator(".cut-layout-name")).to_have_text("Auto · Table")
 
         # View settings: one control moves one thing, and the choice is kept in this browser
         def size(selector: str) -> str:
@@ -197,6 +214,10 @@ def test_clear4_table(server: str) -> None:
         views.get_by_role("button", name="Stacked").click()
         expect(page.locator(".cut-table[data-layout=stacked]")).to_have_count(1)
         expect(views.get_by_role("button", name="Stacked")).to_have_attribute("aria-pressed", "true")
+        expect(page.locator(".cut-layout-name")).to_have_text("Stacked")
+        page.get_by_label("Play window").fill("900")
+        page.get_by_label("Play window").press("Tab")
+        page.wait_for_function("document.querySelector('.cut-app').getBoundingClientRect().width <= 900")
         assert axe_problems(page) == [], "View settings"
         shots(page, "view-settings", views)
         page.reload()
@@ -208,6 +229,7 @@ def test_clear4_table(server: str) -> None:
         expect(page.get_by_role("group", name="View").get_by_role("button", name="Auto")).to_have_attribute(
             "aria-pressed", "true"
         )
+        page.wait_for_function("document.querySelector('.cut-app').getBoundingClientRect().width > 1100")
         # a legend entry opens its section of the guide
         open_guide(page, page.locator("a.cut-legend-item", has_text="Dealer"), "rules.html#the-deal")
         browser.close()

@@ -47,8 +47,11 @@ const VIEW_CONTROLS = [
   ["pile", "Pile"],
   ["yours", "Your cards"],
   ["text", "Text"],
+  ["setup", "Setup window"],
   ["width", "Play window"],
 ];
+/** The two window widths: unset is auto, the app taking the whole screen (the other controls size cards and text). */
+const WINDOWS = ["setup", "width"];
 /** @type {Record<string, number>} */
 const VIEW_DEFAULTS = { opponent: 12, pile: 14, yours: 14, text: 14 };
 /** The View (how opponents are drawn) is a View setting too, kept in the browser beside the sizes. */
@@ -58,6 +61,11 @@ const LAYOUTS = [
   ["table", "Table"],
   ["stacked", "Stacked"],
 ];
+
+/** A View's name as the learner reads it. @param {string} key */
+function layoutName(key) {
+  return (LAYOUTS.find(([k]) => k === key) || [key, key])[1];
+}
 
 /** The View this browser keeps, if any. @returns {string|null} */
 function keptLayout() {
@@ -284,10 +292,13 @@ function render({ model, el }) {
     const t = model.get("table") || {};
     root.className = "cut-table cut-" + (model.get("theme") || "light") + (t.review ? " cut-review" : "");
     root.replaceChildren();
-    applyView();
+    applyView(t);
     root.appendChild(titleBar(t));
     if (viewOpen) root.appendChild(viewPanel());
-    if (t.view) root.appendChild(playBar(t));
+    const wanted = model.get("layout") || "auto";
+    const fits = t.view ? tableFits(t.view.players - 1) : true;
+    const arc = wanted === "table" || (wanted === "auto" && fits);
+    if (t.view) root.appendChild(playBar(t, wanted, arc ? "table" : "stacked"));
     const error = model.get("error");
     if (error) {
       const box = h("div", "cut-error", error);
@@ -297,9 +308,6 @@ function render({ model, el }) {
     if (!t.view) return;
     const v = t.view;
     const band = opponents(t, v);
-    const wanted = model.get("layout") || "auto";
-    const fits = tableFits(v.players - 1);
-    const arc = wanted === "table" || (wanted === "auto" && fits);
     band.classList.add(arc ? "cut-arc" : "cut-stacked");
     if (!arc) {  // the stacked list scrolls: a keyboard reaches it too
       band.tabIndex = 0;
@@ -365,9 +373,10 @@ function render({ model, el }) {
     return bar;
   };
 
-  /** The Play Bar: one fixed-height line with the latest action, and the hand's history to open (the first
-   * hand's cut for dealer at its head). @param {Table} t */
-  const playBar = (t) => {
+  /** The Play Bar: one fixed-height line with the latest action, the hand's history to open (the first hand's
+   * cut for dealer at its head), and the layout in use, which Auto picks and re-picks as the width changes.
+   * @param {Table} t @param {string} wanted the View chosen @param {string} used the layout drawn */
+  const playBar = (t, wanted, used) => {
     const bar = h("div", "cut-playbar");
     bar.setAttribute("role", "group");
     bar.setAttribute("aria-label", "Play Bar");
@@ -387,6 +396,10 @@ function render({ model, el }) {
       more.appendChild(list);
       bar.appendChild(more);
     }
+    const layout = layoutName(used);
+    const shown = h("span", "cut-layout-name", wanted === "auto" ? layoutName("auto") + " · " + layout : layout);
+    shown.title = "Layout in use: " + layout + " (View settings change it)";
+    bar.appendChild(shown);
     return bar;
   };
 
@@ -434,9 +447,10 @@ function render({ model, el }) {
       const input = /** @type {HTMLInputElement} */ (h("input"));
       input.type = "number";
       input.name = key;
-      input.min = key === "width" ? "320" : "8";
-      input.max = key === "width" ? "4000" : "64";
-      input.placeholder = key === "width" ? "auto" : String(VIEW_DEFAULTS[key]);
+      const wide = WINDOWS.includes(key);
+      input.min = wide ? "320" : "8";
+      input.max = wide ? "4000" : "64";
+      input.placeholder = wide ? "auto" : String(VIEW_DEFAULTS[key]);
       input.value = view[key] === undefined ? "" : String(view[key]);
       input.onchange = () => {
         const value = Number(input.value);
@@ -460,12 +474,19 @@ function render({ model, el }) {
     return panel;
   };
 
-  const applyView = () => {
+  /** Apply the sizes to the table, and the window width to the whole app (the coach beside the table, the setup
+   * form): the setup screen's width while no game is on the table, the play window's during one.
+   * @param {Table} t */
+  const applyView = (t) => {
     for (const [key] of VIEW_CONTROLS) {
+      if (WINDOWS.includes(key)) continue;
       const css = "--view-" + key;
       if (view[key] === undefined) root.style.removeProperty(css);
       else root.style.setProperty(css, view[key] + "px");
     }
+    const frame = /** @type {HTMLElement} */ (el.closest(".cut-app") || root);
+    const width = view[t.view ? "width" : "setup"];
+    frame.style.maxWidth = width === undefined ? "" : "min(100%, " + width + "px)";
   };
 
   const saveView = () => {
