@@ -185,6 +185,46 @@ class TestGamePicker:
         assert picker.choice.value == "Clear 4" and picker.shown is picker.game_app.widget
 
 
+class TestBoardLink:
+    """K16: the dashboard's result card copies a board link; the page's ``?board=`` reaches the picker through the
+    table's message, and Card Clear opens that deal, at any level."""
+
+    def test_a_board_link_opens_its_deal_under_the_picker(self, tmp_path: Path) -> None:
+        from cut_tutor.widgets import GameApp, GamePicker
+
+        picker = GamePicker(GameApp(tmp_path))
+        assert picker.game_app.table.receive({"type": "ready", "learner": "ann"})
+        assert picker.game_app.table.receive({"type": "board", "code": "12-3"})
+        assert picker.choice.value == "Card Clear" and picker.board is not None and picker.shown is picker.board.widget
+        assert picker.board.board_code() == "12-3" and picker.board.data["link"] is True
+        assert picker.board.progress is not None and picker.board.progress.unlocked() == 1, "it opens nothing"
+        assert picker.board.progress.path == tmp_path / "learners" / "ann" / "cardclear.sqlite"
+
+    @pytest.mark.parametrize(("code", "said"), [("12-x", "bad board code '12-x'"), ("99-0", "there is no level 99")])
+    def test_a_link_to_no_deal_keeps_the_learners_board_and_says_why(self, tmp_path: Path, code: str, said: str) -> None:
+        from cut_tutor.widgets import GameApp, GamePicker
+
+        picker = GamePicker(GameApp(tmp_path))
+        picker.pick("Card Clear")
+        assert picker.board is not None
+        picker.board.swap(picker.board.best_swap())
+        played = picker.board.state.copy()
+        picker.game_app.table.receive({"type": "board", "code": code})
+        assert picker.shown is picker.board.widget and said in picker.board.widget.error
+        assert picker.board.state.board == played.board and picker.board.state.score == played.score
+
+    def test_outside_the_dashboard_a_board_message_is_refused(self, tmp_path: Path) -> None:
+        from cut_tutor.widgets import GameApp
+
+        app = GameApp(tmp_path)
+        assert app.table.receive({"type": "board", "code": "12-0"}) is False
+        assert "opens Card Clear in the dashboard" in app.table.error
+        assert app.table.receive({"type": "board", "code": "1" * 65}) is False and "short text" in app.table.error
+
+    def test_a_notebook_board_copies_the_code(self) -> None:
+        assert BoardApp("4-2").data["link"] is False
+
+
 class TestProgress:
     """K17: levels open one by one as they are cleared, kept per learner; the board opens at the highest open."""
 

@@ -94,10 +94,12 @@ def board_data(
     advice: Advice | None = None,
     levels: list[int] | None = None,
     stars: Mapping[int, int] | None = None,
+    link: bool = False,
 ) -> dict[str, Any]:
     """The JSON the page draws: the view, the picked card and its neighbours' tags, the last message, the combo
-    badge, (when open) the Hint table, and the levels the picker offers (default: every one) with the stars won on
-    each. Built from the view and the Hint alone (H8)."""
+    badge, (when open) the Hint table, the levels the picker offers (default: every one) with the stars won on
+    each, and whether the result card copies a board link (the dashboard opens one) or the bare code. Built from
+    the view and the Hint alone (H8)."""
     tags: dict[str, str] = {}
     if selected is not None:
         name = cell_name(selected)
@@ -115,6 +117,7 @@ def board_data(
         "levels": sorted(LEVELS) if levels is None else levels,
         "stars": {str(level): count for level, count in (stars or {}).items()},
         "hint": None if advice is None else {"rows": advice.rows(), "text": advice.text},
+        "link": link,
     }
 
 
@@ -155,8 +158,10 @@ class BoardApp:
     Tap (``pick``) one card, then a neighbour, to swap them; a drag sends the ``swap`` itself.
     """
 
-    def __init__(self, code: str | None = None, progress: Progress | None = None) -> None:
+    def __init__(self, code: str | None = None, progress: Progress | None = None, links: bool = False) -> None:
         self.progress = progress
+        #: The result card copies a board link (``?board=12-0``) that the dashboard opens, not the bare code.
+        self.links = links
         self.state = State.from_code(code or f"{progress.unlocked() if progress else 1}-0")
         self.selected: int | None = None
         self.message = progress.problem if progress else ""
@@ -184,7 +189,7 @@ class BoardApp:
         with self.widget.hold_sync():
             self.widget.board = board_data(view(self.state), selected=self.selected, message=self.message,
                                            bounce=self.bounce, combo=self.combo, advice=advice, levels=levels,
-                                           stars=stars)  # fmt: skip
+                                           stars=stars, link=self.links)  # fmt: skip
 
     def intent(self, kind: str, value: Any) -> None:
         """Carry out a checked intent from the page."""
@@ -260,7 +265,7 @@ class BoardApp:
         self._start(code)
 
     def board_code(self) -> str:
-        """The code the result card's *Copy board code* copies: it replays this deal exactly (K16)."""
+        """The code the result card copies (alone, or in the board link): it replays this deal exactly (K16)."""
         return self.state.code
 
     def set_theme(self, theme: str) -> None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 import re
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -67,6 +67,9 @@ class GameApp(Shown):
         self.ai: list[AIPlayer] = []
         self.theme = "light"
         self.log: list[str] = []
+        #: Opens a Card Clear board code from the page's address (``?board=12-0``); the dashboard's game picker
+        #: sets it, since Card Clear is its game, not this app's (K16).
+        self.board_opener: Callable[[str], None] | None = None
         self.table = TableWidget(self._on_intent)
         self.controls = Controls(self.table)
         self.loop = PlayLoop(self, auto_delay)
@@ -494,6 +497,10 @@ class GameApp(Shown):
             if self.game is None:
                 self.check_resume()
                 self.refresh()
+        elif kind == "board":
+            if self.board_opener is None:
+                raise IntentError("a board link opens Card Clear in the dashboard, under its game picker")
+            self.board_opener(str(value))
         elif kind == "key":
             pass  # arrow keys step the replayer only
 

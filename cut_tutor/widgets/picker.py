@@ -11,6 +11,8 @@ CUT and Clear 4 are two presets of the same table game, so they pick the preset 
 True
 >>> picker.pick("CUT"); picker.game_app.set_preset("Clear 4"); picker.choice.value  # the setup screen's preset
 'Clear 4'
+>>> picker.open_board("12-3"); picker.choice.value, picker.board.board_code()  # a board link, any level
+('Card Clear', '12-3')
 """
 
 from __future__ import annotations
@@ -51,6 +53,7 @@ class GamePicker:
         game_app.form.preset.observe(lambda change: self._follow(change["new"]), names="value")
         self.area = w.Box([game_app.widget])
         self.widget = w.VBox([self.choice, self.area])
+        game_app.board_opener = self.open_board
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         return self.widget._repr_mimebundle_(**kwargs)
@@ -65,6 +68,16 @@ class GamePicker:
         if self.choice.value != CARD_CLEAR:
             self.choice.value = CLEAR4 if preset == CLEAR4 else "CUT"
 
+    def open_board(self, code: str) -> None:
+        """Open the deal a board link names (``?board=12-0``, K16): Card Clear shows that board, at any level. A
+        code that names no deal leaves the learner's own board, and says what was wrong on it."""
+        self.pick(CARD_CLEAR)
+        assert self.board is not None  # picking Card Clear made it
+        try:
+            self.board.play_code(code)
+        except ValueError as exc:
+            self.board.widget.error = f"The board link does not open a deal: {exc}."
+
     def pick(self, name: str) -> None:
         """Show a game: CUT or Clear 4 picks that preset on the table game, Card Clear shows its board."""
         if name not in GAMES:
@@ -74,7 +87,7 @@ class GamePicker:
             return
         if name == CARD_CLEAR:
             if self.board is None:  # the learner's own way up the levels, kept in their home (K17)
-                self.board = BoardApp(progress=Progress(self.game_app.home / PROGRESS_FILE))
+                self.board = BoardApp(progress=Progress(self.game_app.home / PROGRESS_FILE), links=True)
                 self.board.set_theme(self.game_app.theme)
             self.area.children = [self.board.widget]
             return

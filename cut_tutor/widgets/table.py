@@ -50,6 +50,7 @@ COLOURS: dict[str, str] = {
 #: Intent types the page may send; anything else is refused.
 INTENTS = (
     "move", "select", "combo", "coach_play", "undo", "next", "automate", "new_game", "theme", "layout", "ready", "key",
+    "board",
 )  # fmt: skip
 #: How opponents are drawn: Auto picks the arc when it fits the width, else the stacked list.
 LAYOUTS = ("auto", "table", "stacked")
@@ -253,7 +254,7 @@ class TableWidget(anywidget.AnyWidget):
         except Exception as exc:  # a fault of the tutor itself: said plainly, the trace kept in the server log
             self.error = unexpected(exc)
             return False
-        if kind not in ("ready", "key", "theme"):
+        if kind not in ("ready", "key", "theme", "board"):
             self.error = ""
         return True
 
@@ -271,8 +272,8 @@ def parse_intent(content: Any) -> tuple[str, Any]:
     kind = content.get("type")
     if not isinstance(kind, str) or kind not in INTENTS:
         raise IntentError(f"unknown request type {str(kind)[:_MAX_TEXT]!r}")
-    if kind in ("move", "select", "key", "theme", "layout"):
-        field = "move" if kind == "select" else kind
+    if kind in ("move", "select", "key", "theme", "layout", "board"):
+        field = {"select": "move", "board": "code"}.get(kind, kind)
         value = content.get(field)
         if not isinstance(value, str) or not value or len(value) > _MAX_TEXT:
             raise IntentError(f"'{kind}' needs a short text field '{field}'")

@@ -129,8 +129,12 @@ def test_play_a_level_to_its_result_card(server: str) -> None:
         assert axe_problems(page) == [], "result card"
         result.scroll_into_view_if_needed()
         shot(page, "result-light")
-        page.get_by_role("button", name="Copy board code 1-0").click()
-        expect(result.locator(".cc-copy")).to_have_text("Copied 1-0")
+        # the board link opens this deal for a friend: here, level 1 again although the board now opens at 2 (K16)
+        page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+        page.get_by_role("button", name="Copy the board link of deal 1-0").click()
+        expect(result.locator(".cc-copy")).to_have_text("Copied the board link")
+        link = page.evaluate("navigator.clipboard.readText()")
+        assert re.search(r"[?&]board=1-0$", link), link
 
         page.get_by_role("button", name="Try again: the same deal").click()
         expect(result).to_have_count(0)
@@ -139,6 +143,10 @@ def test_play_a_level_to_its_result_card(server: str) -> None:
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= PHONE["width"], f"the board fits a phone ({width} px)"
         shot(page, "phone-light")
+
+        page.goto(link)  # the link opens Card Clear at its deal, not at the learner's own level 2
+        expect(page.locator(".cc-code")).to_have_text(re.compile(r"^1-0 · "))
+        expect(page.get_by_role("button", name="Card Clear", exact=True)).to_have_class(re.compile("mod-active"))
         browser.close()
 
 

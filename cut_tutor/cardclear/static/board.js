@@ -11,7 +11,7 @@
  * @typedef {{swap: string, hands: string[], base: number, combo: number, points: number, extra_moves: number,
  *            goal: number, lookahead: number, finish: number, total: number, sure: boolean, best: boolean}} Row
  * @typedef {{view: View, selected: string|null, tags: Record<string, string>, message: string, bounce: string,
- *            combo: number, levels: number[], stars: Record<string, number>,
+ *            combo: number, levels: number[], stars: Record<string, number>, link: boolean,
  *            hint: {rows: Row[], text: string}|null}} Board
  */
 
@@ -30,6 +30,14 @@ function h(tag, cls, text) {
 function face(name) {
   const rank = name.slice(0, -1), suit = name.slice(-1);
   return { text: rank + (SUIT_SIGNS[suit] || suit), spoken: `${rank} of ${SUIT_WORDS[suit] || suit}`, red: suit === "H" || suit === "D" };
+}
+
+/** The address of this page opening the deal ``code`` (the dashboard reads ``?board=``). @param {string} code */
+function boardLink(code) {
+  const url = new URL(location.href);
+  url.searchParams.set("board", code);
+  url.hash = "";
+  return url.toString();
 }
 
 /** Is the page around the board dark (JupyterLab's or Voilà's dark theme)? */
@@ -235,7 +243,7 @@ function render({ model, el }) {
     if (b.hint && !v.over) side.appendChild(hintTable(b.hint));
 
     // The result card.
-    if (v.over && v.result) side.appendChild(resultCard(v.result));
+    if (v.over && v.result) side.appendChild(resultCard(v.result, !!b.link));
   };
 
   /** The live hands in one line; open, each with its points and an example. @param {Hand[]} hands */
@@ -323,8 +331,8 @@ function render({ model, el }) {
     return box;
   };
 
-  /** @param {any} result */
-  const resultCard = (result) => {
+  /** @param {any} result @param {boolean} link copy a board link (the dashboard's), not the bare code */
+  const resultCard = (result, link) => {
     const card = h("div", "cc-result" + (result.passed ? " cc-passed" : ""));
     card.setAttribute("role", "region");
     card.setAttribute("aria-label", "Result");
@@ -336,10 +344,13 @@ function render({ model, el }) {
     const row = h("div", "cc-result-buttons");
     row.appendChild(button("cc-retry", "Try again", "Try again: the same deal", () => send({ type: "retry" })));
     row.appendChild(button("cc-new", "New deal", "New deal of this level", () => send({ type: "new" })));
-    row.appendChild(button("cc-copy", copied === result.code ? `Copied ${result.code}` : "Copy board code",
-      `Copy board code ${result.code}`, () => {
-        copied = result.code;
-        navigator.clipboard?.writeText(result.code).catch(() => {});
+    // in the dashboard a link opens this deal for a friend, at any level (K16); elsewhere the code does
+    const what = link ? "board link" : "board code";
+    const text = link ? boardLink(result.code) : result.code;
+    row.appendChild(button("cc-copy", copied === text ? `Copied the ${what}` : `Copy ${what}`,
+      `Copy the ${what} of deal ${result.code}`, () => {
+        copied = text;
+        navigator.clipboard?.writeText(text).catch(() => {});
         draw();
       }));
     card.appendChild(row);

@@ -209,6 +209,8 @@ function hostIsDark() {
 
 /** The host's theme is followed once per page: after that the table's Light/Dark choice rules. */
 let hostThemeTaken = false;
+/** A board link (``?board=12-0``) opens its Card Clear deal once per page, not on every redraw of the table. */
+let boardLinkSent = false;
 
 /** A slider's handle (ipywidgets draws it as a bare ``role=slider``) takes its widget's label as its name.
  * @param {ParentNode} node */
@@ -932,6 +934,11 @@ function render({ model, el }) {
   draw();
   const id = learner();
   send(id ? { type: "ready", learner: id } : { type: "ready" });
+  const board = new URLSearchParams(location.search).get("board");
+  if (board && !boardLinkSent) {
+    boardLinkSent = true;
+    send({ type: "board", code: board });
+  }
   const kept = keptLayout();
   if (kept && kept !== (model.get("layout") || "auto")) send({ type: "layout", layout: kept });
   if (!hostThemeTaken) {
