@@ -1124,7 +1124,7 @@ NOTEBOOKS["10_card_clear"] = [
     **Goal:** play the 6×6 poker-hand puzzle from a board code, read what one swap scores, and see why the Hint
     picks the swap it does — knowing only what you can see: the board and the three Next cards.
 
-    The rules are on the guide's *Card Clear* page (K1–K17), the Hint's parts there too (H1–H8).
+    The rules are on the guide's *Card Clear* page (K1–K18), the Hint's parts there too (H1–H8).
     """),
     code("""
     from cut_tutor.cardclear import State, board_text, view

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path
 
 import pytest
 
 from cut_tutor.cardclear import LevelError, State, SwapError
+from cut_tutor.cardclear.hint import hint
 from cut_tutor.cardclear.progress import Progress
 from cut_tutor.cardclear.widget import BoardApp, IntentError, parse_intent
 
@@ -201,7 +203,7 @@ class TestBoardLink:
         assert picker.board.progress.path == tmp_path / "learners" / "ann" / "cardclear.sqlite"
 
     @pytest.mark.parametrize(("code", "said"), [("12-x", "bad board code '12-x'"), ("99-0", "there is no level 99")])
-    def test_a_link_to_no_deal_keeps_the_learners_board_and_says_why(self, tmp_path: Path, code: str, said: str) -> None:
+    def test_a_link_to_no_deal_keeps_the_board_and_says_why(self, tmp_path: Path, code: str, said: str) -> None:
         from cut_tutor.widgets import GameApp, GamePicker
 
         picker = GamePicker(GameApp(tmp_path))
@@ -223,6 +225,60 @@ class TestBoardLink:
 
     def test_a_notebook_board_copies_the_code(self) -> None:
         assert BoardApp("4-2").data["link"] is False
+
+
+class TestOpening:
+    """K18: each deal falls in under its banner (the page animates a new ``deal`` number), and a learner's first
+    game points at a swap they can make until they make one."""
+
+    def test_every_new_deal_has_a_new_number(self) -> None:
+        app = BoardApp("2-0")
+        dealt = [app.data["deal"]]
+        for act in (app.try_again, app.new_deal, lambda: app.set_level(3), lambda: app.play_code("5-1")):
+            act()
+            dealt.append(app.data["deal"])
+        app.pick("r1c1")
+        assert dealt == sorted(set(dealt)) and app.data["deal"] == dealt[-1], "a tap is not a new deal"
+
+    def test_the_first_game_points_at_a_swap_until_one_is_made(self, tmp_path: Path) -> None:
+        progress = Progress(tmp_path / "cardclear.sqlite")
+        app = BoardApp(progress=progress)
+        pointer = app.data["pointer"]
+        assert pointer is not None and pointer["swap"] == app.best_swap()
+        assert pointer["swap"] in {option["swap"] for option in app.data["view"]["legal"]}
+        first, second = pointer["swap"].split("-")
+        assert f"Tap {first}, then {second}." in pointer["text"]
+        app.pick(first)
+        assert app.data["pointer"] == pointer, "picking a card is not yet a swap"
+        app.pick(first)
+        app.swap(pointer["swap"])
+        assert app.data["pointer"] is None
+        app.try_again()
+        assert app.data["pointer"] is not None, "still the first game: none has ended"
+        while not app.state.over:
+            app.swap(app.best_swap())
+        app.new_deal()
+        assert app.data["pointer"] is None and not progress.first_game()
+
+    def test_a_game_lost_ends_the_first_game_too(self, tmp_path: Path) -> None:
+        progress = Progress(tmp_path / "cardclear.sqlite")
+        app = BoardApp(progress=progress)
+        while not app.state.over:  # the Hint's worst swap each turn: the level is lost
+            app.swap(str(hint(app.state).options[-1].swap))
+        assert not app.state.passed and not progress.first_game() and progress.unlocked() == 1
+
+    def test_a_learner_who_cleared_levels_before_games_were_kept_sees_no_finger(self, tmp_path: Path) -> None:
+        path = tmp_path / "cardclear.sqlite"
+        with sqlite3.connect(path) as db:
+            db.execute("CREATE TABLE levels (level INTEGER PRIMARY KEY, best INTEGER NOT NULL, stars INTEGER NOT NULL,"
+                       " cleared TEXT NOT NULL)")  # fmt: skip
+            db.execute("INSERT INTO levels VALUES (1, 900, 2, '2026-11-30T10:00:00Z')")
+        db.close()
+        app = BoardApp(progress=Progress(path))
+        assert app.data["pointer"] is None and app.state.code == "2-0"
+
+    def test_a_notebook_board_has_no_first_game(self) -> None:
+        assert BoardApp("1-0").data["pointer"] is None
 
 
 class TestProgress:

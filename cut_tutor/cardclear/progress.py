@@ -3,8 +3,8 @@ SQLite file in the learner's home. Levels open one by one: clearing a level open
 
 >>> import tempfile, pathlib
 >>> progress = Progress(pathlib.Path(tempfile.mkdtemp()) / "cardclear.sqlite")
->>> progress.unlocked(), progress.stars()
-(1, {})
+>>> progress.unlocked(), progress.stars(), progress.first_game()
+(1, {}, True)
 """
 
 from __future__ import annotations
@@ -24,6 +24,12 @@ CREATE TABLE IF NOT EXISTS levels (
     best INTEGER NOT NULL,   -- the best final score (points and move bonus) the level was cleared with
     stars INTEGER NOT NULL,  -- the most stars earned on it, 1 to 3
     cleared TEXT NOT NULL    -- when it was first cleared (UTC)
+);
+CREATE TABLE IF NOT EXISTS games (
+    code TEXT NOT NULL,      -- the board code played to its end, cleared or not
+    final INTEGER NOT NULL,  -- its final score
+    stars INTEGER NOT NULL,  -- 0 when the level was not cleared
+    finished TEXT NOT NULL   -- when (UTC)
 );
 """
 
@@ -47,16 +53,34 @@ class Progress:
         )
 
     def record(self, state: State) -> None:
-        """Keep a cleared level: its best final score and stars; a level not cleared changes nothing."""
-        if not state.passed or self.problem:
+        """Keep a game played to its end, and for a cleared level its best final score and stars."""
+        if self.problem:
             return
+
+        def keep(db: sqlite3.Connection) -> None:
+            stamp = now_stamp()
+            db.execute("INSERT INTO games VALUES (?, ?, ?, ?)", (state.code, state.final_score, state.stars, stamp))
+            if state.passed:
+                db.execute("INSERT INTO levels VALUES (?, ?, ?, ?) ON CONFLICT(level) DO UPDATE SET"
+                           " best = max(best, excluded.best), stars = max(stars, excluded.stars)",
+                           (state.level, state.final_score, state.stars, stamp))  # fmt: skip
+
         try:
-            retry(self.path, lambda db: db.execute(
-                "INSERT INTO levels VALUES (?, ?, ?, ?) ON CONFLICT(level) DO UPDATE SET"
-                " best = max(best, excluded.best), stars = max(stars, excluded.stars)",
-                (state.level, state.final_score, state.stars, now_stamp())))  # fmt: skip
+            retry(self.path, keep)
         except (sqlite3.Error, OSError) as exc:
             self.problem = self._explain(exc)
+
+    def first_game(self) -> bool:
+        """Has the learner yet to play a game to its end? Their first game shows a swap they can make (K18). A
+        level cleared before games were kept counts as a game played."""
+        if self.problem:
+            return False
+        ask = "SELECT 1 FROM games UNION ALL SELECT 1 FROM levels LIMIT 1"
+        try:
+            return retry(self.path, lambda db: db.execute(ask).fetchone()) is None
+        except (sqlite3.Error, OSError) as exc:
+            self.problem = self._explain(exc)
+            return False
 
     def stars(self) -> dict[int, int]:
         """The most stars earned on each level cleared."""

@@ -95,11 +95,14 @@ def board_data(
     levels: list[int] | None = None,
     stars: Mapping[int, int] | None = None,
     link: bool = False,
+    deal: int = 0,
+    pointer: Swap | None = None,
 ) -> dict[str, Any]:
     """The JSON the page draws: the view, the picked card and its neighbours' tags, the last message, the combo
     badge, (when open) the Hint table, the levels the picker offers (default: every one) with the stars won on
-    each, and whether the result card copies a board link (the dashboard opens one) or the bare code. Built from
-    the view and the Hint alone (H8)."""
+    each, whether the result card copies a board link (the dashboard opens one) or the bare code, the deal's
+    number on this board (a new one falls in under its banner, K18) and the swap a first game points at. Built
+    from the view and the Hint alone (H8)."""
     tags: dict[str, str] = {}
     if selected is not None:
         name = cell_name(selected)
@@ -118,7 +121,15 @@ def board_data(
         "stars": {str(level): count for level, count in (stars or {}).items()},
         "hint": None if advice is None else {"rows": advice.rows(), "text": advice.text},
         "link": link,
+        "deal": deal,
+        "pointer": None if pointer is None else {"swap": str(pointer), "text": pointer_words(pointer)},
     }
+
+
+def pointer_words(swap: Swap) -> str:
+    """What the first game's pointing finger asks (K18)."""
+    a, b = str(swap).split("-")
+    return f"Your first game: the finger marks a swap you can make. Tap {a}, then {b}."
 
 
 class BoardWidget(anywidget.AnyWidget):
@@ -168,6 +179,8 @@ class BoardApp:
         self.bounce = ""
         self.combo = 1.0
         self.hint_open = False
+        #: Deals dealt on this board: each new one falls in row by row under its banner (K18).
+        self.deals = 1
         self.widget = BoardWidget(self)
         self.refresh()
 
@@ -182,14 +195,17 @@ class BoardApp:
     def refresh(self) -> None:
         """Send the page the view of the game now, as one message."""
         advice = hint(self.state) if self.hint_open and not self.state.over else None
-        levels, stars = None, None
+        levels, stars, pointer = None, None, None
         if self.progress is not None:  # the levels open, and the one a shared code opened out of turn
             stars = self.progress.stars()  # one read of the file per redraw
             levels = sorted({*range(min(LEVELS), self.progress.unlocked(stars) + 1), self.state.level})
+            if not self.state.swaps and self.progress.first_game():  # until the first swap of the first game
+                pointer = (advice or hint(self.state)).best.swap
         with self.widget.hold_sync():
             self.widget.board = board_data(view(self.state), selected=self.selected, message=self.message,
                                            bounce=self.bounce, combo=self.combo, advice=advice, levels=levels,
-                                           stars=stars, link=self.links)  # fmt: skip
+                                           stars=stars, link=self.links, deal=self.deals,
+                                           pointer=pointer)  # fmt: skip
 
     def intent(self, kind: str, value: Any) -> None:
         """Carry out a checked intent from the page."""
@@ -276,5 +292,6 @@ class BoardApp:
 
     def _start(self, code: str) -> None:
         self.state = State.from_code(code)
+        self.deals += 1
         self.selected, self.message, self.bounce, self.combo = None, "", "", 1.0
         self.refresh()

@@ -11,8 +11,8 @@
  * @typedef {{swap: string, hands: string[], base: number, combo: number, points: number, extra_moves: number,
  *            goal: number, lookahead: number, finish: number, total: number, sure: boolean, best: boolean}} Row
  * @typedef {{view: View, selected: string|null, tags: Record<string, string>, message: string, bounce: string,
- *            combo: number, levels: number[], stars: Record<string, number>, link: boolean,
- *            hint: {rows: Row[], text: string}|null}} Board
+ *            combo: number, levels: number[], stars: Record<string, number>, link: boolean, deal: number,
+ *            pointer: {swap: string, text: string}|null, hint: {rows: Row[], text: string}|null}} Board
  */
 
 const SUIT_SIGNS = { S: "♠", H: "♥", D: "♦", C: "♣" };
@@ -47,6 +47,17 @@ function hostIsDark() {
   return new URLSearchParams(location.search).get("theme") === "dark";
 }
 
+/** The deal each board last opened with: a board drawn again (the picker back on Card Clear) does not fall again. */
+const shownDeals = new WeakMap();
+/** The opening (K18), in milliseconds: each row starts falling this long after the one above, falls for FALL; the
+ * banner stays BANNER from the deal, then folds into the goal bar in FOLD. */
+const ROW_DELAY = 70, FALL = 320, BANNER = 2400, FOLD = 450;
+
+/** Does the learner ask for less motion? Then nothing falls or folds: the board and the banner simply appear. */
+function stillness() {
+  return matchMedia("(prefers-reduced-motion: reduce)").matches;
+}
+
 /** @param {{ model: any, el: HTMLElement }} ctx */
 function render({ model, el }) {
   const root = h("div", "cc-board");
@@ -60,6 +71,41 @@ function render({ model, el }) {
   let handsOpen = false;
   /** @type {string|null} */
   let dragFrom = null;
+  /** The opening's clock: when the deal fell in, when the fall ends, when the banner folds and is gone. */
+  let dealtAt = 0, fallUntil = 0, bannerUntil = 0, foldUntil = 0;
+  /** @type {number[]} */
+  let timers = [];
+
+  /** A new deal falls in row by row under its banner; each phase's end redraws the board. @param {number} deal */
+  const open = (deal) => {
+    if (shownDeals.get(model) === deal) return;
+    shownDeals.set(model, deal);
+    const still = stillness();
+    dealtAt = performance.now();
+    fallUntil = still ? dealtAt : dealtAt + 5 * ROW_DELAY + FALL;
+    bannerUntil = dealtAt + BANNER;
+    foldUntil = bannerUntil + (still ? 0 : FOLD);
+    schedule();
+  };
+
+  /** Redraw at each end still ahead: the fall's, the banner's fold, the banner gone. */
+  const schedule = () => {
+    timers.forEach(clearTimeout);
+    const now = performance.now();
+    timers = [fallUntil, bannerUntil, foldUntil].filter((t) => t > now).map((t) => setTimeout(draw, t - now + 1));
+  };
+
+  /** Tap the board (or the banner) to skip: the cards are in place, and the banner folds away now. */
+  const skip = () => {
+    const now = performance.now();
+    fallUntil = Math.min(fallUntil, now);
+    if (bannerUntil > now) {
+      bannerUntil = now;
+      foldUntil = now + (stillness() ? 0 : FOLD);
+    }
+    schedule();
+    draw();
+  };
   /** @param {Record<string, unknown>} msg */
   const send = (msg) => model.send(msg);
 
@@ -80,6 +126,10 @@ function render({ model, el }) {
     root.className = "cc-board cc-" + (model.get("theme") || "light");
     root.replaceChildren();
     if (!v) return;
+    open(b.deal);
+    const now = performance.now();
+    const falling = now < fallUntil;
+    if (falling) root.classList.add("cc-falling");
 
     // The title: level, code, level picker, theme.
     const title = h("div", "cc-title");
@@ -168,9 +218,17 @@ function render({ model, el }) {
     const grid = h("div", "cc-grid");
     grid.setAttribute("role", "grid");
     grid.setAttribute("aria-label", "Board, 6 rows by 6 columns");
+    // while the deal falls in, a tap on the board skips the fall rather than picking a card
+    grid.addEventListener("click", (e) => {
+      if (performance.now() >= fallUntil) return;
+      e.stopPropagation();
+      skip();
+    }, true);
+    const [from, to] = b.pointer ? b.pointer.swap.split("-") : ["", ""];
     v.board.forEach((row, r) => {
       const line = h("div", "cc-row");
       line.setAttribute("role", "row");
+      if (falling) line.style.animationDelay = `${Math.round(dealtAt + r * ROW_DELAY - now)}ms`;
       row.forEach((name, c) => {
         const cell = `r${r + 1}c${c + 1}`;
         const f = face(name);
@@ -185,7 +243,16 @@ function render({ model, el }) {
           node.classList.add("cc-tagged");
           node.appendChild(h("span", "cc-tag", tag));
         }
-        node.setAttribute("aria-label", `${cell}: ${f.spoken}${picked ? ", picked up" : ""}${tag ? ", swap makes " + tag : ""}`);
+        // the first game's pointing finger: on one card of a swap, pointing at the other
+        const pointed = cell === from ? `, the finger's swap: with ${to}` : cell === to ? `, the finger's swap: with ${from}` : "";
+        if (cell === from) {
+          node.classList.add("cc-pointed");
+          const right = Number(to[3]) > c + 1;
+          const finger = h("span", "cc-finger " + (right ? "cc-finger-right" : "cc-finger-down"), right ? "👉" : "👇");
+          finger.setAttribute("aria-hidden", "true");
+          node.appendChild(finger);
+        } else if (cell === to) node.classList.add("cc-pointed-to");
+        node.setAttribute("aria-label", `${cell}: ${f.spoken}${picked ? ", picked up" : ""}${tag ? ", swap makes " + tag : ""}${pointed}`);
         node.setAttribute("aria-selected", picked ? "true" : "false");
         node.tabIndex = cursor[0] === r && cursor[1] === c ? 0 : -1;
         node.onclick = () => {
@@ -221,7 +288,10 @@ function render({ model, el }) {
       });
       grid.appendChild(line);
     });
-    main.appendChild(grid);
+    const stage = h("div", "cc-stage");
+    stage.appendChild(grid);
+    if (now < foldUntil) stage.appendChild(banner(v, now >= bannerUntil));
+    main.appendChild(stage);
 
     // The last swap, the bounce reason, a page error.
     const status = h("div", "cc-status");
@@ -229,6 +299,7 @@ function render({ model, el }) {
     status.setAttribute("aria-live", "polite");
     if (b.bounce) status.appendChild(h("div", "cc-bounce", "↩ " + b.bounce));
     else if (b.message) status.appendChild(h("div", "cc-message", b.message));
+    else if (b.pointer) status.appendChild(h("div", "cc-message cc-pointer-text", b.pointer.text));
     if (model.get("error")) status.appendChild(h("div", "cc-error", model.get("error")));
     main.appendChild(status);
 
@@ -244,6 +315,20 @@ function render({ model, el }) {
 
     // The result card.
     if (v.over && v.result) side.appendChild(resultCard(v.result, !!b.link));
+  };
+
+  /** The deal's banner: the level, its goals and its move limit, over the board until it folds into the goal bar;
+   * a tap folds it now. @param {View} v @param {boolean} folding */
+  const banner = (v, folding) => {
+    const box = h("div", "cc-banner" + (folding ? " cc-banner-fold" : ""));
+    box.setAttribute("role", "status");
+    box.appendChild(h("div", "cc-banner-level", `Level ${v.level}`));
+    const goals = h("ul", "cc-banner-goals");
+    for (const g of v.goals) goals.appendChild(h("li", "", g.goal));
+    box.appendChild(goals);
+    box.appendChild(h("div", "cc-banner-moves", `${v.moves_left} moves`));
+    box.onclick = skip;
+    return box;
   };
 
   /** The live hands in one line; open, each with its points and an example. @param {Hand[]} hands */
