@@ -633,9 +633,33 @@ class TestTable:
         app.set_pacing("Step")
         app.play("flip 1")
         assert labels_of(app) == {"add 0": "Play 1× 5", "add 1×5": "Play 2× 5", "add 2×5": "Play 3× 5 — clear"}
+        adding = app.table.table["adding"]  # the numbered list above the buttons: the turned 5 first, then the hand's
+        assert adding["first"] == {"number": 1, "card": "5", "note": "the card you turned over"}
+        assert [g["title"] for g in adding["groups"]] == ["From your hand"]
+        assert [c["number"] for c in adding["groups"][0]["cards"]] == [2, 3]
         app.play("add 0")
+        assert app.table.table["adding"] is None
         seen = app.table.table["view"]
         assert [p["card"] for p in seen["pile"]] == ["5", "5"] and seen["hand"] == ["9", "5", "5"]
+
+    def test_the_numbered_list_puts_the_hand_before_the_piles(self, tmp_path: Path) -> None:
+        """R13: a pile card that could go too is numbered after the hand's, with its pile named, and its button
+        is the one that plays that pile."""
+        position = {
+            "rules": {"players": 2, "piles_face_down": True},
+            "turn": 0,
+            "dealer": 1,
+            "pile": "5@1",
+            "seats": [{"hand": "5 5", "stacks": ["[5]", "[7] 5", "[8]", "[9]"]}, {"hand": "2 2"}],
+        }
+        app = app_at(tmp_path, position)
+        app.set_pacing("Step")
+        app.play("flip 1")
+        hand, piles = app.table.table["adding"]["groups"]
+        assert (hand["title"], [c["number"] for c in hand["cards"]]) == ("From your hand", [2, 3])
+        assert piles["title"] == "From your piles" and "Risk card" in piles["note"]
+        assert piles["cards"] == [{"number": 4, "card": "5", "stack": 1, "where": "pile 2"}]
+        assert {a["stack"] for a in app.table.table["actions"] if "stack" in a} == {1}
 
     def test_same_labels_name_their_cards(self, tmp_path: Path) -> None:
         position = {
@@ -941,6 +965,7 @@ class TestClear4:
         assert table["view"]["exposed"] == [1] and table["view"]["seats"][0]["stacks"][0] == [None, "6"]
         assert labels_of(app) == {"add 0": "Add none", "add 1×6 s1": "Add 1× 6 (pile 1)"}
         assert "add matching cards" in table["status"]
+        assert table["adding"] is None, "Clear 4 adds after a play of several: no turned card 1 (R22)"
         assert not app.can_undo()  # it turned a hidden card (C9)
         app.play("add 1×6 s1")
         assert app.table.table["view"]["seats"][0]["stacks"][0] == [None]

@@ -414,6 +414,27 @@ def _stack_badges(stacks: Sequence[Sequence[Any]]) -> list[str]:
     return [f"{pile_number(k)}, {count(len(stack), 'card')}" for k, stack in enumerate(stacks)]
 
 
+def adding_list(card: int, hand: int, piles: Sequence[int]) -> dict[str, Any]:
+    """R13's list after a blind ``card`` lands: it is card 1, and each card that could go with it has the next
+    number, the hand's first (a hand card costs nothing but itself), then the piles' (each uncovers a Risk card).
+
+    >>> [g["title"] for g in adding_list(5, 2, [1])["groups"]], adding_list(5, 2, [1])["groups"][1]["cards"]
+    (['From your hand', 'From your piles'], [{'number': 4, 'card': '5', 'stack': 1, 'where': 'pile 2'}])
+    """
+    name = card_name(card)
+    groups = [
+        {"title": "From your hand", "note": "costs nothing but the card",
+         "cards": [{"number": 2 + i, "card": name} for i in range(hand)]},
+        {"title": "From your piles", "note": "each one played uncovers that pile's Risk card",
+         "cards": [{"number": 2 + hand + j, "card": name, "stack": k, "where": pile_number(k)}
+                   for j, k in enumerate(piles)]},
+    ]  # fmt: skip
+    return {
+        "first": {"number": 1, "card": name, "note": "the card you turned over"},
+        "groups": [group for group in groups if group["cards"]],
+    }
+
+
 def table_words(view: Mapping[str, Any], *, pile_counts: bool = True) -> dict[str, Any]:
     """The words the page prints for a view: the faces of the cards it shows, each seat's card count, bust mark and
     stack badges, the pile readout and the legend, so the page holds no second copy of them.

@@ -31,7 +31,7 @@ from cut_tutor.engine.cards import WILD
 from cut_tutor.engine.clear4 import FOUR
 from cut_tutor.engine.clear4 import run as clear4_run
 from cut_tutor.engine.moves import ADD, CLEAR, FLIP, GAMBLE, PLAY, PUSH, TAKE, TURNUP
-from cut_tutor.engine.words import combo_label, move_labels, table_words
+from cut_tutor.engine.words import adding_list, combo_label, move_labels, table_words
 
 _STATIC = pathlib.Path(__file__).parent / "static"
 
@@ -198,12 +198,22 @@ def table_data(
         "step": step,
         "dim": bool(dim),
         "legend": dict(legend or {}),
+        "adding": _adding(know) if mode == "play" else None,
         "words": table_words(seen, pile_counts=pile_counts),
         "pause": dict(pause) if pause else None,
         "hand_over": dict(hand_over) if hand_over else None,
         "history": list(history),
         "links": dict(links or {}),
     }
+
+
+def _adding(know: Knowledge) -> dict[str, Any] | None:
+    """In CUT, after a blind card lands: it as card 1 and the numbered cards its choices could send (R13)."""
+    adds = [move for move in know.legal if move.kind == ADD]
+    if know.rules.clear4 or not adds:
+        return None
+    piles = sorted({k for move in adds for k in move.stacks})
+    return adding_list(know.top, max(move.n for move in adds), piles)
 
 
 def _risk_combos(know: Knowledge, move: Move, label: str, used: list[str]) -> list[dict[str, Any]]:

@@ -18,8 +18,10 @@
  *            selected?: Action|null, review?: boolean,
  *            pile_counts: boolean, status: string, last: string, step: string, dim?: boolean,
  *            legend?: Record<string, string>, words: Words, pause?: Pause|null, hand_over?: HandOver|null,
- *            history?: string[], links?: Record<string, string>, playable?: string[]}} Table
+ *            history?: string[], links?: Record<string, string>, playable?: string[], adding?: Adding|null}} Table
  * @typedef {{kind: string, seat: number, cards: string[], by: number[], text: string}} Pause
+ * @typedef {{number: number, card: string, stack?: number, where?: string}} AddCard
+ * @typedef {{first: AddCard & {note: string}, groups: {title: string, note: string, cards: AddCard[]}[]}} Adding
  * @typedef {{name: string, colour: string, hand: string[], stacks: {card: string, risk: boolean}[][],
  *            points: number, busts: string, addon: string, score: number, total: number}} SeatResult
  * @typedef {{title: string, seats: SeatResult[], game_over: string, next: string}} HandOver
@@ -89,6 +91,10 @@ function keepLayout(layout) {
 
 /** One colour per pile number: its badge and the buttons that play its cards share it. */
 const STACK_COLOURS = ["#e8590c", "#1c7ed6", "#37b24d", "#ae3ec9", "#f59f00", "#0ca678"];
+
+/** R13: the colour of each numbered card a landed blind card can take along, card 1 (the landed card) first; the
+ * piles' cards keep their pile's colour. Light enough for black numbers in either theme. */
+const ADD_COLOURS = ["#adb5bd", "#ff8787", "#9775fa", "#3bc9db", "#a9e34b", "#ffa94d", "#f783ac", "#74c0fc"];
 
 /** Width one opponent's seat needs on the table arc, in pixels (the CSS min-width plus the gap). */
 const SEAT_WIDTH = 176;
@@ -398,9 +404,10 @@ function render({ model, el }) {
       more.appendChild(list);
       bar.appendChild(more);
     }
-    const layout = layoutName(used);
-    const shown = h("span", "cut-layout-name", wanted === "auto" ? layoutName("auto") + " · " + layout : layout);
-    shown.title = "Layout in use: " + layout + " (View settings change it)";
+    const shown = h("span", "cut-layout-name");
+    if (wanted === "auto") shown.appendChild(h("span", "cut-layout-auto", layoutName("auto") + " · "));
+    shown.appendChild(document.createTextNode(layoutName(used)));
+    shown.title = "Layout in use: " + layoutName(used) + " (View settings change it)";
     bar.appendChild(shown);
     return bar;
   };
@@ -787,8 +794,42 @@ function render({ model, el }) {
     });
     if (!v.hand.length) hand.appendChild(h("span", "cut-note", "no cards in hand"));
     area.appendChild(hand);
+    if (t.adding) area.appendChild(addingList(t, t.adding));
     area.appendChild(actions(t));
     return area;
+  };
+
+  /** R13: the card a blind play landed is card 1; under it, numbered, the cards that could go with it, the hand's
+   * apart from the piles'. Each number wears the colour of the buttons whose last card it is.
+   * @param {Table} t @param {Adding} adding */
+  const addingList = (t, adding) => {
+    const box = h("div", "cut-adding");
+    box.setAttribute("role", "group");
+    box.setAttribute("aria-label", "cards you could send with the turned card");
+    /** @param {{number: number, card: string, stack?: number, where?: string}} entry @param {string} [note] */
+    const numbered = (entry, note) => {
+      const item = h("span", "cut-addcard");
+      const colour = entry.stack === undefined ? ADD_COLOURS[(entry.number - 1) % ADD_COLOURS.length]
+        : STACK_COLOURS[entry.stack % STACK_COLOURS.length];
+      const number = badge("cut-addno", String(entry.number), "card " + entry.number);
+      number.style.setProperty("--pile", colour);
+      item.appendChild(number);
+      item.appendChild(cardNode(entry.card, t, "cut-addface"));
+      if (entry.where || note) item.appendChild(h("span", "cut-addnote", entry.where || note));
+      return item;
+    };
+    const first = h("div", "cut-addrow");
+    first.appendChild(numbered(adding.first, adding.first.note));
+    box.appendChild(first);
+    for (const group of adding.groups) {
+      const row = h("div", "cut-addrow");
+      const title = h("span", "cut-addtitle", group.title);
+      title.appendChild(h("span", "cut-addnote", " — " + group.note));
+      row.appendChild(title);
+      for (const entry of group.cards) row.appendChild(numbered(entry));
+      box.appendChild(row);
+    }
+    return box;
   };
 
   /** @param {Table} t */
@@ -824,6 +865,9 @@ function render({ model, el }) {
         if (a.stack !== undefined) {  // coloured like the pile badge of the last card it plays
           b.classList.add("cut-pilebutton");
           b.style.setProperty("--pile", STACK_COLOURS[a.stack % STACK_COLOURS.length]);
+        } else if (t.adding && a.move.startsWith("add")) {  // R13: the colour of its last card, by its number
+          b.classList.add("cut-pilebutton");
+          b.style.setProperty("--pile", ADD_COLOURS[a.cards.length % ADD_COLOURS.length]);
         }
         if (t.highlight && t.highlight.move === a.move && !a.then) b.classList.add("cut-coach");
         b.onclick = () => send(a.then ? { type: "combo", move: a.move, then: a.then } : { type: "move", move: a.move });

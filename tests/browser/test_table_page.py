@@ -1,0 +1,123 @@
+"""The table's page code alone in a real browser, fed the JSON Python builds for a position: the screens a seeded
+game reaches only by chance are drawn, checked with axe-core and shot, and a press sends the intent Python expects.
+
+No kernel is involved: the page module (``table.js``) is rendered with a stand-in for the widget model that holds
+the traits :class:`~cut_tutor.widgets.table.TableWidget` syncs and records what the page sends.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from serving import CHROMIUM, ROOT, SHOTS, SIZES, axe_problems, open_page
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.timeout(300),
+    pytest.mark.skipif(CHROMIUM is None, reason="chromium is not on PATH"),
+]
+
+STATIC = ROOT / "cut_tutor" / "widgets" / "static"
+
+#: A stand-in for the anywidget model: ``get`` the traits, ``on`` their changes, ``send`` recorded in
+#: ``window.sent``; a theme message is answered as Python answers it: the app's theme class and the trait.
+MODEL = """
+const traits = JSON.parse(document.getElementById("traits").textContent);
+const app = document.getElementById("app");
+const handlers = {};
+window.sent = [];
+const model = {
+  get: (key) => traits[key],
+  on: (event, handler) => { (handlers[event] = handlers[event] || []).push(handler); },
+  send: (message) => {
+    window.sent.push(message);
+    if (message.type === "theme") {
+      traits.theme = message.theme;
+      app.className = "cut-app cut-app-" + message.theme;
+      (handlers["change:theme"] || []).forEach((handler) => handler());
+    }
+  },
+};
+render({ model, el: document.getElementById("host") });
+"""
+
+
+def page_html(traits: dict[str, Any]) -> str:
+    """One page holding the table's CSS, its module with the stand-in model, and the traits as JSON."""
+    code = (STATIC / "table.js").read_text().replace("export default { render };", "")
+    data = json.dumps(traits).replace("</", "<\\/")  # no "</script>" inside the JSON
+    return (
+        "<!doctype html><html lang='en'><head><meta charset='utf-8'><title>table</title>"
+        f"<style>{(STATIC / 'table.css').read_text()} body {{ margin: 8px; }}</style></head><body>"
+        "<main><div id='app' class='cut-app cut-app-light'><div id='host'></div></div></main>"
+        f"<script type='application/json' id='traits'>{data}</script>"
+        f"<script type='module'>{code}\n{MODEL}</script></body></html>"
+    )
+
+
+def landed_five(home: Path) -> dict[str, Any]:
+    """The traits after a blind 5 lands with two 5s in the hand and a face-up 5 on pile 2 (R13)."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from test_widgets import app_at
+
+    position = {
+        "rules": {"players": 2, "piles_face_down": True},
+        "turn": 0,
+        "dealer": 1,
+        "pile": "5@1",
+        "seats": [{"hand": "9 5 5", "stacks": ["[5]", "[7] 5", "[8]", "[9]"]}, {"hand": "2 2"}],
+    }
+    app = app_at(home, position)
+    app.set_pacing("Step")
+    app.play("flip 1")
+    return {"table": app.table.table, "theme": "light", "layout": "auto", "error": ""}
+
+
+def test_a_landed_blind_card_is_card_1_of_a_numbered_list(tmp_path: Path) -> None:
+    """R13: the turned card is card 1; the hand's 5s are 2 and 3, pile 2's is 4; each button wears the colour of
+    its last card's number, and pressing one sends its move."""
+    from playwright.sync_api import expect, sync_playwright
+
+    traits = landed_five(tmp_path)
+    with sync_playwright() as p:
+        browser, page = open_page(p)
+        page.set_content(page_html(traits))
+        adding = page.get_by_role("group", name="cards you could send with the turned card")
+        expect(adding).to_be_visible()
+        numbers = adding.locator(".cut-addno")
+        expect(numbers).to_have_text(["1", "2", "3", "4"])
+        expect(adding.locator(".cut-addtitle")).to_have_text(
+            [
+                "From your hand — costs nothing but the card",
+                "From your piles — each one played uncovers that pile's Risk card",
+            ]
+        )
+        expect(adding).to_contain_text("pile 2")
+
+        def colour(locator: Any) -> str:
+            return str(locator.evaluate("e => getComputedStyle(e).getPropertyValue('--pile')")).strip()
+
+        moves = page.locator(".cut-moves")
+        assert colour(moves.get_by_role("button", name="Play 2× 5", exact=True)) == colour(numbers.nth(1))
+        assert colour(moves.get_by_role("button", name="Play 3× 5 — clear", exact=True)) == colour(numbers.nth(2))
+        assert colour(moves.get_by_role("button", name="Play 2× 5 (pile 2)", exact=True)) == colour(numbers.nth(3))
+        assert colour(moves.get_by_role("button", name="Play 1× 5", exact=True)) == colour(numbers.nth(0))
+
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        for theme in ("light", "dark"):
+            if theme == "dark":
+                page.get_by_role("button", name="☾ Dark").click()
+                expect(page.locator(".cut-table.cut-dark")).to_have_count(1)
+            assert axe_problems(page) == [], f"the numbered list, {theme}"
+            for size, (width, height) in SIZES.items():
+                page.set_viewport_size({"width": width, "height": height})
+                adding.scroll_into_view_if_needed()
+                page.screenshot(path=str(SHOTS / f"blind-card-1-{theme}-{size}.png"))
+
+        moves.get_by_role("button", name="Play 2× 5", exact=True).click()
+        assert page.evaluate("window.sent.at(-1)") == {"type": "move", "move": "add 1×5"}
+        browser.close()
