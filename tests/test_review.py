@@ -237,6 +237,26 @@ class TestReview:
         """Every legal move worth the same: the review's arithmetic without the Monte-Carlo cost."""
         return analysis(*(value(m, 1.0, 0.0, 0.0, 0.0, "best") for m in v["legal"]), seat=v["seat"])
 
+    def test_progress_is_heard_within_each_decision(self, finished: dict[str, Any]) -> None:
+        """A review hears its progress after every round of a decision's rollouts, not only when the decision is
+        done, so Cancel (which raises from the progress) stops it within a round."""
+        heard: list[float] = []
+
+        class Stop(Exception):
+            pass
+
+        def progress(share: float) -> None:
+            heard.append(share)
+            raise Stop
+
+        decisions = len(hand_module.decision_points(finished, 0)[0])
+        with pytest.raises(Stop):
+            review(finished, 0, rollouts=400, deal_rollouts=2, progress=progress)
+        assert len(heard) == 1 and 0 < heard[0] < 1 / decisions, "stopped part-way through the first decision"
+        shares: list[float] = []
+        review(finished, 0, seed=1, progress=shares.append, **FAST)
+        assert shares == sorted(shares) and shares[-1] == 1.0 and len(shares) > decisions
+
     def test_unfinished_hands_and_bad_seats_are_refused(self, finished: dict[str, Any]) -> None:
         with pytest.raises(ValueError, match="not finished"):
             review({**finished, "moves": finished["moves"][:3]}, 0)

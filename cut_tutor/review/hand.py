@@ -191,8 +191,10 @@ def review(
     measured: list[Measured] = []
     pending: list[Callable[[], Measured]] = []
     for k, ply in enumerate(plies):
+        # heard after each round of a decision's rollouts too, so a review that is cancelled stops within a round
+        within = None if progress is None else partial(_within, progress, k, len(plies))
         result, figures = decision(record, seat, ply, seconds=share, rollouts=rollouts, seed=seed, policy=policy,
-                                   executor=executor)  # fmt: skip
+                                   executor=executor, progress=within)  # fmt: skip
         found.append((ply, result))
         pending.append(figures)
         # one decision's held-out deals are still on the workers while the next decision is analysed
@@ -201,6 +203,11 @@ def review(
             progress((k + 1) / max(1, len(plies)))
     measured.extend(wait() for wait in pending[len(measured) :])
     return summarise(found, moves, movers, seat, final.scores()[seat], average(), thresholds, measured)
+
+
+def _within(progress: Callable[[float], None], k: int, decisions: int, share: float) -> None:
+    """The review's progress part-way through its ``k``-th decision, ``share`` of whose analysis is done."""
+    progress((k + share) / max(1, decisions))
 
 
 def decision(
@@ -213,16 +220,17 @@ def decision(
     seed: int = 0,
     policy: str = POLICY,
     executor: Executor | Submitter | None = None,
+    progress: Callable[[float], None] | None = None,
 ) -> tuple[Analysis, Callable[[], Measured]]:
     """The two stages of ``seat``'s decision before ply ``ply``, from the seat's view then: the analysis that
-    chooses the best (:data:`CHOOSING` of the budgets, at least 2 rollouts per legal move), then the move played
-    measured against that best on held-out deals with the rest, sent to ``executor`` at once (the returned
-    function waits for their figures)."""
+    chooses the best (:data:`CHOOSING` of the budgets, at least 2 rollouts per legal move; ``progress`` hears its
+    share done after each round), then the move played measured against that best on held-out deals with the rest,
+    sent to ``executor`` at once (the returned function waits for their figures)."""
     seat_view = view(replay(dict(record), upto=ply), seat)
     budget = None if rollouts is None else max(round(rollouts * CHOOSING), 2 * len(seat_view["legal"]))
     choosing = None if seconds is None else seconds * CHOOSING
     result = analyse(seat_view, seconds=choosing, seed=seed + ply, policy=policy, executor=executor,
-                     max_rollouts=budget)  # fmt: skip
+                     max_rollouts=budget, progress=progress)  # fmt: skip
     best, played = result.best.move, Move.parse(str(record["moves"][ply]))
     pair = [str(best)] if played == best else [str(best), str(played)]
     samples = range(result.deals, result.deals + held_samples(result, seconds, rollouts))

@@ -184,7 +184,7 @@ class ReviewRoom:
         return self.reviews.get(key)
 
     def cancel_review(self) -> None:
-        """Stop the running review after its current decision; nothing is kept for the hand."""
+        """Stop the running review within a round of its rollouts; nothing is kept for the hand."""
         if self._job is not None:
             self._job[2].set()
 
@@ -194,7 +194,7 @@ class ReviewRoom:
         def progress(share: float) -> None:
             if stop.is_set():
                 raise _Cancelled
-            self.review_progress.value = share
+            self.review_progress.value = round(share, 2)  # heard each round: the bar moves by whole percents
 
         try:
             hand = review(record, YOU, rollouts=self.rollouts, deal_rollouts=self.deal_rollouts, seed=self.seed,
