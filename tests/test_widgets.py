@@ -63,6 +63,17 @@ STANDS_APART = {
 }
 
 
+#: R13's position: pile 1's face-down 5 is about to be flipped onto a 5, with two 5s in the hand and one face up
+#: on pile 2 (Piles Face Down: a blind card may be played with cards in the hand).
+LANDED_FIVE: dict[str, Any] = {
+    "rules": {"players": 2, "piles_face_down": True},
+    "turn": 0,
+    "dealer": 1,
+    "pile": "5@1",
+    "seats": [{"hand": "9 5 5", "stacks": ["[5]", "[7] 5", "[8]", "[9]"]}, {"hand": "2 2"}],
+}
+
+
 def app_at(home: Path, position: dict[str, Any], **setup: Any) -> GameApp:
     """An app whose current hand is ``position`` (your turn, Auto pacing)."""
     app = GameApp(home)
@@ -622,14 +633,8 @@ class TestTable:
 
     def test_a_landed_blind_card_is_card_1_of_every_choice(self, tmp_path: Path) -> None:
         """R13: after a blind 5 lands, "Play 1× 5" sends it alone and "Play 3× 5" adds both hand 5s to it."""
-        position = {
-            "rules": {"players": 2, "piles_face_down": True},
-            "turn": 0,
-            "dealer": 1,
-            "pile": "5@1",
-            "seats": [{"hand": "9 5 5", "stacks": ["[5]", "[7]", "[8]", "[9]"]}, {"hand": "2 2"}],
-        }
-        app = app_at(tmp_path, position)
+        no_face_up_five = {"hand": "9 5 5", "stacks": ["[5]", "[7]", "[8]", "[9]"]}
+        app = app_at(tmp_path, {**LANDED_FIVE, "seats": [no_face_up_five, {"hand": "2 2"}]})
         app.set_pacing("Step")
         app.play("flip 1")
         assert labels_of(app) == {"add 0": "Play 1× 5", "add 1×5": "Play 2× 5", "add 2×5": "Play 3× 5 — clear"}
@@ -645,14 +650,7 @@ class TestTable:
     def test_the_numbered_list_puts_the_hand_before_the_piles(self, tmp_path: Path) -> None:
         """R13: a pile card that could go too is numbered after the hand's, with its pile named, and its button
         is the one that plays that pile."""
-        position = {
-            "rules": {"players": 2, "piles_face_down": True},
-            "turn": 0,
-            "dealer": 1,
-            "pile": "5@1",
-            "seats": [{"hand": "5 5", "stacks": ["[5]", "[7] 5", "[8]", "[9]"]}, {"hand": "2 2"}],
-        }
-        app = app_at(tmp_path, position)
+        app = app_at(tmp_path, LANDED_FIVE)
         app.set_pacing("Step")
         app.play("flip 1")
         hand, piles = app.table.table["adding"]["groups"]

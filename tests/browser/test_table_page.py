@@ -62,16 +62,9 @@ def page_html(traits: dict[str, Any]) -> str:
 def landed_five(home: Path) -> dict[str, Any]:
     """The traits after a blind 5 lands with two 5s in the hand and a face-up 5 on pile 2 (R13)."""
     sys.path.insert(0, str(ROOT / "tests"))
-    from test_widgets import app_at
+    from test_widgets import LANDED_FIVE, app_at
 
-    position = {
-        "rules": {"players": 2, "piles_face_down": True},
-        "turn": 0,
-        "dealer": 1,
-        "pile": "5@1",
-        "seats": [{"hand": "9 5 5", "stacks": ["[5]", "[7] 5", "[8]", "[9]"]}, {"hand": "2 2"}],
-    }
-    app = app_at(home, position)
+    app = app_at(home, LANDED_FIVE)
     app.set_pacing("Step")
     app.play("flip 1")
     return {"table": app.table.table, "theme": "light", "layout": "auto", "error": ""}
