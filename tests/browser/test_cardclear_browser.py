@@ -130,6 +130,11 @@ def test_play_a_level_to_its_result_card(server: str) -> None:
         result = board.locator(".cc-result")
         expect(result).to_be_visible()
         expect(result).to_contain_text("Score")
+        # the star lines the score crossed are lit
+        expect(board.locator(".cc-star-line")).to_have_count(2)
+        score = int(board.locator(".cc-score").inner_text().split()[-1])
+        crossed = [int(text.split()[-1]) <= score for text in board.locator(".cc-star-line").all_inner_texts()]
+        expect(board.locator(".cc-star-line.cc-lit")).to_have_count(sum(crossed))
         # the Hint clears 1-0: level 2 opens, and the picker shows the stars won on level 1 (K17)
         options = board.get_by_label("Level").locator("option")
         expect(options).to_have_count(2)

@@ -211,7 +211,14 @@ function render({ model, el }) {
     tick.style.left = `${(100 * two) / three}%`;
     stars.appendChild(tick);
     score.appendChild(stars);
-    score.appendChild(h("span", "cc-star-lines", `★★ ${two} · ★★★ ${three}`));
+    // each line lights the moment the score crosses it
+    const lines = h("span", "cc-star-lines");
+    [[two, "★★"], [three, "★★★"]].forEach(([at, mark], i) => {
+      if (i) lines.appendChild(document.createTextNode(" · "));
+      const line = h("span", "cc-star-line" + (v.score >= Number(at) ? " cc-lit" : ""), `${mark} ${at}`);
+      lines.appendChild(line);
+    });
+    score.appendChild(lines);
     main.appendChild(score);
 
     // The board: a grid of buttons with one tab stop (the cursor); arrows move it, Enter or Space picks.
