@@ -138,6 +138,7 @@ def test_the_page_receives_only_the_board_and_the_three_next_cards() -> None:
     deeper = other.state.stock[3:]
     other.state.stock[3:] = deeper[::-1]
     assert other.state.stock != app.state.stock
+    other.id = app.id  # each board's id is its own; the two are compared as one board
     for each in (app, other):
         each.show_hint()
     assert app.widget.synced_json() == other.widget.synced_json()
@@ -187,6 +188,19 @@ class TestGamePicker:
         assert picker.choice.value == "Clear 4" and picker.shown is picker.game_app.widget
 
 
+class TestStarLines:
+    def test_a_line_lights_once_crossed_and_at_the_end_by_the_final_score(self) -> None:
+        """K15: during play the score lights the lines it crosses; at the end the final score (with the move bonus)
+        does, so the lines lit are the stars earned beyond the first: 2-0 played by the Hint ends with score 750
+        under both lines, and final 1200 over the 2-star line (1130)."""
+        app = BoardApp("2-0")
+        assert app.data["lit"] == 0
+        while not app.state.over:
+            app.swap(app.best_swap())
+        assert (app.state.score, app.state.final_score, app.data["view"]["star_lines"]) == (750, 1200, [1130, 1260])
+        assert app.state.stars == 2 and app.data["lit"] == 1
+
+
 class TestBoardLink:
     """K16: the dashboard's result card copies a board link; the page's ``?board=`` reaches the picker through the
     table's message, and Card Clear opens that deal, at any level."""
@@ -233,6 +247,7 @@ class TestOpening:
 
     def test_every_new_deal_has_a_new_number(self) -> None:
         app = BoardApp("2-0")
+        assert app.data["board"] == app.id and app.id != BoardApp("2-0").id, "each board its own id"
         dealt = [app.data["deal"]]
         for act in (app.try_again, app.new_deal, lambda: app.set_level(3), lambda: app.play_code("5-1")):
             act()

@@ -64,13 +64,13 @@ STANDS_APART = {
 
 
 #: R13's position: pile 1's face-down 5 is about to be flipped onto a 5, with two 5s in the hand and one face up
-#: on pile 2 (Piles Face Down: a blind card may be played with cards in the hand).
+#: on piles 2 and 4 (Piles Face Down: a blind card may be played with cards in the hand).
 LANDED_FIVE: dict[str, Any] = {
     "rules": {"players": 2, "piles_face_down": True},
     "turn": 0,
     "dealer": 1,
     "pile": "5@1",
-    "seats": [{"hand": "9 5 5", "stacks": ["[5]", "[7] 5", "[8]", "[9]"]}, {"hand": "2 2"}],
+    "seats": [{"hand": "9 5 5", "stacks": ["[5]", "[7] 5", "[8]", "[9] 5"]}, {"hand": "2 2"}],
 }
 
 
@@ -656,8 +656,11 @@ class TestTable:
         hand, piles = app.table.table["adding"]["groups"]
         assert (hand["title"], [c["number"] for c in hand["cards"]]) == ("From your hand", [2, 3])
         assert piles["title"] == "From your piles" and "Risk card" in piles["note"]
-        assert piles["cards"] == [{"number": 4, "card": "5", "stack": 1, "where": "pile 2"}]
-        assert {a["stack"] for a in app.table.table["actions"] if "stack" in a} == {1}
+        assert piles["cards"] == [
+            {"number": 4, "card": "5", "stack": 1, "where": "pile 2"},
+            {"number": 5, "card": "5", "stack": 3, "where": "pile 4"},
+        ]
+        assert {a["stack"] for a in app.table.table["actions"] if "stack" in a} == {1, 3}
 
     def test_same_labels_name_their_cards(self, tmp_path: Path) -> None:
         position = {

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import pathlib
+import secrets
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -97,12 +98,15 @@ def board_data(
     link: bool = False,
     deal: int = 0,
     pointer: Swap | None = None,
+    board: str = "",
 ) -> dict[str, Any]:
     """The JSON the page draws: the view, the picked card and its neighbours' tags, the last message, the combo
     badge, (when open) the Hint table, the levels the picker offers (default: every one) with the stars won on
     each, whether the result card copies a board link (the dashboard opens one) or the bare code, the deal's
-    number on this board (a new one falls in under its banner, K18) and the swap a first game points at. Built
-    from the view and the Hint alone (H8)."""
+    number on ``board`` (the board's id: a new deal falls in under its banner, K18, once however often the board
+    is drawn), the swap a first game points at, and how many star lines are lit: those the score has crossed, or
+    once the level is over, the final score that earns the stars (K15). Built from the view and the Hint alone
+    (H8)."""
     tags: dict[str, str] = {}
     if selected is not None:
         name = cell_name(selected)
@@ -121,7 +125,9 @@ def board_data(
         "stars": {str(level): count for level, count in (stars or {}).items()},
         "hint": None if advice is None else {"rows": advice.rows(), "text": advice.text},
         "link": link,
+        "board": board,
         "deal": deal,
+        "lit": sum(line <= (seen["result"]["final"] if seen["over"] else seen["score"]) for line in seen["star_lines"]),
         "pointer": None if pointer is None else {"swap": str(pointer), "text": pointer_words(pointer)},
     }
 
@@ -181,6 +187,7 @@ class BoardApp:
         self.hint_open = False
         #: Deals dealt on this board: each new one falls in row by row under its banner (K18).
         self.deals = 1
+        self.id = secrets.token_hex(6)
         self.widget = BoardWidget(self)
         self.refresh()
 
@@ -204,8 +211,8 @@ class BoardApp:
         with self.widget.hold_sync():
             self.widget.board = board_data(view(self.state), selected=self.selected, message=self.message,
                                            bounce=self.bounce, combo=self.combo, advice=advice, levels=levels,
-                                           stars=stars, link=self.links, deal=self.deals,
-                                           pointer=pointer)  # fmt: skip
+                                           stars=stars, link=self.links, deal=self.deals, pointer=pointer,
+                                           board=self.id)  # fmt: skip
 
     def intent(self, kind: str, value: Any) -> None:
         """Carry out a checked intent from the page."""

@@ -59,8 +59,20 @@ def page_html(traits: dict[str, Any]) -> str:
     )
 
 
+def contrast(one: str, two: str) -> float:
+    """The WCAG contrast ratio of two ``rgb(r, g, b)`` colours as the browser computes them."""
+
+    def luminance(colour: str) -> float:
+        channels = [int(part) / 255 for part in colour[colour.index("(") + 1 : colour.index(")")].split(",")[:3]]
+        r, g, b = (c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+    light, dark = sorted((luminance(one), luminance(two)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
 def landed_five(home: Path) -> dict[str, Any]:
-    """The traits after a blind 5 lands with two 5s in the hand and a face-up 5 on pile 2 (R13)."""
+    """The traits after a blind 5 lands with two 5s in the hand and a face-up 5 on piles 2 and 4 (R13)."""
     sys.path.insert(0, str(ROOT / "tests"))
     from test_widgets import LANDED_FIVE, app_at
 
@@ -71,8 +83,8 @@ def landed_five(home: Path) -> dict[str, Any]:
 
 
 def test_a_landed_blind_card_is_card_1_of_a_numbered_list(tmp_path: Path) -> None:
-    """R13: the turned card is card 1; the hand's 5s are 2 and 3, pile 2's is 4; each button wears the colour of
-    its last card's number, and pressing one sends its move."""
+    """R13: the turned card is card 1; the hand's 5s are 2 and 3, pile 2's 4 and pile 4's 5; each button wears the
+    colour of its last card's number, and pressing one sends its move."""
     from playwright.sync_api import expect, sync_playwright
 
     traits = landed_five(tmp_path)
@@ -82,7 +94,12 @@ def test_a_landed_blind_card_is_card_1_of_a_numbered_list(tmp_path: Path) -> Non
         adding = page.get_by_role("group", name="cards you could send with the turned card")
         expect(adding).to_be_visible()
         numbers = adding.locator(".cut-addno")
-        expect(numbers).to_have_text(["1", "2", "3", "4"])
+        expect(numbers).to_have_text(["1", "2", "3", "4", "5"])
+        for k in range(5):  # each number reads on its colour (axe does not look inside a badge named as an image)
+            ink, ground = numbers.nth(k).evaluate(
+                "e => [getComputedStyle(e).color, getComputedStyle(e).backgroundColor]"
+            )
+            assert contrast(ink, ground) >= 4.5, (k + 1, ink, ground)
         expect(adding.locator(".cut-addtitle")).to_have_text(
             [
                 "From your hand — costs nothing but the card",

@@ -12,6 +12,7 @@
  *            goal: number, lookahead: number, finish: number, total: number, sure: boolean, best: boolean}} Row
  * @typedef {{view: View, selected: string|null, tags: Record<string, string>, message: string, bounce: string,
  *            combo: number, levels: number[], stars: Record<string, number>, link: boolean, deal: number,
+ *            board: string, lit: number,
  *            pointer: {swap: string, text: string}|null, hint: {rows: Row[], text: string}|null}} Board
  */
 
@@ -32,12 +33,10 @@ function face(name) {
   return { text: rank + (SUIT_SIGNS[suit] || suit), spoken: `${rank} of ${SUIT_WORDS[suit] || suit}`, red: suit === "H" || suit === "D" };
 }
 
-/** The address of this page opening the deal ``code`` (the dashboard reads ``?board=``). @param {string} code */
+/** The address of this page opening the deal ``code`` (the dashboard reads ``?board=``): nothing else of the
+ * address goes with it, a server's token least of all. @param {string} code */
 function boardLink(code) {
-  const url = new URL(location.href);
-  url.searchParams.set("board", code);
-  url.hash = "";
-  return url.toString();
+  return location.origin + location.pathname + "?board=" + encodeURIComponent(code);
 }
 
 /** Is the page around the board dark (JupyterLab's or Voilà's dark theme)? */
@@ -47,8 +46,9 @@ function hostIsDark() {
   return new URLSearchParams(location.search).get("theme") === "dark";
 }
 
-/** The deal each board last opened with: a board drawn again (the picker back on Card Clear) does not fall again. */
-const shownDeals = new WeakMap();
+/** The deal each board (by its id) last opened with: a board drawn again (the picker back on Card Clear) does not
+ * fall again. @type {Map<string, number>} */
+const shownDeals = new Map();
 /** The opening (K18), in milliseconds: each row starts falling this long after the one above, falls for FALL; the
  * banner stays BANNER from the deal, then folds into the goal bar in FOLD. */
 const ROW_DELAY = 70, FALL = 320, BANNER = 2400, FOLD = 450;
@@ -76,10 +76,11 @@ function render({ model, el }) {
   /** @type {number[]} */
   let timers = [];
 
-  /** A new deal falls in row by row under its banner; each phase's end redraws the board. @param {number} deal */
-  const open = (deal) => {
-    if (shownDeals.get(model) === deal) return;
-    shownDeals.set(model, deal);
+  /** A new deal falls in row by row under its banner; each phase's end redraws the board.
+   * @param {string} board @param {number} deal */
+  const open = (board, deal) => {
+    if (shownDeals.get(board) === deal) return;
+    shownDeals.set(board, deal);
     const still = stillness();
     dealtAt = performance.now();
     fallUntil = still ? dealtAt : dealtAt + 5 * ROW_DELAY + FALL;
@@ -126,7 +127,7 @@ function render({ model, el }) {
     root.className = "cc-board cc-" + (model.get("theme") || "light");
     root.replaceChildren();
     if (!v) return;
-    open(b.deal);
+    open(b.board, b.deal);
     const now = performance.now();
     const falling = now < fallUntil;
     if (falling) root.classList.add("cc-falling");
@@ -211,11 +212,11 @@ function render({ model, el }) {
     tick.style.left = `${(100 * two) / three}%`;
     stars.appendChild(tick);
     score.appendChild(stars);
-    // each line lights the moment the score crosses it
+    // each line lights the moment the score crosses it (at the end, the final score: Python counts them)
     const lines = h("span", "cc-star-lines");
     [[two, "★★"], [three, "★★★"]].forEach(([at, mark], i) => {
       if (i) lines.appendChild(document.createTextNode(" · "));
-      const line = h("span", "cc-star-line" + (v.score >= Number(at) ? " cc-lit" : ""), `${mark} ${at}`);
+      const line = h("span", "cc-star-line" + (i < b.lit ? " cc-lit" : ""), `${mark} ${at}`);
       lines.appendChild(line);
     });
     score.appendChild(lines);
@@ -271,7 +272,8 @@ function render({ model, el }) {
           node.releasePointerCapture?.(e.pointerId);
         };
         node.onpointerup = () => {
-          if (dragFrom && dragFrom !== cell) send({ type: "swap", swap: `${dragFrom}-${cell}` });
+          if (performance.now() < fallUntil) skip();  // a drag in the fall skips it, as a tap does
+          else if (dragFrom && dragFrom !== cell) send({ type: "swap", swap: `${dragFrom}-${cell}` });
           dragFrom = null;
         };
         node.onkeydown = (e) => {
@@ -328,7 +330,7 @@ function render({ model, el }) {
    * a tap folds it now. @param {View} v @param {boolean} folding */
   const banner = (v, folding) => {
     const box = h("div", "cc-banner" + (folding ? " cc-banner-fold" : ""));
-    box.setAttribute("role", "status");
+    box.setAttribute("aria-hidden", "true"); // the goal bar says the same, to a screen reader once
     box.appendChild(h("div", "cc-banner-level", `Level ${v.level}`));
     const goals = h("ul", "cc-banner-goals");
     for (const g of v.goals) goals.appendChild(h("li", "", g.goal));
@@ -454,6 +456,7 @@ function render({ model, el }) {
   model.on("change:theme", draw);
   draw();
   if (hostIsDark() && model.get("theme") !== "dark") send({ type: "theme", theme: "dark" });
+  return () => timers.forEach(clearTimeout); // the view is gone: no redraw is left waiting
 }
 
 export default { render };

@@ -96,6 +96,17 @@ const STACK_COLOURS = ["#e8590c", "#1c7ed6", "#37b24d", "#ae3ec9", "#f59f00", "#
  * piles' cards keep their pile's colour. Light enough for black numbers in either theme. */
 const ADD_COLOURS = ["#adb5bd", "#ff8787", "#9775fa", "#3bc9db", "#a9e34b", "#ffa94d", "#f783ac", "#74c0fc"];
 
+/** Black or white, whichever reads better on ``colour`` (``#rrggbb``): a badge's number keeps its contrast.
+ * @param {string} colour */
+function inkOn(colour) {
+  const [r, g, b] = [1, 3, 5].map((i) => {
+    const c = parseInt(colour.slice(i, i + 2), 16) / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  });
+  const light = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  return (light + 0.05) / 0.05 >= 1.05 / (light + 0.05) ? "#000" : "#fff";
+}
+
 /** Width one opponent's seat needs on the table arc, in pixels (the CSS min-width plus the gap). */
 const SEAT_WIDTH = 176;
 
@@ -493,6 +504,7 @@ function render({ model, el }) {
       if (view[key] === undefined) root.style.removeProperty(css);
       else root.style.setProperty(css, view[key] + "px");
     }
+    if (t.mode === "replay") return; // a replayer inside the app leaves the app's width to the main table
     const frame = /** @type {HTMLElement} */ (el.closest(".cut-app") || root);
     const width = view[t.view ? "width" : "setup"];
     frame.style.maxWidth = width === undefined ? "" : "min(100%, " + width + "px)";
@@ -813,6 +825,7 @@ function render({ model, el }) {
         : STACK_COLOURS[entry.stack % STACK_COLOURS.length];
       const number = badge("cut-addno", String(entry.number), "card " + entry.number);
       number.style.setProperty("--pile", colour);
+      number.style.color = inkOn(colour);
       item.appendChild(number);
       item.appendChild(cardNode(entry.card, t, "cut-addface"));
       if (entry.where || note) item.appendChild(h("span", "cut-addnote", entry.where || note));
