@@ -206,7 +206,8 @@ class BoardApp:
         if self.progress is not None:  # the levels open, and the one a shared code opened out of turn
             stars = self.progress.stars()  # one read of the file per redraw
             levels = sorted({*range(min(LEVELS), self.progress.unlocked(stars) + 1), self.state.level})
-            if not self.state.swaps and self.progress.first_game():  # until the first swap of the first game
+            # until the first swap of the first game (a level cleared is a game played: no second read then)
+            if not self.state.swaps and not stars and self.progress.first_game():
                 pointer = (advice or hint(self.state)).best.swap
         with self.widget.hold_sync():
             self.widget.board = board_data(view(self.state), selected=self.selected, message=self.message,

@@ -1,5 +1,6 @@
 """The one Voilà harness: a server on 127.0.0.1 and Debian's Chromium, for the browser tests and the benchmarks,
-and what the browser tests share: axe-core's findings, screenshots in both themes and sizes, the known deal.
+and what the browser tests share: axe-core's findings, the contrast of two colours, screenshots in both themes
+and sizes, the known deal.
 
 The browser tests import it as ``serving`` (pytest puts this folder on the path); ``benchmarks/bench_dashboard.py``
 puts this folder on its path and imports it the same way.
@@ -193,6 +194,24 @@ def jupyter_lab(command: list[str], base: str, log: Path, env: dict[str, str], c
                 lab.wait(timeout=30)
             except subprocess.TimeoutExpired:
                 lab.kill()
+
+
+def relative_luminance(css: str) -> float:
+    """WCAG relative luminance of a computed colour: ``rgb(…)``/``rgba(…)`` or ``color(srgb …)``."""
+    numbers = [float(x) for x in re.findall(r"[\d.]+", css)[:3]]
+    channels = numbers if css.startswith("color(") else [x / 255 for x in numbers]
+
+    def linear(c: float) -> float:
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (linear(c) for c in channels)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: str, b: str) -> float:
+    """The WCAG contrast ratio of two computed colours."""
+    x, y = sorted((relative_luminance(a), relative_luminance(b)))
+    return (y + 0.05) / (x + 0.05)
 
 
 def axe_problems(page: Any) -> list[str]:

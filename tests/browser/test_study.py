@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 import pytest
-from serving import ROOT, axe_problems, deal, open_page, open_setup
+from serving import ROOT, axe_problems, contrast, deal, open_page, open_setup
 
 from cut_tutor.widgets.table import COLOURS
 
@@ -91,23 +91,6 @@ def test_focus_survives_redraws(server: str) -> None:
         page.keyboard.press("Escape")
         expect(page.locator("button.cut-automate")).to_have_attribute("aria-pressed", "false")
         browser.close()
-
-
-def relative_luminance(css: str) -> float:
-    """WCAG relative luminance of a computed colour: ``rgb(…)``/``rgba(…)`` or ``color(srgb …)``."""
-    numbers = [float(x) for x in re.findall(r"[\d.]+", css)[:3]]
-    channels = numbers if css.startswith("color(") else [x / 255 for x in numbers]
-
-    def linear(c: float) -> float:
-        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
-
-    r, g, b = (linear(c) for c in channels)
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b
-
-
-def contrast(a: str, b: str) -> float:
-    x, y = sorted((relative_luminance(a), relative_luminance(b)))
-    return (y + 0.05) / (x + 0.05)
 
 
 PROBE = """colours => {

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from serving import CHROMIUM, ROOT, SHOTS, SIZES, axe_problems, open_page
+from serving import CHROMIUM, ROOT, SHOTS, SIZES, axe_problems, contrast, open_page
 
 pytestmark = [
     pytest.mark.browser,
@@ -57,18 +57,6 @@ def page_html(traits: dict[str, Any]) -> str:
         f"<script type='application/json' id='traits'>{data}</script>"
         f"<script type='module'>{code}\n{MODEL}</script></body></html>"
     )
-
-
-def contrast(one: str, two: str) -> float:
-    """The WCAG contrast ratio of two ``rgb(r, g, b)`` colours as the browser computes them."""
-
-    def luminance(colour: str) -> float:
-        channels = [int(part) / 255 for part in colour[colour.index("(") + 1 : colour.index(")")].split(",")[:3]]
-        r, g, b = (c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
-        return 0.2126 * r + 0.7152 * g + 0.0722 * b
-
-    light, dark = sorted((luminance(one), luminance(two)), reverse=True)
-    return (light + 0.05) / (dark + 0.05)
 
 
 def landed_five(home: Path) -> dict[str, Any]:
