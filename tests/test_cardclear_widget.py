@@ -216,7 +216,14 @@ class TestBoardLink:
         assert picker.board.progress is not None and picker.board.progress.unlocked() == 1, "it opens nothing"
         assert picker.board.progress.path == tmp_path / "learners" / "ann" / "cardclear.sqlite"
 
-    @pytest.mark.parametrize(("code", "said"), [("12-x", "bad board code '12-x'"), ("99-0", "there is no level 99")])
+    @pytest.mark.parametrize(
+        ("code", "said"),
+        [
+            ("12-x", "bad board code '12-x'"),
+            ("99-0", "there is no level 99"),
+            ("12-" + "3" * 70, "bad board code '12-" + "3" * 61 + "…'"),
+        ],
+    )
     def test_a_link_to_no_deal_keeps_the_board_and_says_why(self, tmp_path: Path, code: str, said: str) -> None:
         from cut_tutor.widgets import GameApp, GamePicker
 
@@ -235,7 +242,7 @@ class TestBoardLink:
         app = GameApp(tmp_path)
         assert app.table.receive({"type": "board", "code": "12-0"}) is False
         assert "opens Card Clear in the dashboard" in app.table.error
-        assert app.table.receive({"type": "board", "code": "1" * 65}) is False and "short text" in app.table.error
+        assert app.table.receive({"type": "board", "code": 12}) is False and "short text" in app.table.error
 
     def test_a_notebook_board_copies_the_code(self) -> None:
         assert BoardApp("4-2").data["link"] is False

@@ -285,6 +285,9 @@ def parse_intent(content: Any) -> tuple[str, Any]:
     if kind in ("move", "select", "key", "theme", "layout", "board"):
         field = {"select": "move", "board": "code"}.get(kind, kind)
         value = content.get(field)
+        if kind == "board" and isinstance(value, str) and len(value) > _MAX_TEXT:
+            # A link's code too long to name any deal: Card Clear's board says what is wrong with it, shortened.
+            return kind, value[:_MAX_TEXT] + "…"
         if not isinstance(value, str) or not value or len(value) > _MAX_TEXT:
             raise IntentError(f"'{kind}' needs a short text field '{field}'")
         if kind == "theme" and value not in ("light", "dark"):
