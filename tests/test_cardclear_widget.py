@@ -235,6 +235,8 @@ class TestBoardLink:
         picker.game_app.table.receive({"type": "board", "code": code})
         assert picker.shown is picker.board.widget and said in picker.board.widget.error
         assert picker.board.state.board == played.board and picker.board.state.score == played.score
+        assert picker.board.widget.receive({"type": "theme", "theme": "dark"})
+        assert said in picker.board.widget.error, "a change of theme leaves the refusal in view"
 
     def test_outside_the_dashboard_a_board_message_is_refused(self, tmp_path: Path) -> None:
         from cut_tutor.widgets import GameApp

@@ -161,7 +161,8 @@ class BoardWidget(anywidget.AnyWidget):
         except ValueError as exc:  # IntentError, SwapError, LevelError: the game is as it was
             self.error = str(exc)
             return False
-        self.error = ""
+        if kind != "theme":  # the theme changes nothing on the board: a refusal still stands
+            self.error = ""
         return True
 
     def synced_json(self) -> str:

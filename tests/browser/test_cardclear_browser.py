@@ -162,6 +162,17 @@ def test_play_a_level_to_its_result_card(server: str) -> None:
         page.goto(link)  # the link opens Card Clear at its deal, not at the learner's own level 2
         expect(page.locator(".cc-code")).to_have_text(re.compile(r"^1-0 · "))
         expect(page.get_by_role("button", name="Card Clear", exact=True)).to_have_class(re.compile("mod-active"))
+        page.goto(link.replace("1-0", "1-" + "0" * 70))  # a code too long for any deal: Card Clear's board says so
+        expect(page.locator(".cc-error")).to_contain_text("The board link does not open a deal: bad board code")
+        assert axe_problems(page) == [], "a board link that opens no deal"
+        wraps = page.locator(".cc-error").evaluate("e => e.scrollWidth <= e.clientWidth")
+        assert wraps, "the error about a long code wraps within the board on a phone"
+        shot(page, "bad-link-phone-light")
+        page.set_viewport_size(DESKTOP)
+        page.get_by_role("button", name="Dark theme").click()
+        expect(page.get_by_role("button", name="Light theme")).to_be_visible()
+        assert axe_problems(page) == [], "a board link that opens no deal, dark"
+        shot(page, "bad-link-desktop-dark")
         browser.close()
 
 
