@@ -697,6 +697,12 @@ class TestTable:
         assert "export default" in js and "model.send" in js
         assert (static / "table.css").exists()
 
+    def test_each_page_module_carries_the_shared_code_once(self) -> None:
+        from cut_tutor.cardclear.widget import BoardWidget
+
+        for widget in (TableWidget, BoardWidget):
+            assert widget._esm.count("function hostIsDark(") == 1 and widget._esm.count("function h(") == 1
+
 
 class TestReplayer:
     def finished(self) -> State:

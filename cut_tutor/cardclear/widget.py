@@ -23,6 +23,7 @@ from typing import Any
 import anywidget
 import traitlets
 
+from ..page import page_module
 from .hint import Advice, hint
 from .levels import LEVELS
 from .progress import Progress
@@ -141,7 +142,7 @@ def pointer_words(swap: Swap) -> str:
 class BoardWidget(anywidget.AnyWidget):
     """The board: goal bar with the Next cards, the 6×6 cards, the star bar, the Hint table and the result card."""
 
-    _esm = _STATIC / "board.js"
+    _esm = page_module(_STATIC / "board.js")
     _css = _STATIC / "board.css"
 
     board = traitlets.Dict().tag(sync=True)

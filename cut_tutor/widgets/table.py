@@ -32,6 +32,7 @@ from cut_tutor.engine.clear4 import FOUR
 from cut_tutor.engine.clear4 import run as clear4_run
 from cut_tutor.engine.moves import ADD, CLEAR, FLIP, GAMBLE, PLAY, PUSH, TAKE, TURNUP
 from cut_tutor.engine.words import adding_list, combo_label, move_labels, table_words
+from cut_tutor.page import page_module
 
 _STATIC = pathlib.Path(__file__).parent / "static"
 
@@ -232,7 +233,7 @@ def _risk_combos(know: Knowledge, move: Move, label: str, used: list[str]) -> li
 class TableWidget(anywidget.AnyWidget):
     """The table: opponents, pile, your Board and hand, action buttons and a legend."""
 
-    _esm = _STATIC / "table.js"
+    _esm = page_module(_STATIC / "table.js")
     _css = _STATIC / "table.css"
 
     table = traitlets.Dict().tag(sync=True)

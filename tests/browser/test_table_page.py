@@ -48,7 +48,9 @@ render({ model, el: document.getElementById("host") });
 
 def page_html(traits: dict[str, Any]) -> str:
     """One page holding the table's CSS, its module with the stand-in model, and the traits as JSON."""
-    code = (STATIC / "table.js").read_text().replace("export default { render };", "")
+    from cut_tutor.widgets import TableWidget
+
+    code = TableWidget._esm.replace("export default { render };", "")
     data = json.dumps(traits).replace("</", "<\\/")  # no "</script>" inside the JSON
     return (
         "<!doctype html><html lang='en'><head><meta charset='utf-8'><title>table</title>"
@@ -118,4 +120,20 @@ def test_a_landed_blind_card_is_card_1_of_a_numbered_list(tmp_path: Path) -> Non
 
         moves.get_by_role("button", name="Play 2× 5", exact=True).click()
         assert page.evaluate("window.sent.at(-1)") == {"type": "move", "move": "add 1×5"}
+        browser.close()
+
+
+@pytest.mark.parametrize(("ground", "dark"), [("#111418", True), ("#ffffff", False)])
+def test_a_host_without_a_theme_flag_is_read_by_its_background(tmp_path: Path, ground: str, dark: bool) -> None:
+    """A host that sets no theme flag (the page's code shared with Card Clear, ``host.js``): the table turns dark
+    when the host's ``--jp-layout-color0`` is dark, and only then."""
+    from playwright.sync_api import sync_playwright
+
+    html = page_html(landed_five(tmp_path)).replace("<body>", f"<body style='--jp-layout-color0: {ground}'>", 1)
+    with sync_playwright() as p:
+        browser, page = open_page(p)
+        page.set_content(html)
+        page.wait_for_function("document.querySelector('.cut-table')")
+        asked = {"type": "theme", "theme": "dark"} in page.evaluate("window.sent")
+        assert asked is dark, page.evaluate("window.sent")
         browser.close()

@@ -1,5 +1,6 @@
 // The Card Clear board: draws the JSON view Python sends and sends back intents. No game logic lives here:
 // which swaps are legal, the tags, the bounce reason and the Hint all come from Python in ``board``.
+// ``h`` and ``hostIsDark`` come from ``host.js``, which Python puts ahead of this file (``cut_tutor.page``).
 
 /**
  * @typedef {{goal: string, have: number, need: number, met: boolean}} Goal
@@ -19,14 +20,6 @@
 const SUIT_SIGNS = { S: "♠", H: "♥", D: "♦", C: "♣" };
 const SUIT_WORDS = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
 
-/** @param {string} tag @param {string} [cls] @param {string} [text] */
-function h(tag, cls, text) {
-  const node = document.createElement(tag);
-  if (cls) node.className = cls;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
-
 /** A card's face (``10♥``) and its spoken name (``10 of hearts``). @param {string} name */
 function face(name) {
   const rank = name.slice(0, -1), suit = name.slice(-1);
@@ -37,13 +30,6 @@ function face(name) {
  * address goes with it, a server's token least of all. @param {string} code */
 function boardLink(code) {
   return location.origin + location.pathname + "?board=" + encodeURIComponent(code);
-}
-
-/** Is the page around the board dark (JupyterLab's or Voilà's dark theme)? */
-function hostIsDark() {
-  const flag = document.body.dataset.jpThemeLight;
-  if (flag === "true" || flag === "false") return flag === "false";
-  return new URLSearchParams(location.search).get("theme") === "dark";
 }
 
 /** The deal each board (by its id) last opened with: a board drawn again (the picker back on Card Clear) does not

@@ -1,6 +1,7 @@
 // The CUT table: draws the JSON view Python sends and sends back intents. No game logic lives here:
 // every intent is checked in Python, which answers with a new view or an error. The game's words (card
 // faces, counts, the legend) come from Python too, in ``table.words``.
+// ``h`` and ``hostIsDark`` come from ``host.js``, which Python puts ahead of this file (``cut_tutor.page``).
 
 /**
  * @typedef {{card: string, by: number, as?: string|null}} PileCard
@@ -110,14 +111,6 @@ function inkOn(colour) {
 /** Width one opponent's seat needs on the table arc, in pixels (the CSS min-width plus the gap). */
 const SEAT_WIDTH = 176;
 
-/** @param {string} tag @param {string} [cls] @param {string} [text] */
-function h(tag, cls, text) {
-  const node = document.createElement(tag);
-  if (cls) node.className = cls;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
-
 /** A small mark with a spoken name (a count, a dealer's D): its text is what the eye reads, its name what a
  * screen reader says. @param {string} cls @param {string} text @param {string} name */
 function badge(cls, text, name) {
@@ -208,20 +201,6 @@ function resolveLinks(node) {
     if (a.getAttribute("target") !== GUIDE_WINDOW) a.setAttribute("target", GUIDE_WINDOW);
     if (a.hasAttribute("rel")) a.removeAttribute("rel");
   });
-}
-
-/** Is the page around the app dark: JupyterLab's or Voilà's dark theme (``?theme=dark``), read from the body's
- * theme flag, else from the brightness of the host's ``--jp-layout-color0``? */
-function hostIsDark() {
-  const flag = document.body.dataset.jpThemeLight;
-  if (flag === "true" || flag === "false") return flag === "false";
-  if (new URLSearchParams(location.search).get("theme") === "dark") return true;
-  const probe = document.createElement("span");
-  probe.style.color = getComputedStyle(document.body).getPropertyValue("--jp-layout-color0").trim() || "#fff";
-  document.body.appendChild(probe);
-  const rgb = (getComputedStyle(probe).color.match(/[\d.]+/g) || ["255", "255", "255"]).map(Number);
-  probe.remove();
-  return 0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2] < 128;
 }
 
 /** The host's theme is followed once per page: after that the table's Light/Dark choice rules. */
