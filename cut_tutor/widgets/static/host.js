@@ -1,4 +1,4 @@
-// What both page modules share, read by Python ahead of each (``cut_tutor.widgets.page``): one copy each of
+// What both page modules share, read by Python ahead of each (``cut_tutor.page``): one copy each of
 // the element maker and of the host's theme.
 
 /** @param {string} tag @param {string} [cls] @param {string} [text] */
