@@ -10,12 +10,16 @@ move minus the chosen best on the odd samples (0 when they are the same move), a
 90th-percentile loss, the share of clear mistakes, where they happen (early or late, holding a clear card, cards
 left) and the worst positions (position JSON, both moves).
 
+With ``--read-out N`` the studied seat reads out open endgames: where it knows every other hand
+(:func:`cut_tutor.analysis.seat.hands_open`) it plays as an :class:`~cut_tutor.analysis.AnalysisSeat` of N rollouts
+over the policy would, elsewhere the policy's move; the report adds what the reading cost.
+
 Writes ``benchmarks/results/regret-<POLICY>[-<TAG>].md`` and, for tuning, ``regret-<POLICY>[-<TAG>].jsonl``
 (per decision: the view, each move's mean points on all samples, and the verdict: the chosen best, the loss and
 whether it is a clear mistake).
 Run: ``.venv/bin/python benchmarks/report_regret.py [--hands 20] [--samples 64] [--seed 2026]
-[--policy Expert:Balanced] [--workers 1] [--tag TAG]``; ``--pool A.jsonl,B.jsonl`` reports recorded runs (in
-``benchmarks/results``) together, without playing.
+[--policy Expert:Balanced] [--read-out N] [--workers 1] [--tag TAG]``; ``--pool A.jsonl,B.jsonl`` reports recorded
+runs (in ``benchmarks/results``) together, without playing.
 """
 
 from __future__ import annotations
@@ -31,8 +35,9 @@ from pathlib import Path
 from typing import Any
 
 from cut_tutor import Rules, State, view
-from cut_tutor.analysis import POLICY
+from cut_tutor.analysis import POLICY, AnalysisSeat
 from cut_tutor.analysis.search import play_out, players
+from cut_tutor.analysis.seat import hands_open
 from cut_tutor.analysis.stats import mean_interval, paired
 from cut_tutor.coach import Knowledge
 from cut_tutor.engine.view import sight
@@ -67,8 +72,9 @@ def judge(points: list[list[int]], chosen: int) -> dict[str, Any]:
     return {"best": best, "loss": loss, "low": low, "high": high, "verdict": "worse" if low > 0 else "close"}
 
 
-def study(args: argparse.Namespace, executor: Executor | None) -> list[dict[str, Any]]:
-    """Self-play ``args.hands`` hands; one record per non-forced decision of the studied seat."""
+def study(args: argparse.Namespace, executor: Executor | None, reader: AnalysisSeat | None) -> list[dict[str, Any]]:
+    """Self-play ``args.hands`` hands; one record per non-forced decision of the studied seat, whose moves are
+    ``reader``'s when there is one."""
     rules = Rules()
     records: list[dict[str, Any]] = []
     for hand in range(args.hands):
@@ -79,7 +85,7 @@ def study(args: argparse.Namespace, executor: Executor | None) -> list[dict[str,
         while not state.over:
             seat = state.turn
             knowledge = Knowledge.from_sight(sight(state, seat))
-            move = seats[seat].choose(knowledge)
+            move = reader.choose(state) if reader and seat == me else seats[seat].choose(knowledge)
             if seat == me and len(knowledge.legal) > 1:
                 v = view(state, seat)
                 points = measure(v, args.samples, args.seed * 1000 + len(records), executor)
@@ -121,14 +127,19 @@ def headline(records: list[dict[str, Any]]) -> list[str]:
     ]
 
 
-def report(args: argparse.Namespace, records: list[dict[str, Any]], seconds: float) -> str:
+def report(args: argparse.Namespace, records: list[dict[str, Any]], seconds: float, reader: AnalysisSeat | None) -> str:
     """The Markdown summary of the records."""
     mistakes = [r for r in records if r["verdict"] == "worse"]
+    reading = ""
+    if reader:
+        cost = reader.seconds / max(reader.analysed, 1)
+        reading = (f" It read out open endgames with {reader.max_rollouts} rollouts: {reader.analysed} decisions,"
+                   f" {reader.rollouts} rollouts, {cost:.3f} s a decision.")  # fmt: skip
     lines = [
         f"# {args.policy} against the analysis ({args.hands} hands, seed {args.seed}, USA rules)\n",
         f"{len(records)} non-forced decisions of the studied seat, every legal move played out on {args.samples}"
         f" shared deals by {POLICY} seats (even samples choose the best, odd samples measure the loss);"
-        f" {seconds:.0f} s.\n",
+        f" {seconds:.0f} s.{reading}\n",
         *headline(records),
         "\nWhere the clear mistakes are (share of the decisions in each group that are clear mistakes):\n",
     ]
@@ -142,6 +153,8 @@ def report(args: argparse.Namespace, records: list[dict[str, Any]], seconds: flo
         "1–5 cards left": lambda r: r["cards_left"] <= 5,
         "the seat took the pile": lambda r: r["move"].startswith("take"),
         "the best was a take": lambda r: r["view"]["legal"][r["best"]].startswith("take"),
+        "every other hand known": lambda r: hands_open(r["view"]),
+        "some hand cards unseen": lambda r: not hands_open(r["view"]),
     }
     for name, test in groups.items():
         rows = [r for r in records if test(r)]
@@ -155,7 +168,8 @@ def report(args: argparse.Namespace, records: list[dict[str, Any]], seconds: flo
                      f" {r['loss']:.1f} [{r['low']:.1f}, {r['high']:.1f}]")  # fmt: skip
         lines.append(f"  ```json\n  {json.dumps(r['position'])}\n  ```")
     lines.append(f"\nRun: `.venv/bin/python benchmarks/report_regret.py --hands {args.hands} --samples {args.samples}"
-                 f" --seed {args.seed} --policy {args.policy}{' --tag ' + args.tag if args.tag else ''}`")  # fmt: skip
+                 f" --seed {args.seed} --policy {args.policy}{f' --read-out {args.read_out}' if reader else ''}"
+                 f"{' --tag ' + args.tag if args.tag else ''}`")  # fmt: skip
     return "\n".join(lines) + "\n"
 
 
@@ -165,6 +179,7 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=64, help="rollouts per legal move (half choose, half measure)")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--policy", default="Expert:Balanced", help="the studied seats, Level:Style")
+    parser.add_argument("--read-out", type=int, default=0, help="rollouts a decision in open endgames (0: none)")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--worst", type=int, default=5, help="how many of the worst positions to list")
     parser.add_argument("--tag", default="", help="added to the output files' names, to keep another run's")
@@ -177,12 +192,13 @@ def main() -> None:
         return
     out.mkdir(exist_ok=True)
     start = time.perf_counter()
+    reader = AnalysisSeat(args.read_out, seed=args.seed, policy=args.policy, open_only=True) if args.read_out else None
     if args.workers > 1:
         with ProcessPoolExecutor(args.workers) as pool:
-            records = study(args, pool)
+            records = study(args, pool, reader)
     else:
-        records = study(args, None)
-    text = report(args, records, time.perf_counter() - start)
+        records = study(args, None, reader)
+    text = report(args, records, time.perf_counter() - start, reader)
     name = f"regret-{args.policy.replace(':', '-')}{'-' + args.tag if args.tag else ''}"
     (out / f"{name}.md").write_text(text, encoding="utf-8")
     with (out / f"{name}.jsonl").open("w", encoding="utf-8") as f:

@@ -6,7 +6,7 @@ from test_analysis import synthetic
 
 from cut_tutor.analysis import AnalysisSeat, analyse
 from cut_tutor.analysis.search import rounds
-from cut_tutor.analysis.seat import preferred
+from cut_tutor.analysis.seat import hands_open, preferred
 from cut_tutor.analysis.stats import mean_se
 from cut_tutor.coach import AIPlayer, Knowledge
 from cut_tutor.engine import Move, Rules, State, view
@@ -97,3 +97,26 @@ def test_its_rounds_stop_once_one_move_is_left_where_the_analysis_measures_every
     chosen = analyse(view(state, 0), seconds=None, max_rollouts=400, aim="best")
     assert chosen.rollouts < 400 and chosen.status.startswith(f"{chosen.rollouts} rollouts in")
     assert "(every other move was eliminated)" in chosen.status
+
+
+#: Seat 1's hand is known to seat 0 (it picked those cards up from the pile, R11) until it plays a card.
+OPEN = {"rules": {"players": 2}, "turn": 0, "pile": "9@1",
+        "seats": [{"hand": "K J 9 7 7 5 3"}, {"hand": "Q 8 6 4", "known": "Q 8 6 4"}]}  # fmt: skip
+
+
+def test_an_endgame_is_open_when_every_other_hand_is_known() -> None:
+    state = State.from_position(OPEN)
+    assert hands_open(view(state, 0))
+    assert not hands_open(view(state, 1))  # seat 1 has not seen seat 0's hand
+    assert not hands_open(view(State.from_position(SHORT), 0))
+
+
+def test_reading_only_open_endgames_analyses_those_and_plays_the_policy_elsewhere() -> None:
+    policy = AIPlayer("Expert", "Balanced")
+    hidden = State.from_position(SHORT)
+    reader = AnalysisSeat(BUDGET, seed=3, open_only=True)
+    assert reader.choose(hidden) == policy.choose(Knowledge.from_sight(sight(hidden, 0)))
+    assert reader.analysed == 0 and reader.rollouts == 0
+    assert reader.choose(State.from_position(OPEN)) in State.from_position(OPEN).legal_moves()
+    assert reader.analysed == 1 and reader.rollouts >= BUDGET
+    assert "open endgames only" in repr(reader)
