@@ -13,7 +13,9 @@ Run: ``.venv/bin/python benchmarks/bench_seat.py [DEALS] [ROLLOUTS] [WORKERS] [F
 ROLLOUTS, 2, 0: deals FIRST to DEALS − 1). Results do not depend on the number of workers. Each finished hand is a
 progress line with its figures as JSON, so a run cut short can be summed up, and finished by another run from the
 deal where it stopped: ``.venv/bin/python benchmarks/bench_seat.py --log STDERR_FILE[,STDERR_FILE…] [ROLLOUTS]
-[WORKERS]``; two seats' runs are paired hand by hand with ``--versus LOG[,LOG…] OTHER_LOG[,LOG…]``.
+[WORKERS]``; two seats' runs are paired hand by hand with ``--versus LOG[,LOG…] OTHER_LOG[,LOG…]``. With
+``--open-only`` (anywhere among the arguments) the seat analyses only open endgames, where it knows every other hand
+(:func:`cut_tutor.analysis.seat.hands_open`), and plays Expert:Balanced's move elsewhere.
 """
 
 from __future__ import annotations
@@ -38,15 +40,17 @@ from cut_tutor.engine.words import count
 from cut_tutor.sim import hand_seed, seat_seed, simulate
 
 SEED = 10
+#: How the report names a seat that analyses only open endgames.
+OPEN_ONLY = "; only open endgames analysed (every other hand known), Expert:Balanced's move played elsewhere"
 
 
-def chair_hand(seed: int, deal: int, chair: int, rollouts: int) -> dict[str, Any]:
+def chair_hand(seed: int, deal: int, chair: int, rollouts: int, open_only: bool = False) -> dict[str, Any]:
     """Deal ``deal`` with the analysis seat in ``chair`` and Expert:Balanced in the other three, seeded as the
     baseline's rotation ``chair`` seeds them."""
     rules = Rules()
     state = State.deal(rules, hand_seed(seed, deal), dealer=deal % rules.players)
     level, _, style = POLICY.partition(":")
-    seat = AnalysisSeat(rollouts, seed=seat_seed(seed, deal, chair, chair))
+    seat = AnalysisSeat(rollouts, seed=seat_seed(seed, deal, chair, chair), open_only=open_only)
     others = {s: AIPlayer(level, style, seat_seed(seed, deal, chair, s)) for s in range(rules.players) if s != chair}
     decisions = 0
     while not state.over:
@@ -59,6 +63,7 @@ def chair_hand(seed: int, deal: int, chair: int, rollouts: int) -> dict[str, Any
     return {
         "deal": deal, "chair": chair, "points": state.scores()[chair], "went_out": state.winner == chair,
         "decisions": decisions, "analysed": seat.analysed, "rollouts": seat.rollouts, "seconds": seat.seconds,
+        "open_only": open_only,
     }  # fmt: skip
 
 
@@ -84,7 +89,8 @@ def report(rows: list[dict[str, Any]], base: dict[tuple[int, int], dict[str, Any
         " rounds that play on only the moves not eliminated and stop when one is left, on deals that agree with the"
         f" turns on the pile as {POLICY} would have played them; the"
         f" analysis' best played when it beats {POLICY}'s own move by {count(CONFIDENCE, 'standard error')}, forced"
-        f" moves played directly; {played / analysed:.0f} rollouts per analysed decision on average. Measured here:"
+        f" moves played directly{OPEN_ONLY if rows[0].get('open_only') else ''};"
+        f" {played / analysed:.0f} rollouts per analysed decision on average. Measured here:"
         f" {rate:.0f} rollouts/s on one core, so {rollouts} rollouts are {rollouts / rate / 2:.2f} s of wall on"
         " 2 cores.",
         "",
@@ -156,6 +162,9 @@ def summed(logs: str, rollouts: int, workers: int) -> str:
 
 
 def main() -> None:
+    open_only = "--open-only" in sys.argv
+    if open_only:
+        sys.argv.remove("--open-only")
     if sys.argv[1:2] == ["--versus"]:
         print(versus(sys.argv[2], sys.argv[3]))
         return
@@ -172,7 +181,9 @@ def main() -> None:
         frame = simulate([POLICY] * 4, Rules(), hands=deals, seed=SEED, executor=pool, duplicate=True)
         chair0 = frame[frame["player"] == 0]
         base = {(r["hand"], r["rotation"]): r for r in chair0.to_dict("records")}
-        futures = [pool.submit(chair_hand, SEED, d, c, rollouts) for d in range(first, deals) for c in range(4)]
+        futures = [
+            pool.submit(chair_hand, SEED, d, c, rollouts, open_only) for d in range(first, deals) for c in range(4)
+        ]
         for done, future in enumerate(as_completed(futures), 1):
             r = future.result()
             b = base[r["deal"], r["chair"]]
