@@ -82,6 +82,7 @@ def report(rows: list[dict[str, Any]], base: dict[tuple[int, int], dict[str, Any
     deals = len({r["deal"] for r in rows})
     first, last = min(r["deal"] for r in rows), max(r["deal"] for r in rows)
     offset = f" {first}" if first else ""
+    target = "" if rows[0].get("open_only") else "; target ≤ −12"  # the target is the full seat's
     lines = [
         f"# Analysis seat vs Expert:Balanced, {deals} duplicate deals × 4 chairs (4-seat USA, seed {SEED})",
         "",
@@ -101,7 +102,7 @@ def report(rows: list[dict[str, Any]], base: dict[tuple[int, int], dict[str, Any
         f" {statistics.mean(base[r['deal'], r['chair']]['went_out'] for r in rows):.1%} |",
         "",
         f"**Paired difference (analysis seat − Expert:Balanced, same deal and chair): {diff:+.2f} points per hand,"
-        f" 95% interval {low:+.2f} to {high:+.2f}** (n = {len(rows)}; target ≤ −12).",
+        f" 95% interval {low:+.2f} to {high:+.2f}** (n = {len(rows)}{target}).",
         "",
         "| chair | difference (95%) |",
         "| --- | --- |",
@@ -116,7 +117,8 @@ def report(rows: list[dict[str, Any]], base: dict[tuple[int, int], dict[str, Any
         f" ({analysed / len(rows):.1f} per hand); {spent / analysed:.3f} s per analysed decision on one core"
         f" ({workers} workers, {wall / 60:.1f} min of wall in all).",
         "",
-        f"Run: `.venv/bin/python benchmarks/bench_seat.py {last + 1} {rollouts} {workers}{offset}`",
+        f"Run: `.venv/bin/python benchmarks/bench_seat.py {last + 1} {rollouts} {workers}{offset}"
+        f"{' --open-only' if rows[0].get('open_only') else ''}`",
     ]
     return "\n".join(lines)
 
