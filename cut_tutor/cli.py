@@ -284,7 +284,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
 
     sim = sub.add_parser("simulate", help="play hands between AI seats and summarise")
-    sim.add_argument("--seats", nargs="+", required=True, help="Level:Style per seat, or Random / Greedy")
+    sim.add_argument(
+        "--seats", nargs="+", required=True, help="Level:Style per seat, Random, Greedy or Analysis[:ROLLOUTS[:open]]"
+    )
     sim.add_argument("--hands", type=int, default=200)
     sim.add_argument("--seed", type=int, default=0)
     sim.add_argument("--rules", default="USA", help="a preset (USA, Canada) or a rules JSON file")

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import json
+import re
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import pandas as pd
 import pytest
 
 from cut_tutor import Rules, State
+from cut_tutor.analysis.seat import ROLLOUTS
 from cut_tutor.cli import main
-from cut_tutor.sim import COLUMNS, simulate, summary
+from cut_tutor.sim import COLUMNS, parse_seat, same_chair, simulate, summary
 
 SEATS = ["Expert:Rock", "Average:Gambler", "Random"]
 
@@ -49,6 +52,51 @@ def test_bad_seat_spec_is_named() -> None:
         simulate(["Wizard:Rock", "Random"], Rules(players=2), hands=1)
 
 
+def test_an_analysis_seat_sits_in_a_simulation_and_plays_the_same_through_any_executor() -> None:
+    seats = ["Analysis:8", "Random"]
+    alone = simulate(seats, Rules(players=2), hands=2, seed=4, duplicate=True, chunk=1)
+    assert alone.loc[alone["player"] == 0, ["level", "style"]].drop_duplicates().values.tolist() == [
+        ["Analysis", "8 rollouts"]
+    ]
+    with ProcessPoolExecutor(2) as pool:
+        shared = simulate(seats, Rules(players=2), hands=2, seed=4, duplicate=True, chunk=1, executor=pool)
+    pd.testing.assert_frame_equal(alone, shared)
+    reader = simulate(["Analysis:8:open", "Random"], Rules(players=2), hands=1, seed=4)
+    assert reader["style"].iloc[0] == "8 rollouts, open endgames only"
+    assert parse_seat(" analysis ") == ("Analysis", f"{ROLLOUTS} rollouts")
+
+
+@pytest.mark.parametrize(
+    ("spec", "words"),
+    [
+        ("Analysis:x", "a whole number of at least 1, not 'x'"),
+        ("Analysis:0", "a whole number of at least 1, not '0'"),
+        ("Analysis:40:closed", "the only word after the rollouts is 'open'"),
+        ("Analysis:40:open:now", "Analysis, Analysis:ROLLOUTS or Analysis:ROLLOUTS:open"),
+    ],
+)
+def test_a_bad_analysis_seat_is_named(spec: str, words: str) -> None:
+    with pytest.raises(ValueError, match=re.escape(f"seat {spec!r}: ") + ".*" + re.escape(words)):
+        simulate([spec, "Random"], Rules(players=2), hands=1)
+
+
+def test_same_chair_pairs_a_player_with_the_baseline_hand_by_hand() -> None:
+    others = ["Random", "Expert:Rock"]
+    frame = simulate(["Expert:Balanced", *others], Rules(players=3), hands=3, seed=2, duplicate=True)
+    baseline = simulate(["Average:Gambler", *others], Rules(players=3), hands=3, seed=2, duplicate=True)
+    found = same_chair(frame, baseline)
+    diffs = frame[frame["player"] == 0]["points"].to_numpy() - baseline[baseline["player"] == 0]["points"].to_numpy()
+    assert found.hands == len(diffs) == 9
+    assert found.points == pytest.approx(diffs.mean(), abs=1e-3)
+    assert found.low < found.points < found.high
+    assert same_chair(frame, frame) == (0.0, 0.0, 0.0, 9)
+    with pytest.raises(ValueError, match="differ in a seat other than player 0's"):
+        same_chair(frame, simulate(["Average:Gambler", "Random", "Random"], Rules(players=3), hands=3, seed=2,
+                                   duplicate=True))  # fmt: skip
+    with pytest.raises(ValueError, match="did not play the same hands"):
+        same_chair(frame, simulate(["Average:Gambler", *others], Rules(players=3), hands=3, seed=2))
+
+
 def test_cli_simulate_writes_csv(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "results.csv"
     code = main(
@@ -82,6 +130,10 @@ def test_cli_rules_file_and_bad_rules(tmp_path: Path, capsys: pytest.CaptureFixt
     bad.write_text(json.dumps({"players": 2, "bust_penalty": 7}))
     assert main(["simulate", "--seats", "Random", "Random", "--rules", str(bad), "--quiet"]) == 2
     assert "bust_penalty: 7 is not allowed" in capsys.readouterr().err
+    assert main(["simulate", "--seats", "Analysis:4", "Random", "--hands", "1", "--quiet"]) == 0
+    assert "Analysis 4 rollouts" in capsys.readouterr().out
+    assert main(["simulate", "--seats", "Analysis:many", "Random", "--quiet"]) == 2
+    assert "seat 'Analysis:many': the rollouts a decision" in capsys.readouterr().err
 
 
 def test_cli_advise_prints_the_table_for_every_coach(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

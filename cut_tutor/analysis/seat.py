@@ -35,6 +35,8 @@ ROLLOUTS = 225
 #: (paired 95% interval −0.41 to +0.13; chosen on those decisions), and leaves the policy's move in 34% of decisions
 #: rather than 56%.
 CONFIDENCE = 1.0
+#: How a simulation names an analysis seat (:meth:`AnalysisSeat.from_spec`).
+SPEC = "Analysis"
 
 
 class AnalysisSeat:
@@ -83,8 +85,26 @@ class AnalysisSeat:
         self.seconds = 0.0
 
     def __repr__(self) -> str:
-        where = ", open endgames only" if self.open_only else ""
-        return f"AnalysisSeat({self.max_rollouts} rollouts, {self.policy}{where})"
+        return f"AnalysisSeat({self.label}, {self.policy})"
+
+    @classmethod
+    def from_spec(cls, spec: str, seed: int = 0) -> AnalysisSeat:
+        """The seat a simulation's ``Analysis``, ``Analysis:ROLLOUTS`` or ``Analysis:ROLLOUTS:open`` names (at most
+        ROLLOUTS rollouts a decision, :data:`ROLLOUTS` if left out; ``open``: only open endgames analysed)."""
+        name, *rest = [part.strip() for part in spec.split(":")]
+        if name.title() != SPEC or len(rest) > 2:
+            raise ValueError(f"seat {spec!r}: an analysis seat is {SPEC}, {SPEC}:ROLLOUTS or {SPEC}:ROLLOUTS:open")
+        budget = rest[0] if rest and rest[0] else str(ROLLOUTS)
+        if not budget.isdigit() or int(budget) < 1:
+            raise ValueError(f"seat {spec!r}: the rollouts a decision are a whole number of at least 1, not {budget!r}")
+        if len(rest) == 2 and rest[1].lower() != "open":
+            raise ValueError(f"seat {spec!r}: the only word after the rollouts is 'open' (open endgames only)")
+        return cls(int(budget), seed=seed, open_only=len(rest) == 2)
+
+    @property
+    def label(self) -> str:
+        """Its budget in words, as a simulation's table shows it in the ``style`` column."""
+        return f"{self.max_rollouts} rollouts" + (", open endgames only" if self.open_only else "")
 
     def choose(self, state: State) -> Move:
         """The move for the seat to move in ``state``, from that seat's view only."""

@@ -11,8 +11,10 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
+from ..analysis.seat import SPEC, AnalysisSeat
+from ..analysis.stats import mean_interval, paired
 from ..coach import AIPlayer, Knowledge
 from ..engine import RandomPlayer, Rules, State
 from ..engine.moves import Move
@@ -34,16 +36,25 @@ class Submitter(Protocol):
 
 
 def parse_seat(spec: str) -> tuple[str, str]:
-    """``Level:Style``, ``Random`` or ``Greedy`` → (level, style) for the result table."""
+    """``Level:Style``, ``Random``, ``Greedy`` or an analysis seat (``Analysis[:ROLLOUTS[:open]]``) → (level,
+    style) for the result table; an analysis seat's style column holds its budget."""
     text = spec.strip()
     if text.lower() in ("random", "greedy"):
         return text.title(), "-"
+    if _is_analysis(text):
+        return SPEC, AnalysisSeat.from_spec(text).label
     level, _, style = text.partition(":")
     AIPlayer(level, style or "Balanced")  # validates both names with a clear error
     return level.strip().title(), (style or "Balanced").strip().title()
 
 
+def _is_analysis(spec: str) -> bool:
+    return spec.partition(":")[0].strip().title() == SPEC
+
+
 def _chooser(spec: str, seed: int) -> Callable[[State], Move]:
+    if _is_analysis(spec):  # it reads its own view of the state (C2)
+        return AnalysisSeat.from_spec(spec, seed).choose
     level, style = parse_seat(spec)
     rng = random.Random(seed)
     if level == "Random":
@@ -160,3 +171,28 @@ def summary(frame: pd.DataFrame) -> pd.DataFrame:
     )  # fmt: skip
     table["ci95"] = 1.96 * table["sd"] / table["hands"] ** 0.5
     return table.drop(columns="sd").reset_index()
+
+
+class SameChair(NamedTuple):
+    """One player's points per hand minus another's in the same chair on the same deals, with its 95% interval."""
+
+    points: float  # negative: fewer points, better
+    low: float
+    high: float
+    hands: int
+
+
+def same_chair(frame: pd.DataFrame, baseline: pd.DataFrame, player: int = 0) -> SameChair:
+    """How many points per hand ``player`` scored more in ``frame`` than in ``baseline`` (lower is better), hand
+    by hand: two runs of one seed (duplicate, for every chair) that differ only in that player's seat, so the
+    deals and the other seats' play are the same and the luck of the deal cancels."""
+    key = ["hand", "rotation"]
+    mine = frame[frame["player"] == player].set_index(key)
+    theirs = baseline[baseline["player"] == player].set_index(key)
+    if not mine.index.equals(theirs.index) or not (mine["seat"] == theirs["seat"]).all() or mine.empty:
+        raise ValueError(f"same_chair: the runs did not play the same hands with player {player} in the same chairs")
+    others = ["player", "level", "style"]
+    if not frame.loc[frame["player"] != player, others].equals(baseline.loc[baseline["player"] != player, others]):
+        raise ValueError(f"same_chair: the runs differ in a seat other than player {player}'s")
+    diff, low, high = mean_interval(paired(list(mine["points"]), list(theirs["points"])))
+    return SameChair(diff, low, high, len(mine))
