@@ -4,6 +4,7 @@ saved games, scores, the replayer, and a fuzz of malformed messages from the pag
 from __future__ import annotations
 
 import asyncio
+import html
 import itertools
 import json
 import random
@@ -22,7 +23,7 @@ from cut_tutor import dashboard
 from cut_tutor.analysis import analyse
 from cut_tutor.cli import build_parser, voila_command
 from cut_tutor.engine import IllegalMoveError, Move, Rules, State, deal_code, state_from_deal, view
-from cut_tutor.engine.words import ANALYSE_LONGER
+from cut_tutor.engine.words import ANALYSE_LONGER, OPEN_ENDGAME
 from cut_tutor.widgets import GameApp, Replayer, TableWidget, move_label
 from cut_tutor.widgets.replayer import REVIEW
 from cut_tutor.widgets.table import IntentError, parse_intent
@@ -286,6 +287,24 @@ class TestHints:
         app.open_analysis(True)
         assert app.hint_count() > 0 and "<table" in app.analysis_html.value
         assert app.coach_play_button.layout.display != "none"
+
+    def test_the_coach_says_when_every_other_hand_is_known(self, tmp_path: Path) -> None:
+        """The open endgame, where the coach's tables slip most (guide: Reading out the endgame), is named under
+        the advice; with one card of the other hand unseen, or at a Level without hints, it is not."""
+        position = {
+            "rules": {"players": 2},
+            "turn": 0,
+            "dealer": 1,
+            "pile": "9@1",
+            "seats": [{"hand": "8 5 5 3 2", "stacks": ["[4]", "[6]", "", ""]}, {"hand": "K 7 2", "known": "K 7 2"}],
+        }
+        app = app_at(tmp_path / "open", position, level=(0, "Average"))
+        assert OPEN_ENDGAME in html.unescape(app.coach.advice_html.value)
+        hidden = position | {"seats": [position["seats"][0], {"hand": "K 7 2", "known": "K 7"}]}
+        app = app_at(tmp_path / "hidden", hidden, level=(0, "Average"))
+        assert "Play" in app.coach.advice_html.value and OPEN_ENDGAME not in html.unescape(app.coach.advice_html.value)
+        app = app_at(tmp_path / "expert", position, level=(0, "Expert"))
+        assert OPEN_ENDGAME not in html.unescape(app.coach.advice_html.value)
 
     def test_coaching_off_hides_hints(self, app: GameApp) -> None:
         app.set_coaching(False)

@@ -492,6 +492,13 @@ def verdict_word(verdict: str, gap: float) -> str:
 
 #: The coach panel's button that continues a finished analysis of the position.
 ANALYSE_LONGER = "Analyse longer"
+#: Under the coach's advice once you have seen every card the other players hold: the open endgame, where the coach's
+#: tables make most of their clear mistakes and the analysis can read the hand out (the guide's *Reading out the
+#: endgame*).
+OPEN_ENDGAME = (
+    "You know every card the other players hold: in such endgames the coach slips most often, and the analysis"
+    " can read the hand out."
+)
 
 
 def analysis_status(

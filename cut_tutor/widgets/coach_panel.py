@@ -16,11 +16,12 @@ import ipywidgets as w
 import pandas as pd
 
 from cut_tutor.analysis import Analysis, analyse
+from cut_tutor.analysis.seat import hands_open
 from cut_tutor.analysis.stats import PRECISION
 from cut_tutor.coach import COACHES, LEVELS, Advice, advise
 from cut_tutor.engine import Move, State, view
 
-from ..engine.words import ANALYSE_LONGER, recommends
+from ..engine.words import ANALYSE_LONGER, CUT, OPEN_ENDGAME, game_of, recommends
 from .move_table import compare_html, move_rows, move_table_html
 from .shared import YOU, Host
 from .table import IntentError, move_label
@@ -327,6 +328,8 @@ class CoachPanel:
                 others = [move_label(c.move, seen, names) for c in advice.candidates[1:hints]]
                 if others:
                     parts.append(f"<p>Also worth a look: {escape(', '.join(others))}</p>")
+            if game_of(seen) == CUT and hands_open(seen) and len(seen["legal"]) > 1:  # measured on CUT
+                parts.append(f"<p class='cut-open-endgame'><i>{escape(OPEN_ENDGAME)}</i></p>")
             self.advice_html.value = "".join(parts)
             self.coach_play_button.description = f"Coach: {label}"
             self.coach_play_button.layout.display = ""

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from serving import CHROMIUM, ROOT, axe_problems, free_port, open_page, open_setup, shots, voila_server
+from serving import CHROMIUM, ROOT, axe_problems, deal, free_port, open_page, open_setup, shots, voila_server
 
 from cut_tutor import dashboard
 from cut_tutor.cli import voila_command
@@ -55,6 +55,29 @@ def disagreeing_seed() -> tuple[int, str]:
         if advise(seen, "Madonna", "Experienced").move != advise(seen, "Marty", "Experienced").move:
             return seed, card_name(low.rank)
     raise AssertionError("no seed where the coaches disagree")
+
+
+def open_endgame_seed() -> tuple[int, int]:
+    """A seed, and how many of the coach's moves (Auto pacing) bring you to a choice where you know every other
+    hand, each move changing the table's last-moves line (so the page can wait for it)."""
+    from cut_tutor.analysis.seat import hands_open
+    from cut_tutor.engine import view
+    from cut_tutor.widgets import GameApp
+
+    for seed in range(1, 200):
+        app = GameApp(tempfile.mkdtemp())
+        app.set_pacing("Auto")
+        app.deal(seed=seed)
+        lasts: list[str] = []
+        while app.state is not None and not app.state.over and len(lasts) < 40:
+            seen = view(app.state, 0)
+            lasts.append(str(app.table.table["last"]))
+            if hands_open(seen) and len(seen["legal"]) > 1:
+                if len(set(lasts)) == len(lasts):
+                    return seed, len(lasts) - 1
+                break
+            app.coach_play()
+    raise AssertionError("no seed reaches an open endgame")
 
 
 @pytest.fixture(scope="module")
@@ -157,6 +180,30 @@ def test_play_through_the_dashboard(server: str) -> None:
         resume.click()
         expect(status).to_contain_text("hand 1 over")
         page.screenshot(path=str(ARTIFACTS / "07-continued.png"), full_page=True)
+        browser.close()
+
+
+def test_the_coach_names_an_open_endgame(server: str) -> None:
+    """Following the coach to a turn where every other hand is known: the panel says the coach slips most there."""
+    from playwright.sync_api import expect, sync_playwright
+
+    from cut_tutor.engine.words import OPEN_ENDGAME
+
+    seed, plays = open_endgame_seed()
+    with sync_playwright() as p:
+        browser, page = open_page(p)
+        deal(page, server, seed=str(seed))
+        last = page.locator(".cut-last")
+        note = page.locator(".cut-open-endgame")
+        for _ in range(plays):
+            expect(note).to_have_count(0)
+            before = last.inner_text()
+            page.get_by_role("button", name=re.compile("^Coach: ")).filter(visible=True).click()
+            expect(last).not_to_have_text(before)
+        expect(page.locator(".cut-status")).to_have_text("Your turn")
+        expect(note).to_have_text(OPEN_ENDGAME)
+        assert axe_problems(page) == [], "open endgame"
+        shots(page, "coach-open-endgame", note)
         browser.close()
 
 
