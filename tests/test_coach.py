@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import random
+import re
 from collections import Counter
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -14,6 +15,7 @@ import pytest
 
 from cut_tutor import RandomPlayer, Rules, State, view
 from cut_tutor.coach import COMPONENTS, LEVELS, AIPlayer, Knowledge, advise, compare
+from cut_tutor.coach.advice import _DECIDING
 from cut_tutor.engine.cards import QUEEN, RANK_MASK, UP
 from cut_tutor.engine.view import sight
 from cut_tutor.sim import simulate
@@ -421,6 +423,29 @@ def test_levels_carry_their_hints() -> None:
 # -- every reason against its numbers -------------------------------------------------------------------------
 
 
+#: The words of each part when it alone set the move apart (the coach's own table).
+DECIDING = {part: words for part, words in _DECIDING.items() if part != "shed"}
+
+
+@pytest.mark.parametrize(
+    ("hand", "pile", "stacks", "coach", "said"),
+    [
+        # 2×A is legal: the single A does not shed the most, and no one part sets it apart from every other move
+        ("J 8 8 A A", "6@1", None, "Daryl", "Play your A — taken together, its parts add up to the most of any play."),
+        # the other stack's A ties with it on every part: nothing brings it "closest to going out"
+        ("", "", ["[5] A", "[6] A", "[7]", "[8]"], "Daryl", "taken together, its parts add up to the most"),
+        # three 2s could go at once: the two 7s are not "two cards at once" of the most, nor "a card"
+        ("9 7 7 6 4 2 2 2", "", None, "Madonna", "Play your 2 7s — sheds two cards while keeping your low cards."),
+    ],
+)
+def test_a_reason_holds_against_every_move_not_only_the_runner_up(
+    hand: str, pile: str, stacks: list[str] | None, coach: str, said: str
+) -> None:
+    a = advice(pos(hand, pile, stacks=stacks), coach)
+    assert said in a.text
+    assert not contradictions(a, view(pos(hand, pile, stacks=stacks), 0))
+
+
 def contradictions(a: Any, seen: dict[str, Any]) -> list[str]:
     """What in an advice's words the numbers behind it contradict (C1, C5): empty when the words hold."""
     best = next(c for c in a.candidates if c.move == a.move)
@@ -448,6 +473,35 @@ def contradictions(a: Any, seen: dict[str, Any]) -> list[str]:
         found.append("sweeps an empty pile")
     if a.plan and a.move.kind in ("play", "add") and all(rank == a.move.rank for rank, _ in best.steps):
         found.append("a plan of only the rank just played")
+    others = [c for c in a.candidates if c is not best]
+    most = max((c.move.size for c in others), default=0)
+    if "more cards than any other play" in text and a.move.size <= most:
+        found.append("'more cards than any other play' with a play as big")
+    if "more than any other play" in text and "cards than" not in text:
+        found.append("'sheds more than any other play', of what unsaid")
+    if re.search(r"sheds \w+ cards at once", text) and a.move.size < most:
+        found.append("'cards at once' with a bigger play legal")
+    for part, words in DECIDING.items():
+        if words in text and any(c.components[part] >= best.components[part] for c in others):
+            found.append(f"'{words}' with another move as good on {part}")
+    if "hardest pile" in text and best.components["control"] <= 0:
+        found.append("'hardest pile' of a move that leaves nothing harder")
+    if "sheds less right now" in text and a.move.size >= by_turn.move.size:
+        found.append("'sheds less' of a play that sheds as many cards")
+    if "sets up your next turns" in text and by_turn.turn_value - best.turn_value < 1e-6:
+        found.append("the line overrides a move worth no more this turn")
+    floor = re.search(r"keeps your (\w+) as a low floor", text)
+    held = seat.hand[by_turn.move.rank] + sum(1 for st in seat.stacks if st and st[-1] == by_turn.move.rank)
+    if floor and floor[1].endswith("s") != (held > 1):
+        found.append("a low floor's count wrong")
+    if re.search(r"(odds favour|against it).*bust chance 50%", text):
+        found.append("an even chance called for or against")
+    if "costs only" in text and seen["pile_points"] >= 10 and "this turn" not in text:
+        found.append("'costs only' of a costly pile")
+    if "dumps a clear card" in text and a.move.size > 1:
+        found.append("one clear card said of several")
+    if text.endswith("nothing you hold plays.") and any(m.kind in ("flip", "gamble") for m in seat.legal):
+        found.append("'nothing you hold plays' with a blind card turned down unsaid")
     return found
 
 

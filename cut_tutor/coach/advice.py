@@ -101,12 +101,18 @@ def explain(
     plan = plan_phrase(steps, game) if steps else None
     principle = _principle(best, others, seat, coach)
     reason = principle or _reason(best, view, seat, others, names, style, level)
-    if best is not by_turn and plan and not principle:
-        why = _why_line(best, by_turn, game)
+    # The line overrode this turn's best only if that one is worth more this turn than rounding can tell.
+    overridden = best is not by_turn and by_turn.turn_value - best.turn_value > TIE
+    if overridden and plan and not principle:
+        why = _why_line(best, by_turn, seat, game)
         if best.move.kind == TAKE:
             lead = "it takes the pile now"
+        elif best.move.size < by_turn.move.size:
+            lead = "it sheds less right now"  # fewer cards: the guide's own words
         elif best.components["shed"] < by_turn.components["shed"]:
-            lead = "it sheds less right now"
+            lead = "it is worth less this turn"
+        elif reason == _DECIDING["line"]:
+            return f"{head} — the cards it keeps play best over your next turns: {plan}.", plan
         else:
             return f"{head} — {reason}, and it sets up your next turns: {plan}.", plan
         but = f"but {why}, and it" if why else "but it"
@@ -126,21 +132,27 @@ def _principle(best: Candidate, others: Sequence[Candidate], seat: Knowledge, co
     return None
 
 
-def _why_line(best: Candidate, by_turn: Candidate, game: str) -> str | None:
+def _why_line(best: Candidate, by_turn: Candidate, seat: Knowledge, game: str) -> str | None:
     """Why the line beats shedding the most now (C5): a high card the other play strands, or a low floor kept."""
     stranded = [card for card in by_turn.stranded if card not in best.stranded]
     if stranded:
         return f"it saves your {card_word(stranded[-1], game)} from being stranded"
     rank = by_turn.move.rank
     if by_turn.move.kind == PLAY and 0 < rank <= 3 and best.move.rank != rank:
-        return f"it keeps your {plural(card_word(rank, game))} as a low floor"
+        word = card_word(rank, game)
+        return f"it keeps your {word if _held(seat, rank) == 1 else plural(word)} as a low floor"
     return None
+
+
+def _held(seat: Knowledge, rank: int) -> int:
+    """The cards of a rank the seat can play from: its hand and its face-up stack tops (R7)."""
+    return seat.hand[rank] + sum(1 for stack in seat.stacks if stack and stack[-1] == rank)
 
 
 #: What each component says when it set the move apart from the next best.
 _DECIDING = {
     "go out": "it brings you closest to going out",
-    "shed": "it sheds more than any other play",
+    "shed": "it sheds more cards than any other play",
     "assets": "it keeps your better cards for later",
     "control": "it leaves the next seat the hardest pile",
     "risk": "it carries the least risk",
@@ -148,13 +160,32 @@ _DECIDING = {
 }
 
 
+#: Said when no single part sets the move apart from every other play: the parts only add up to the most.
+ON_BALANCE = "taken together, its parts add up to the most of any play"
+#: Two values closer than this are equal: they differ by rounding only.
+TIE = 1e-6
+#: A pile worth fewer points than this "costs only" its points to take.
+CHEAP_PILE = 10
+
+
 def _deciding(cand: Candidate, others: Sequence[Candidate]) -> str:
-    """The component by which ``cand`` leads the next best move the most, in words."""
+    """The part by which ``cand`` leads the next best move the most, in words, among the parts where it also leads
+    every other move (a lead over the runner-up alone says nothing of the rest)."""
     if not others:
         return "it is your only move"
     runner = max(others, key=lambda c: c.total)
-    part = max(COMPONENTS, key=lambda name: cand.components[name] - runner.components[name])
-    return _DECIDING[part]
+    for part in sorted(COMPONENTS, key=lambda name: runner.components[name] - cand.components[name]):
+        if cand.components[part] - runner.components[part] <= TIE:
+            break
+        if part == "shed":
+            if cand.move.size > max(c.move.size for c in others):
+                return "it sheds more cards than any other play"
+            continue
+        if part == "control" and cand.components[part] <= 0:
+            continue  # only the others' costs: the next seat faces nothing harder
+        if all(cand.components[part] > c.components[part] + TIE for c in others):
+            return _DECIDING[part]
+    return ON_BALANCE
 
 
 def _reason(
@@ -185,8 +216,10 @@ def _reason(
     if move.kind == CLEAR:
         near = [s for s in seats if s["seat"] != me and s["cards_left"] <= style.dump_clears_at]
         if near:
-            value = view["rules"]["clear_value"]
-            return f"dumps a clear card worth {value} points before {acts(who(near[0]['seat'], names), 'go out')}"
+            value = view["rules"]["clear_value"] * move.size
+            closest = min(near, key=lambda s: s["cards_left"])["seat"]
+            dumped = "a clear card" if move.size == 1 else f"{number(move.size)} clear cards"
+            return f"dumps {dumped} worth {value} points before {acts(who(closest, names), 'go out')}"
         if not pile:
             return f"sheds {'it' if move.size == 1 else 'them'} and you go again"
         return f"sweeps a pile of {count(len(pile), 'card')} ({pts(view['pile_points'])}) and you go again"
@@ -203,6 +236,10 @@ def _reason(
             caution = f"seeing the card first costs only this turn, and a blind card could bust ({odds})"
         return f"{caution}; then it stays on your pile as a known card, to play when it fits"
     if move.kind == TAKE:
+        blind = [c for c in others if c.move.kind in (FLIP, GAMBLE)]
+        if not move.rank and blind:
+            chance = percent(max(blind, key=lambda c: c.total).bust)
+            return f"nothing in your hand plays, and a blind card is not worth its risk here (bust chance {chance})"
         if not move.rank:
             return "nothing you hold plays"
         return "every other move costs more"
@@ -226,11 +263,11 @@ def _reason(
     n = move.size
     if high:
         return f"sheds {number(n)} high {'card' if n == 1 else 'cards'} while the pile allows it"
-    if n > 1:
+    if n > 1 and n >= max(c.move.size for c in others):
         return f"sheds {number(n)} cards at once"
     kept = _kept(seat, move)
     if kept and parts["assets"] >= 0:
-        return f"sheds a card while keeping your {kept}"
+        return f"sheds {'a card' if n == 1 else f'{number(n)} cards'} while keeping your {kept}"
     return _deciding(cand, others)
 
 
@@ -270,9 +307,12 @@ def _blind_reason(cand: Candidate, view: dict[str, Any], seat: Knowledge) -> str
         return f"a blind card is all you can play ({odds})"
     if seat.cards_left == 1:
         return f"your last card goes out unless it busts ({odds})"
-    if cand.bust <= 0.5:
+    shown = int(odds.rpartition(" ")[2].rstrip("%"))  # as the words show it: an even chance favours nothing
+    if shown < 50:
         return f"the pile costs {cost} to take and the odds favour the {cand.move.kind} ({odds})"
-    return f"the odds are against it ({odds}), but the pile costs only {cost} to take and the other moves cost more"
+    even = "the odds are even" if shown == 50 else "the odds are against it"
+    only = " only" if view["pile_points"] < CHEAP_PILE else ""
+    return f"{even} ({odds}), but the pile costs{only} {cost} to take and the other moves cost more"
 
 
 def _push_reason(move: Move, view: dict[str, Any], names: Sequence[str] | None) -> str:
