@@ -446,6 +446,20 @@ def test_a_reason_holds_against_every_move_not_only_the_runner_up(
     assert not contradictions(a, view(pos(hand, pile, stacks=stacks), 0))
 
 
+def test_a_pass_that_turns_down_a_blind_card_says_so() -> None:
+    """Clear 4: nothing in the hand plays, but the blind cards could: the pass names the odds it turned down."""
+    seats = [
+        {"hand": "6 6", "stacks": ["[CL]", "", "[A]", "[CL]"]},
+        {"hand": "", "stacks": ["[8]", "[9]", "[J*]", "[8]"]},
+        {"hand": "", "stacks": ["[6]", "", "", "[5]"]},
+    ]
+    rules = {"players": 3, "game": "Clear 4", "end_condition": "rounds", "rounds": 3}
+    state = State.from_position({"rules": rules, "turn": 2, "pile": "A@1", "seats": seats})
+    a = advise(view(state, 2), "Madonna", "Average")
+    assert a.text.startswith("Pass — nothing in your hand plays, and a blind card is not worth its risk here (bust")
+    assert not contradictions(a, view(state, 2))
+
+
 def contradictions(a: Any, seen: dict[str, Any]) -> list[str]:
     """What in an advice's words the numbers behind it contradict (C1, C5): empty when the words hold."""
     best = next(c for c in a.candidates if c.move == a.move)
@@ -455,7 +469,7 @@ def contradictions(a: Any, seen: dict[str, Any]) -> list[str]:
     found = []
     if "odds favour" in text and best.bust > 0.5:
         found.append(f"the odds favour a {best.bust:.0%} bust")
-    if "bust chance" in text and f"bust chance {best.bust:.0%}" not in text:
+    if "bust chance" in text and a.move.kind != "take" and f"bust chance {best.bust:.0%}" not in text:
         found.append(f"a bust chance other than {best.bust:.0%}")
     if "costly on this pile" in text and len(pile) < 3:
         found.append(f"costly on a pile of {len(pile)}")
@@ -500,8 +514,12 @@ def contradictions(a: Any, seen: dict[str, Any]) -> list[str]:
         found.append("'costs only' of a costly pile")
     if "dumps a clear card" in text and a.move.size > 1:
         found.append("one clear card said of several")
-    if text.endswith("nothing you hold plays.") and any(m.kind in ("flip", "gamble") for m in seat.legal):
+    blind = [c for c in others if c.move.kind in ("flip", "gamble")]
+    if text.endswith("nothing you hold plays.") and blind:
         found.append("'nothing you hold plays' with a blind card turned down unsaid")
+    turned_down = f"bust chance {max(blind, key=lambda c: c.total).bust:.0%})" if blind else ""
+    if a.move.kind == "take" and "bust chance" in text and turned_down not in text:
+        found.append("a take quoting another bust chance than its best blind card's")
     return found
 
 
@@ -509,7 +527,8 @@ def advised_positions(count: int, seed: int) -> Iterator[State]:
     """Positions of seeded hands under varied rules, played by Expert seats with some random moves."""
     rng = random.Random(seed)
     rule_sets = [Rules(), Rules(risk_play=True, pile_card_flip=True), Rules.from_preset("Canada"),
-                 Rules(piles_face_down=True), Rules(players=3, clear_rank=None)]  # fmt: skip
+                 Rules(piles_face_down=True), Rules(players=3, clear_rank=None),
+                 Rules.from_preset("Clear 4")]  # fmt: skip
     found = 0
     for hand in itertools.count():
         rules = rule_sets[hand % len(rule_sets)]
