@@ -179,7 +179,7 @@ def _deciding(cand: Candidate, others: Sequence[Candidate]) -> str:
             break
         if part == "shed":
             if cand.move.size > max(c.move.size for c in others):
-                return "it sheds more cards than any other play"
+                return _DECIDING[part]
             continue
         if part == "control" and cand.components[part] <= 0:
             continue  # only the others' costs: the next seat faces nothing harder
@@ -307,7 +307,7 @@ def _blind_reason(cand: Candidate, view: dict[str, Any], seat: Knowledge) -> str
         return f"a blind card is all you can play ({odds})"
     if seat.cards_left == 1:
         return f"your last card goes out unless it busts ({odds})"
-    shown = int(odds.rpartition(" ")[2].rstrip("%"))  # as the words show it: an even chance favours nothing
+    shown = int(percent(cand.bust).rstrip("%"))  # as the words show it: an even chance favours nothing
     if shown < 50:
         return f"the pile costs {cost} to take and the odds favour the {cand.move.kind} ({odds})"
     even = "the odds are even" if shown == 50 else "the odds are against it"
