@@ -17,6 +17,7 @@ from cut_tutor import RandomPlayer, Rules, State, view
 from cut_tutor.coach import COMPONENTS, LEVELS, AIPlayer, Knowledge, advise, compare
 from cut_tutor.coach.advice import _DECIDING
 from cut_tutor.engine.cards import QUEEN, RANK_MASK, UP
+from cut_tutor.engine.moves import Move
 from cut_tutor.engine.view import sight
 from cut_tutor.sim import simulate
 
@@ -161,8 +162,21 @@ class TestExplanations:
         assert str(a.move) == "1×9"
         assert "low cards" not in a.text and "clears" not in a.text
         assert "most valuable" not in a.text
-        low = advice(pos("9 7 3", "9@1"), level="Average")
-        assert low.text == "Play your 9 — sheds a card while keeping your low cards."
+        # "keeping" names what the next best would spend, and nothing the next best keeps as well
+        kept = advice(pos("9 3", "9@1"), level="Average")
+        assert kept.text == "Play your 9 — sheds a card while keeping your 3."
+        assert str(kept.candidates[1].move) == "1×3"
+        kept = advice(pos("9 10 A", "9@1"))
+        assert kept.text == "Play your 9 — sheds a card while keeping your A."
+        assert str(kept.candidates[1].move) == "1×A"
+
+    def test_the_highest_card_the_pile_allows_is_named_as_the_habit(self) -> None:
+        """The guide's "play the highest card the pile allows", said when the next best lays a lower card that spends
+        no low card: keeping the 3 against the 7 would set nothing apart (both keep it)."""
+        a = advice(pos("9 7 3", "9@1"), level="Average")
+        assert [str(c.move) for c in a.candidates[:2]] == ["1×9", "1×7"]
+        assert a.text == "Play your 9 — it plays the highest card the pile allows, before a lower top strands it."
+        assert "highest" not in advice(pos("J 9 7", "Q@1"), level="Average").text  # a J: the high-card words
 
     def test_the_deciding_component_is_named(self) -> None:
         """No advice rests on "the most valuable play": it names the part that set the move apart."""
@@ -434,8 +448,8 @@ DECIDING = {part: words for part, words in _DECIDING.items() if part != "shed"}
         ("J 8 8 A A", "6@1", None, "Daryl", "Play your A — taken together, its parts add up to the most of any play."),
         # the other stack's A ties with it on every part: nothing brings it "closest to going out"
         ("", "", ["[5] A", "[6] A", "[7]", "[8]"], "Daryl", "taken together, its parts add up to the most"),
-        # three 2s could go at once: the two 7s are not "two cards at once" of the most, nor "a card"
-        ("9 7 7 6 4 2 2 2", "", None, "Madonna", "Play your 2 7s — sheds two cards while keeping your low cards."),
+        # three 2s could go at once, and the 9 (next best, by 0.1) keeps the low cards too: nothing sets the 7s apart
+        ("9 7 7 6 4 2 2 2", "", None, "Madonna", "Play your 2 7s — taken together, its parts add up to the most of"),
     ],
 )
 def test_a_reason_holds_against_every_move_not_only_the_runner_up(
@@ -475,10 +489,31 @@ def contradictions(a: Any, seen: dict[str, Any]) -> list[str]:
         found.append(f"costly on a pile of {len(pile)}")
     hand = list(seat.hand)
     hand[a.move.rank] -= a.move.n
-    if "keeping your low cards" in text and not any(hand[r] for r in (1, 2, 3) if not seat.is_clear[r]):
-        found.append("keeps low cards it does not hold")
-    if "clears" in text.partition("keeping your")[2] and not any(h for r, h in enumerate(hand) if seat.is_clear[r]):
-        found.append("keeps clears it does not hold")
+    runner = max((c for c in a.candidates if c is not best), key=lambda c: c.total, default=None)
+    given = (
+        []
+        if runner is None
+        else [runner.move.rank] * runner.move.n
+        + [st[-1] for k, st in enumerate(seat.stacks) if k in runner.move.stacks]
+    )
+    named = re.search(r"(?:while keeping|it keeps) your (\w+(?: and \w+)?)(?: for later)?(?:, and it|\.$)", text)
+    for word in named[1].split(" and ") if named else ():
+        tops = [st[-1] for k, st in enumerate(seat.stacks) if st and k not in a.move.stacks]
+        if word == "clears":
+            if not any(h or r in tops for r, h in enumerate(hand) if seat.is_clear[r]):
+                found.append("keeps clears it does not hold")
+            if runner and runner.move.kind != "clear" and not any(c is not None and seat.is_clear[c] for c in given):
+                found.append("keeps clears the next best keeps too")
+            continue
+        rank = Move.parse(f"1×{word.removesuffix('s')}").rank
+        if rank not in (1, 2, 3) or not (hand[rank] or rank in tops):
+            found.append("keeps a low card it does not hold")
+        laid = [a.move.rank] * a.move.n + [st[-1] for k, st in enumerate(seat.stacks) if k in a.move.stacks]
+        if given.count(rank) <= laid.count(rank):
+            found.append("keeps a low card the next best keeps too")
+    lays = [c.move.rank for c in a.candidates if c.move.kind == "play"]
+    if "highest card the pile allows" in text and (a.move.kind != "play" or max(lays) > a.move.rank):
+        found.append("'the highest card the pile allows' beside a higher lay")
     if "most valuable play" in text:
         found.append("no reason given")
     if "sheds less" in text and (a.move.kind == "take" or best.components["shed"] >= by_turn.components["shed"]):

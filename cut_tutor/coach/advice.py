@@ -162,15 +162,20 @@ _DECIDING = {
 
 #: Said when no single part sets the move apart from every other play: the parts only add up to the most.
 ON_BALANCE = "taken together, its parts add up to the most of any play"
+#: Said of a lay of the highest rank the pile allows where the next best lays lower (:func:`_highest`).
+HIGHEST = "it plays the highest card the pile allows, before a lower top strands it"
+#: The low floor's ranks, A–3: the cards that follow almost any pile (unless they are the clear rank).
+LOW = range(1, 4)
 #: Two values closer than this are equal: they differ by rounding only.
 TIE = 1e-6
 #: A pile worth fewer points than this "costs only" its points to take.
 CHEAP_PILE = 10
 
 
-def _deciding(cand: Candidate, others: Sequence[Candidate]) -> str:
+def _deciding(cand: Candidate, others: Sequence[Candidate], kept: str = "") -> str:
     """The part by which ``cand`` leads the next best move the most, in words, among the parts where it also leads
-    every other move (a lead over the runner-up alone says nothing of the rest)."""
+    every other move (a lead over the runner-up alone says nothing of the rest); ``kept`` names the cards it keeps
+    that the next best gives up, when its assets decide."""
     if not others:
         return "it is your only move"
     runner = max(others, key=lambda c: c.total)
@@ -180,11 +185,13 @@ def _deciding(cand: Candidate, others: Sequence[Candidate]) -> str:
         if part == "shed":
             if cand.move.size > max(c.move.size for c in others):
                 return _DECIDING[part]
+            if _highest(cand, runner, others) and all(cand.components[part] > c.components[part] + TIE for c in others):
+                return HIGHEST
             continue
         if part == "control" and cand.components[part] <= 0:
             continue  # only the others' costs: the next seat faces nothing harder
         if all(cand.components[part] > c.components[part] + TIE for c in others):
-            return _DECIDING[part]
+            return f"it keeps your {kept} for later" if part == "assets" and kept else _DECIDING[part]
     return ON_BALANCE
 
 
@@ -265,10 +272,13 @@ def _reason(
         return f"sheds {number(n)} high {'card' if n == 1 else 'cards'} while the pile allows it"
     if n > 1 and n >= max(c.move.size for c in others):
         return f"sheds {number(n)} cards at once"
-    kept = _kept(seat, move)
-    if kept and parts["assets"] >= 0:
+    if not others:
+        return _deciding(cand, others)
+    runner = max(others, key=lambda c: c.total)
+    kept = _kept(seat, move, runner.move, game)
+    if kept:
         return f"sheds {'a card' if n == 1 else f'{number(n)} cards'} while keeping your {kept}"
-    return _deciding(cand, others)
+    return _deciding(cand, others, kept)
 
 
 def _kept_back(cand: Candidate, seat: Knowledge, others: Sequence[Candidate], game: str) -> str | None:
@@ -286,14 +296,41 @@ def _kept_back(cand: Candidate, seat: Knowledge, others: Sequence[Candidate], ga
     return f"the next seat faces the same {word} either way, so it keeps your other {held} as a way out"
 
 
-def _kept(seat: Knowledge, move: Move) -> str:
-    """The low cards (A–3) and clear cards a play leaves in hand, as words (empty when there are none)."""
-    hand = list(seat.hand)
-    hand[move.rank] -= move.n
-    hand[WILD if seat.rules.game == CLEAR4 else JOKER] -= move.jokers
-    low = any(hand[r] for r in range(1, 4) if not seat.is_clear[r])
-    clears = any(hand[r] for r in range(len(hand)) if seat.is_clear[r])
-    return " and ".join(name for name, held in (("low cards", low), ("clears", clears)) if held)
+def _kept(seat: Knowledge, move: Move, other: Move, game: str) -> str:
+    """What of its low floor (A–3) and clear cards ``move`` keeps that ``other`` would give up, in words (empty when
+    nothing): keeping what the other move keeps as well sets nothing apart."""
+    if other.kind not in (PLAY, ADD, CLEAR):
+        return ""
+    wild = WILD if seat.rules.game == CLEAR4 else JOKER
+    given = _laid(seat, other, wild)
+    after = list(seat.hand)
+    after[move.rank] -= move.n
+    after[wild] -= move.jokers
+    for k, stack in enumerate(seat.stacks):
+        if stack and stack[-1] is not None and k not in move.stacks:
+            after[stack[-1]] += 1  # a face-up stack top still held (R7)
+    lows = sorted({card for card in given if card is not None and card in LOW and not seat.is_clear[card]})
+    # a rank both moves lay as many of is kept by neither more than the other
+    words = [card_word(r, game) if after[r] == 1 else plural(card_word(r, game))
+             for r in lows if after[r] and given.count(r) > _laid(seat, move, wild).count(r)]  # fmt: skip
+    clears = [r for r in range(len(after)) if seat.is_clear[r]]
+    if any(card is not None and seat.is_clear[card] for card in given) and any(after[r] for r in clears):
+        words.append("clears")
+    return " and ".join(words)
+
+
+def _laid(seat: Knowledge, move: Move, wild: int) -> list[int | None]:
+    """The cards a move lays: from the hand, its jokers, and its stacks' tops (``None`` for a face-down one)."""
+    return [move.rank] * move.n + [wild] * move.jokers + [seat.stacks[k][-1] for k in move.stacks]
+
+
+def _highest(cand: Candidate, runner: Candidate, others: Sequence[Candidate]) -> bool:
+    """Whether the move lays the highest rank the pile allows where the next best lays a lower one (the guide's
+    "play the highest card the pile allows")."""
+    move = cand.move
+    if move.kind != PLAY or runner.move.kind != PLAY or runner.move.rank >= move.rank:
+        return False
+    return all(c.move.rank <= move.rank for c in others if c.move.kind == PLAY)
 
 
 def _blind_reason(cand: Candidate, view: dict[str, Any], seat: Knowledge) -> str:
