@@ -58,7 +58,7 @@ class TestWorkedExamples:
     def test_lead_high_on_an_empty_pile(self) -> None:
         a = advice(pos("K Q 9 5 3"))
         assert str(a.move) == "1×K"
-        assert a.text == "Play your K — leads high on an empty pile."
+        assert a.text == "Play your K — leads high on an empty pile, the highest you can lay."  # the Q is next best
 
     def test_dump_a_clear_card_when_a_seat_is_down_to_two(self) -> None:
         calm = advice(pos("10 7 6", "8@1"))
@@ -512,8 +512,12 @@ def contradictions(a: Any, seen: dict[str, Any]) -> list[str]:
         if given.count(rank) <= laid.count(rank):
             found.append("keeps a low card the next best keeps too")
     lays = [c.move.rank for c in a.candidates if c.move.kind == "play"]
-    if "highest card the pile allows" in text and (a.move.kind != "play" or max(lays) > a.move.rank):
-        found.append("'the highest card the pile allows' beside a higher lay")
+    if re.search(r"highest (cards? the pile allows|you can lay)", text) and (
+        a.move.kind != "play" or max(lays) > a.move.rank
+    ):
+        found.append("'the highest' beside a higher lay")
+    if "cards at once" in text and runner and runner.move.size >= a.move.size:
+        found.append("'cards at once' beside a next best as big")
     if "most valuable play" in text:
         found.append("no reason given")
     if "sheds less" in text and (a.move.kind == "take" or best.components["shed"] >= by_turn.components["shed"]):

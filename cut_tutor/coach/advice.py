@@ -162,8 +162,6 @@ _DECIDING = {
 
 #: Said when no single part sets the move apart from every other play: the parts only add up to the most.
 ON_BALANCE = "taken together, its parts add up to the most of any play"
-#: Said of a lay of the highest rank the pile allows where the next best lays lower (:func:`_highest`).
-HIGHEST = "it plays the highest card the pile allows, before a lower top strands it"
 #: The low floor's ranks, A–3: the cards that follow almost any pile (unless they are the clear rank).
 LOW = range(1, 4)
 #: Two values closer than this are equal: they differ by rounding only.
@@ -186,7 +184,11 @@ def _deciding(cand: Candidate, others: Sequence[Candidate], kept: str = "") -> s
             if cand.move.size > max(c.move.size for c in others):
                 return _DECIDING[part]
             if _highest(cand, runner, others) and all(cand.components[part] > c.components[part] + TIE for c in others):
-                return HIGHEST
+                n = cand.move.size
+                return (
+                    f"it plays the highest {'card' if n == 1 else 'cards'} the pile allows, before a lower top "
+                    f"strands {'it' if n == 1 else 'them'}"
+                )
             continue
         if part == "control" and cand.components[part] <= 0:
             continue  # only the others' costs: the next seat faces nothing harder
@@ -261,20 +263,24 @@ def _reason(
     ):
         left = count(nxt["cards_left"], "card")
         return f"plays low so {who(nxt['seat'], names)}, down to {left}, must match or take the pile"
-    high = game != CLEAR4 and move.rank >= JACK  # J, Q, K: Clear 4's top value is 10, its specials are not high
-    if not pile and high:
-        return "leads high on an empty pile"
-    kept_back = _kept_back(cand, seat, others, game)
-    if kept_back:
-        return kept_back
-    n = move.size
-    if high:
-        return f"sheds {number(n)} high {'card' if n == 1 else 'cards'} while the pile allows it"
-    if n > 1 and n >= max(c.move.size for c in others):
-        return f"sheds {number(n)} cards at once"
     if not others:
         return _deciding(cand, others)
     runner = max(others, key=lambda c: c.total)
+    n = move.size
+    high = game != CLEAR4 and move.rank >= JACK  # J, Q, K: Clear 4's top value is 10, its specials are not high
+    # Against a next best that lays high as well, say what sets this one apart: more cards, or the higher rank.
+    both = high and runner.move.kind == PLAY and runner.move.rank >= JACK
+    highest = ", the highest you can lay" if both and _highest(cand, runner, others) else ""
+    if not pile and high:
+        more = f", {number(n)} cards at once" if both and n > runner.move.size else ""
+        return f"leads high on an empty pile{more or highest}"
+    kept_back = _kept_back(cand, seat, others, game)
+    if kept_back:
+        return kept_back
+    if high:
+        return f"sheds {number(n)} high {'card' if n == 1 else 'cards'} while the pile allows it{highest}"
+    if n > 1 and n >= max(c.move.size for c in others) and n > runner.move.size:
+        return f"sheds {number(n)} cards at once"
     kept = _kept(seat, move, runner.move, game)
     if kept:
         return f"sheds {'a card' if n == 1 else f'{number(n)} cards'} while keeping your {kept}"
