@@ -97,7 +97,7 @@ def score(seat: Knowledge, nums: Numbers, move: Move, style: Style, level: Level
         risk = _blind_odds(seat, level)
         cand.bust = risk[2]
         parts["risk"] = round(-style.risk_aversion * risk[2] * _take_cost(seat) * 0.25, 2)
-        parts["control"] = -TURN_COST
+        parts["shed"] = -TURN_COST  # a turn that sheds nothing
     elif kind == DONE:
         pass
     return cand

@@ -3,7 +3,7 @@
 Components, in the guide's order and in points a learner can compare:
 
 ``go out``   the move empties your cards (or clears and leaves one play that does)
-``shed``     cards shed, by count and by their points; negative for cards taken
+``shed``     cards shed, by count and by their points; negative for cards taken or a turn spent turning a card up
 ``assets``   low cards and clear cards kept, high cards and clear-card points dumped
 ``control``  what the next seat faces; going again after a clear; hindering a seat about to go out
 ``risk``     a blind card that may bust: the chance it misses times what the pile costs to take
