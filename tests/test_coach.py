@@ -170,6 +170,12 @@ class TestExplanations:
         assert kept.text == "Play your 9 — sheds a card while keeping your A."
         assert str(kept.candidates[1].move) == "1×A"
 
+    def test_a_lay_whose_only_alternatives_are_takes_says_what_it_saves(self) -> None:
+        """A take's shown card goes back with the pile: the A is the only play that sheds, and it saves the pile."""
+        a = advice(pos("K Q 7 A", "2@1 5@1"))
+        assert [c.move.kind for c in a.candidates[1:]] == ["take"] * 3
+        assert a.text == "Play your A — it keeps you from taking the pile (2 cards, 7 pts)."
+
     def test_the_highest_card_the_pile_allows_is_named_as_the_habit(self) -> None:
         """The guide's "play the highest card the pile allows", said when the next best lays a lower card that spends
         no low card: keeping the 3 against the 7 would set nothing apart (both keep it)."""
@@ -489,7 +495,8 @@ def contradictions(a: Any, seen: dict[str, Any]) -> list[str]:
         found.append(f"costly on a pile of {len(pile)}")
     hand = list(seat.hand)
     hand[a.move.rank] -= a.move.n
-    runner = max((c for c in a.candidates if c is not best), key=lambda c: c.total, default=None)
+    others = [c for c in a.candidates if c is not best]
+    runner = max(others, key=lambda c: c.total, default=None)
     given = (
         []
         if runner is None
@@ -516,7 +523,9 @@ def contradictions(a: Any, seen: dict[str, Any]) -> list[str]:
         a.move.kind != "play" or max(lays) > a.move.rank
     ):
         found.append("'the highest' beside a higher lay")
-    if "cards at once" in text and runner and runner.move.size >= a.move.size:
+    if "keeps you from taking the pile" in text and any(c.move.kind != "take" for c in others):
+        found.append("'keeps you from taking' beside another move that does not take")
+    if "cards at once" in text and runner and runner.move.kind != "take" and runner.move.size >= a.move.size:
         found.append("'cards at once' beside a next best as big")
     if "most valuable play" in text:
         found.append("no reason given")
@@ -526,8 +535,7 @@ def contradictions(a: Any, seen: dict[str, Any]) -> list[str]:
         found.append("sweeps an empty pile")
     if a.plan and a.move.kind in ("play", "add") and all(rank == a.move.rank for rank, _ in best.steps):
         found.append("a plan of only the rank just played")
-    others = [c for c in a.candidates if c is not best]
-    most = max((c.move.size for c in others), default=0)
+    most = max((c.move.size for c in others if c.move.kind != "take"), default=0)  # a take's shown card is taken
     if "more cards than any other play" in text and a.move.size <= most:
         found.append("'more cards than any other play' with a play as big")
     if "more than any other play" in text and "cards than" not in text:

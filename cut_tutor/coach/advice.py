@@ -181,7 +181,7 @@ def _deciding(cand: Candidate, others: Sequence[Candidate], kept: str = "") -> s
         if cand.components[part] - runner.components[part] <= TIE:
             break
         if part == "shed":
-            if cand.move.size > max(c.move.size for c in others):
+            if cand.move.size > max(_sheds(c.move) for c in others):
                 return _DECIDING[part]
             if _highest(cand, runner, others) and all(cand.components[part] > c.components[part] + TIE for c in others):
                 n = cand.move.size
@@ -266,6 +266,8 @@ def _reason(
     if not others:
         return _deciding(cand, others)
     runner = max(others, key=lambda c: c.total)
+    if all(c.move.kind == TAKE for c in others):
+        return f"it keeps you from taking the pile ({count(len(pile), 'card')}, {pts(view['pile_points'])})"
     n = move.size
     high = game != CLEAR4 and move.rank >= JACK  # J, Q, K: Clear 4's top value is 10, its specials are not high
     # Against a next best that lays high as well, say what sets this one apart: more cards, or the higher rank.
@@ -279,12 +281,17 @@ def _reason(
         return kept_back
     if high:
         return f"sheds {number(n)} high {'card' if n == 1 else 'cards'} while the pile allows it{highest}"
-    if n > 1 and n >= max(c.move.size for c in others) and n > runner.move.size:
+    if n > 1 and n >= max(_sheds(c.move) for c in others) and n > _sheds(runner.move):
         return f"sheds {number(n)} cards at once"
     kept = _kept(seat, move, runner.move, game)
     if kept:
         return f"sheds {'a card' if n == 1 else f'{number(n)} cards'} while keeping your {kept}"
     return _deciding(cand, others, kept)
+
+
+def _sheds(move: Move) -> int:
+    """The cards a move gets rid of: a take's shown card goes back to the hand with the pile (R11)."""
+    return 0 if move.kind == TAKE else move.size
 
 
 def _kept_back(cand: Candidate, seat: Knowledge, others: Sequence[Candidate], game: str) -> str | None:
