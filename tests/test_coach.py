@@ -170,6 +170,15 @@ class TestExplanations:
         assert kept.text == "Play your 9 — sheds a card while keeping your A."
         assert str(kept.candidates[1].move) == "1×A"
 
+    def test_a_take_that_shows_a_card_says_nothing_held_plays_when_nothing_does(self) -> None:
+        """Every Board card is above the 5: the shown card joins the pile in the hand (R11), which the words say."""
+        a = advice(pos("", "7@1 5@1", stacks=["[3] Q", "[4] 8", "[6]", "[2] J"]))
+        assert {c.move.kind for c in a.candidates} == {"take"}
+        assert a.text == (
+            "Take the pile, showing your 8 — nothing you hold plays, and your 8 from pile 2 joins the cards you take."
+        )
+        assert advice(pos("5 3", "K@1 2@1")).text == "Take the pile — nothing you hold plays."
+
     def test_a_lay_whose_only_alternatives_are_takes_says_what_it_saves(self) -> None:
         """A take's shown card goes back with the pile: the A is the only play that sheds, and it saves the pile."""
         a = advice(pos("K Q 7 A", "2@1 5@1"))
@@ -523,6 +532,8 @@ def contradictions(a: Any, seen: dict[str, Any]) -> list[str]:
         a.move.kind != "play" or max(lays) > a.move.rank
     ):
         found.append("'the highest' beside a higher lay")
+    if "nothing" in text and "plays" in text and any(c.move.kind not in ("take", "flip", "gamble") for c in others):
+        found.append("'nothing plays' beside a move that lays or turns a card up")
     if "keeps you from taking the pile" in text and any(c.move.kind != "take" for c in others):
         found.append("'keeps you from taking' beside another move that does not take")
     if "cards at once" in text and runner and runner.move.kind != "take" and runner.move.size >= a.move.size:

@@ -19,7 +19,20 @@ from typing import TYPE_CHECKING, Any
 from ..engine.cards import JACK, JOKER, WILD
 from ..engine.moves import ADD, CLEAR, DONE, FLIP, GAMBLE, PLAY, PUSH, TAKE, TURNUP, Move
 from ..engine.rules import CLEAR4
-from ..engine.words import acts, card_word, count, game_of, move_labels, move_phrase, number, percent, plural, pts, who
+from ..engine.words import (
+    acts,
+    card_word,
+    count,
+    game_of,
+    move_labels,
+    move_phrase,
+    number,
+    percent,
+    pile_number,
+    plural,
+    pts,
+    who,
+)
 from ..engine.words import plan as plan_phrase
 from .knowledge import Knowledge
 from .scoring import COMPONENTS, Candidate
@@ -245,13 +258,19 @@ def _reason(
             caution = f"seeing the card first costs only this turn, and a blind card could bust ({odds})"
         return f"{caution}; then it stays on your pile as a known card, to play when it fits"
     if move.kind == TAKE:
+        # Showing a card takes as a bare take does: when every other move takes or is blind, nothing held plays.
         blind = [c for c in others if c.move.kind in (FLIP, GAMBLE)]
-        if not move.rank and blind:
+        if any(c.move.kind not in (TAKE, FLIP, GAMBLE) for c in others):
+            return "every other move costs more"
+        if blind:
             chance = percent(max(blind, key=lambda c: c.total).bust)
             return f"nothing in your hand plays, and a blind card is not worth its risk here (bust chance {chance})"
-        if not move.rank:
-            return "nothing you hold plays"
-        return "every other move costs more"
+        if move.stacks:  # a Board card shown joins the hand with the pile (R11)
+            shown = card_word(move.rank, game)
+            return (
+                f"nothing you hold plays, and your {shown} from {pile_number(move.stacks[0])} joins the cards you take"
+            )
+        return "nothing you hold plays"
     if move.kind == DONE:
         return "another blind card is not worth the pile it could cost you"
     if move.kind == ADD and not move.size:
