@@ -459,12 +459,12 @@ DECIDING = {part: words for part, words in _DECIDING.items() if part != "shed"}
 @pytest.mark.parametrize(
     ("hand", "pile", "stacks", "coach", "said"),
     [
-        # 2×A is legal: the single A does not shed the most, and no one part sets it apart from every other move
-        ("J 8 8 A A", "6@1", None, "Daryl", "Play your A — taken together, its parts add up to the most of any play."),
+        # the next best takes; the one play that sheds more, 2×A, spends the other A that this play keeps
+        ("J 8 8 A A", "6@1", None, "Daryl", "Play your A — sheds a card while keeping your other A."),
         # the other stack's A ties with it on every part: nothing brings it "closest to going out"
         ("", "", ["[5] A", "[6] A", "[7]", "[8]"], "Daryl", "taken together, its parts add up to the most"),
-        # three 2s could go at once, and the 9 (next best, by 0.1) keeps the low cards too: nothing sets the 7s apart
-        ("9 7 7 6 4 2 2 2", "", None, "Madonna", "Play your 2 7s — taken together, its parts add up to the most of"),
+        # the 9 (next best, by 0.1) sheds one card, and the one play that sheds more spends the 2s the 7s keep
+        ("9 7 7 6 4 2 2 2", "", None, "Madonna", "Play your 2 7s — sheds two cards while keeping your 2s."),
     ],
 )
 def test_a_reason_holds_against_every_move_not_only_the_runner_up(
@@ -506,33 +506,43 @@ def contradictions(a: Any, seen: dict[str, Any]) -> list[str]:
     hand[a.move.rank] -= a.move.n
     others = [c for c in a.candidates if c is not best]
     runner = max(others, key=lambda c: c.total, default=None)
-    given = (
-        []
-        if runner is None
-        else [runner.move.rank] * runner.move.n
-        + [st[-1] for k, st in enumerate(seat.stacks) if k in runner.move.stacks]
-    )
-    named = re.search(r"(?:while keeping|it keeps) your (\w+(?: and \w+)?)(?: for later)?(?:, and it|\.$)", text)
+
+    def laid(move: Move) -> list[int | None]:
+        return [move.rank] * move.n + [st[-1] for k, st in enumerate(seat.stacks) if k in move.stacks]
+
+    def sheds(move: Move) -> int:
+        return 0 if move.kind == "take" else move.size
+
+    # what a play keeps must be what the next best spends, or (when the next best sheds fewer cards) what every
+    # play that sheds more spends
+    groups = [[runner.move]] if runner else []
+    bigger = [c.move for c in others if sheds(c.move) > a.move.size]
+    if runner and sheds(runner.move) < a.move.size and bigger:
+        groups.append(bigger)
+    named = re.search(r"while keeping your (.+?)(?:, and it|\.$)", text)
+    tops = [st[-1] for k, st in enumerate(seat.stacks) if st and k not in a.move.stacks]
     for word in named[1].split(" and ") if named else ():
-        tops = [st[-1] for k, st in enumerate(seat.stacks) if st and k not in a.move.stacks]
         if word == "clears":
             if not any(h or r in tops for r, h in enumerate(hand) if seat.is_clear[r]):
                 found.append("keeps clears it does not hold")
-            if runner and runner.move.kind != "clear" and not any(c is not None and seat.is_clear[c] for c in given):
-                found.append("keeps clears the next best keeps too")
+            if not any(all(m.kind == "clear" or any(c is not None and seat.is_clear[c] for c in laid(m))
+                           for m in group) for group in groups):  # fmt: skip
+                found.append("keeps clears the plays it is set against keep too")
             continue
-        rank = Move.parse(f"1×{word.removesuffix('s')}").rank
+        rank = Move.parse(f"1×{word.removeprefix('other ').removesuffix('s')}").rank
         if rank not in (1, 2, 3) or not (hand[rank] or rank in tops):
             found.append("keeps a low card it does not hold")
-        laid = [a.move.rank] * a.move.n + [st[-1] for k, st in enumerate(seat.stacks) if k in a.move.stacks]
-        if given.count(rank) <= laid.count(rank):
-            found.append("keeps a low card the next best keeps too")
+        if not any(all(laid(m).count(rank) > laid(a.move).count(rank) for m in group) for group in groups):
+            found.append("keeps a low card the plays it is set against keep too")
+        if word.startswith("other ") != (rank in laid(a.move)):
+            found.append("'other' said of a rank the play does not lay, or left out of one it does")
     lays = [c.move.rank for c in a.candidates if c.move.kind == "play"]
     if re.search(r"highest (cards? the pile allows|you can lay)", text) and (
         a.move.kind != "play" or max(lays) > a.move.rank
     ):
         found.append("'the highest' beside a higher lay")
-    if "nothing" in text and "plays" in text and any(c.move.kind not in ("take", "flip", "gamble") for c in others):
+    nothing = ("nothing you hold plays", "nothing in your hand plays")
+    if any(words in text for words in nothing) and any(c.move.kind not in ("take", "flip", "gamble") for c in others):
         found.append("'nothing plays' beside a move that lays or turns a card up")
     if "keeps you from taking the pile" in text and any(c.move.kind != "take" for c in others):
         found.append("'keeps you from taking' beside another move that does not take")

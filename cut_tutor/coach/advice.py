@@ -183,10 +183,9 @@ TIE = 1e-6
 CHEAP_PILE = 10
 
 
-def _deciding(cand: Candidate, others: Sequence[Candidate], kept: str = "") -> str:
+def _deciding(cand: Candidate, others: Sequence[Candidate]) -> str:
     """The part by which ``cand`` leads the next best move the most, in words, among the parts where it also leads
-    every other move (a lead over the runner-up alone says nothing of the rest); ``kept`` names the cards it keeps
-    that the next best gives up, when its assets decide."""
+    every other move (a lead over the runner-up alone says nothing of the rest)."""
     if not others:
         return "it is your only move"
     runner = max(others, key=lambda c: c.total)
@@ -206,7 +205,7 @@ def _deciding(cand: Candidate, others: Sequence[Candidate], kept: str = "") -> s
         if part == "control" and cand.components[part] <= 0:
             continue  # only the others' costs: the next seat faces nothing harder
         if all(cand.components[part] > c.components[part] + TIE for c in others):
-            return f"it keeps your {kept} for later" if part == "assets" and kept else _DECIDING[part]
+            return _DECIDING[part]
     return ON_BALANCE
 
 
@@ -303,9 +302,14 @@ def _reason(
     if n > 1 and n >= max(_sheds(c.move) for c in others) and n > _sheds(runner.move):
         return f"sheds {number(n)} cards at once"
     kept = _kept(seat, move, runner.move, game)
+    bigger = [c.move for c in others if _sheds(c.move) > n]
+    if not kept and bigger and _sheds(runner.move) < n:
+        # it sheds more than the next best, and keeps what every play that sheds more would spend
+        kept = [word for word in _kept(seat, move, bigger[0], game) if all(
+            word in _kept(seat, move, other, game) for other in bigger[1:])]  # fmt: skip
     if kept:
-        return f"sheds {'a card' if n == 1 else f'{number(n)} cards'} while keeping your {kept}"
-    return _deciding(cand, others, kept)
+        return f"sheds {'a card' if n == 1 else f'{number(n)} cards'} while keeping your {' and '.join(kept)}"
+    return _deciding(cand, others)
 
 
 def _sheds(move: Move) -> int:
@@ -328,27 +332,28 @@ def _kept_back(cand: Candidate, seat: Knowledge, others: Sequence[Candidate], ga
     return f"the next seat faces the same {word} either way, so it keeps your other {held} as a way out"
 
 
-def _kept(seat: Knowledge, move: Move, other: Move, game: str) -> str:
+def _kept(seat: Knowledge, move: Move, other: Move, game: str) -> list[str]:
     """What of its low floor (A–3) and clear cards ``move`` keeps that ``other`` would give up, in words (empty when
     nothing): keeping what the other move keeps as well sets nothing apart."""
     if other.kind not in (PLAY, ADD, CLEAR):
-        return ""
+        return []
     wild = WILD if seat.rules.game == CLEAR4 else JOKER
-    given = _laid(seat, other, wild)
+    given, laid = _laid(seat, other, wild), _laid(seat, move, wild)
     after = list(seat.hand)
     after[move.rank] -= move.n
     after[wild] -= move.jokers
     for k, stack in enumerate(seat.stacks):
         if stack and stack[-1] is not None and k not in move.stacks:
             after[stack[-1]] += 1  # a face-up stack top still held (R7)
-    lows = sorted({card for card in given if card is not None and card in LOW and not seat.is_clear[card]})
-    # a rank both moves lay as many of is kept by neither more than the other
-    words = [card_word(r, game) if after[r] == 1 else plural(card_word(r, game))
-             for r in lows if after[r] and given.count(r) > _laid(seat, move, wild).count(r)]  # fmt: skip
+    words = []
+    for rank in sorted({card for card in given if card is not None and card in LOW and not seat.is_clear[card]}):
+        if after[rank] and given.count(rank) > laid.count(rank):  # a rank both lay as many of sets nothing apart
+            word = card_word(rank, game) if after[rank] == 1 else plural(card_word(rank, game))
+            words.append(f"other {word}" if rank in laid else word)  # "keeping your other A" beside 2×A
     clears = [r for r in range(len(after)) if seat.is_clear[r]]
     if any(card is not None and seat.is_clear[card] for card in given) and any(after[r] for r in clears):
         words.append("clears")
-    return " and ".join(words)
+    return words
 
 
 def _laid(seat: Knowledge, move: Move, wild: int) -> list[int | None]:
