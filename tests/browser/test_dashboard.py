@@ -196,6 +196,7 @@ def test_the_coach_names_an_open_endgame(server: str) -> None:
         last = page.locator(".cut-last")
         note = page.locator(".cut-open-endgame")
         for _ in range(plays):
+            expect(page.locator(".cut-status")).to_have_text("Your turn")  # the others have played: a fresh Coach
             expect(note).to_have_count(0)
             before = last.inner_text()
             page.get_by_role("button", name=re.compile("^Coach: ")).filter(visible=True).click()
