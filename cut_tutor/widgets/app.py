@@ -81,7 +81,8 @@ class GameApp(Shown):
         rows = self.form.box.children
         at = rows.index(self.form.coach_about) + 1
         self.form.box.children = (*rows[:at], self.review.tutor_setup, *rows[at:])
-        # the coach sits beside the table on a wide window and wraps under your cards on a narrow one (table.css)
+        # the coach sits beside the table on a wide window and wraps under your cards on a narrow one (table.css);
+        # the pacing follows the desk, so on a narrow window nothing comes between your cards and the coach
         self.play_box = w.VBox([self.loop.controls])
         self.side = w.VBox([self.coach.panel, self.review.belief_section])
         self.side.add_class("cut-side")
@@ -93,13 +94,12 @@ class GameApp(Shown):
                 self.loop.resume_note,
                 self.loop.resume_box,
                 self.form.box,
-                self.play_box,
             ]
         )
         main.add_class("cut-main")
         desk = w.HBox([main, self.side])
         desk.add_class("cut-desk")
-        self.root = w.VBox([desk, self.review.sections, self.score_panel.panel])
+        self.root = w.VBox([desk, self.play_box, self.review.sections, self.score_panel.panel])
         self.root.add_class("cut-app")
         self.root.add_class("cut-app-light")
         # the controls a notebook reaches from the app itself, whichever room draws them

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from serving import CHROMIUM, ROOT, axe_problems, deal, free_port, open_page, open_setup, shots, voila_server
+from serving import CHROMIUM, ROOT, SIZES, axe_problems, deal, free_port, open_page, open_setup, shots, voila_server
 
 from cut_tutor import dashboard
 from cut_tutor.cli import voila_command
@@ -204,6 +204,13 @@ def test_the_coach_names_an_open_endgame(server: str) -> None:
         expect(page.locator(".cut-status")).to_have_text("Your turn")
         expect(note).to_have_text(OPEN_ENDGAME)
         assert axe_problems(page) == [], "open endgame"
+        # on a phone the coach wraps straight under your cards: the pacing comes after it (the guide's first game)
+        width, height = SIZES["phone"]
+        page.set_viewport_size({"width": width, "height": height})
+        cards = page.locator(".cut-you").first.bounding_box()
+        coach = page.locator(".cut-side").first.bounding_box()
+        pacing = page.locator(".cut-play-controls").first.bounding_box()
+        assert cards and coach and pacing and cards["y"] < coach["y"] < pacing["y"]
         shots(page, "coach-open-endgame", note)
         browser.close()
 
