@@ -179,6 +179,19 @@ class TestExplanations:
         )
         assert advice(pos("5 3", "K@1 2@1")).text == "Take the pile — nothing you hold plays."
 
+    def test_a_take_says_what_it_keeps_or_what_it_turns_down(self) -> None:
+        """Against a lay, what the take keeps that the lay would spend; with nothing in the hand that plays, the
+        blind cards' odds and the turn-ups it turns down (R11, R18)."""
+        a = advice(pos("Q A", "2@1"), "Daryl")
+        assert a.text == "Take the pile, showing your Q — it keeps your A, and every other move costs more."
+        stacks = ["[4] [9]", "[5] [K]", "[6] [Q]", "[7] [J]"]
+        a = advice(pos("8 6", "2@1", stacks=stacks, piles_face_down=True, pile_card_flip=True), "Daryl")
+        assert {c.move.kind for c in a.candidates} == {"take", "flip", "turnup"}
+        assert a.text == (
+            "Take the pile, showing your 6 — nothing in your hand plays, and neither a blind card (bust chance 74%)"
+            " nor turning one up is worth it here."
+        )
+
     def test_a_lay_whose_only_alternatives_are_takes_says_what_it_saves(self) -> None:
         """A take's shown card goes back with the pile: the A is the only play that sheds, and it saves the pile."""
         a = advice(pos("K Q 7 A", "2@1 5@1"))
@@ -507,8 +520,12 @@ def contradictions(a: Any, seen: dict[str, Any]) -> list[str]:
     others = [c for c in a.candidates if c is not best]
     runner = max(others, key=lambda c: c.total, default=None)
 
-    def laid(move: Move) -> list[int | None]:
-        return [move.rank] * move.n + [st[-1] for k, st in enumerate(seat.stacks) if k in move.stacks]
+    def laid(move: Move) -> list[int | None]:  # a take's shown card goes back with the pile
+        return (
+            []
+            if move.kind == "take"
+            else [move.rank] * move.n + [st[-1] for k, st in enumerate(seat.stacks) if k in move.stacks]
+        )
 
     def sheds(move: Move) -> int:
         return 0 if move.kind == "take" else move.size
@@ -519,7 +536,13 @@ def contradictions(a: Any, seen: dict[str, Any]) -> list[str]:
     bigger = [c.move for c in others if sheds(c.move) > a.move.size]
     if runner and sheds(runner.move) < a.move.size and bigger:
         groups.append(bigger)
-    named = re.search(r"while keeping your (.+?)(?:, and it|\.$)", text)
+    plays = [c for c in others if c.move.kind not in ("take", "flip", "gamble", "turnup")]
+    if a.move.kind == "take" and plays:  # a take keeps what the best play would spend
+        groups = [[max(plays, key=lambda c: c.total).move]]
+    item = r"(?:other )?\w+"
+    named = re.search(
+        rf"(?:while keeping|it keeps) your ({item}(?: and {item})*)(?:, and (?:it|every other)|\.$)", text
+    )
     tops = [st[-1] for k, st in enumerate(seat.stacks) if st and k not in a.move.stacks]
     for word in named[1].split(" and ") if named else ():
         if word == "clears":
@@ -542,7 +565,8 @@ def contradictions(a: Any, seen: dict[str, Any]) -> list[str]:
     ):
         found.append("'the highest' beside a higher lay")
     nothing = ("nothing you hold plays", "nothing in your hand plays")
-    if any(words in text for words in nothing) and any(c.move.kind not in ("take", "flip", "gamble") for c in others):
+    blind_or_take = ("take", "flip", "gamble", "turnup")
+    if any(words in text for words in nothing) and any(c.move.kind not in blind_or_take for c in others):
         found.append("'nothing plays' beside a move that lays or turns a card up")
     if "keeps you from taking the pile" in text and any(c.move.kind != "take" for c in others):
         found.append("'keeps you from taking' beside another move that does not take")

@@ -257,19 +257,7 @@ def _reason(
             caution = f"seeing the card first costs only this turn, and a blind card could bust ({odds})"
         return f"{caution}; then it stays on your pile as a known card, to play when it fits"
     if move.kind == TAKE:
-        # Showing a card takes as a bare take does: when every other move takes or is blind, nothing held plays.
-        blind = [c for c in others if c.move.kind in (FLIP, GAMBLE)]
-        if any(c.move.kind not in (TAKE, FLIP, GAMBLE) for c in others):
-            return "every other move costs more"
-        if blind:
-            chance = percent(max(blind, key=lambda c: c.total).bust)
-            return f"nothing in your hand plays, and a blind card is not worth its risk here (bust chance {chance})"
-        if move.stacks:  # a Board card shown joins the hand with the pile (R11)
-            shown = card_word(move.rank, game)
-            return (
-                f"nothing you hold plays, and your {shown} from {pile_number(move.stacks[0])} joins the cards you take"
-            )
-        return "nothing you hold plays"
+        return _take_reason(move, seat, others, game)
     if move.kind == DONE:
         return "another blind card is not worth the pile it could cost you"
     if move.kind == ADD and not move.size:
@@ -310,6 +298,35 @@ def _reason(
     if kept:
         return f"sheds {'a card' if n == 1 else f'{number(n)} cards'} while keeping your {' and '.join(kept)}"
     return _deciding(cand, others)
+
+
+def _take_reason(move: Move, seat: Knowledge, others: Sequence[Candidate], game: str) -> str:
+    """Why take the pile: what it keeps that the best play would spend; else, when nothing in the hand plays, what
+    the blind cards and turn-ups it turns down would risk. Showing a card takes as a bare take does (R11)."""
+    lays = [c for c in others if c.move.kind not in (TAKE, FLIP, GAMBLE, TURNUP)]
+    if lays:
+        kept = _kept(seat, Move(TAKE), max(lays, key=lambda c: c.total).move, game)
+        return (
+            f"it keeps your {' and '.join(kept)}, and every other move costs more"
+            if kept
+            else "every other move costs more"
+        )
+    blind = [c for c in others if c.move.kind in (FLIP, GAMBLE)]
+    turn = any(c.move.kind == TURNUP for c in others)
+    if blind:
+        chance = percent(max(blind, key=lambda c: c.total).bust)
+        if turn:
+            return (
+                f"nothing in your hand plays, and neither a blind card (bust chance {chance}) nor turning one up is "
+                "worth it here"
+            )
+        return f"nothing in your hand plays, and a blind card is not worth its risk here (bust chance {chance})"
+    if turn:
+        return "nothing in your hand plays, and turning a card up is not worth a turn here"
+    if move.stacks:  # a Board card shown joins the hand with the pile (R11)
+        shown = card_word(move.rank, game)
+        return f"nothing you hold plays, and your {shown} from {pile_number(move.stacks[0])} joins the cards you take"
+    return "nothing you hold plays"
 
 
 def _sheds(move: Move) -> int:
