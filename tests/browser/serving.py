@@ -239,7 +239,9 @@ def shots(page: Any, name: str, target: Any) -> None:
             expect(page.locator(f".cut-app.cut-app-{theme}")).to_be_visible()
         for size, (width, height) in SIZES.items():
             page.set_viewport_size({"width": width, "height": height})
-            target.scroll_into_view_if_needed()
+            # scrolled by the page itself: Playwright's own scroll waits for the target to hold still, which a panel
+            # under a table that is still redrawing (an analysis filling in above it) may not do within its timeout
+            target.evaluate("e => e.scrollIntoView({block: 'nearest'})")
             page.wait_for_timeout(300)
             page.screenshot(path=str(SHOTS / f"{name}-{theme}-{size}.png"))
     page.set_viewport_size({"width": 1280, "height": 800})
