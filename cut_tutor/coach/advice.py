@@ -293,8 +293,8 @@ def _reason(
     bigger = [c.move for c in others if _sheds(c.move) > n]
     if not kept and bigger and _sheds(runner.move) < n:
         # it sheds more than the next best, and keeps what every play that sheds more would spend
-        kept = [word for word in _kept(seat, move, bigger[0], game) if all(
-            word in _kept(seat, move, other, game) for other in bigger[1:])]  # fmt: skip
+        common = set.intersection(*[set(_kept(seat, move, other, game)) for other in bigger])
+        kept = [word for word in _kept(seat, move, bigger[0], game) if word in common]
     if kept:
         return f"sheds {'a card' if n == 1 else f'{number(n)} cards'} while keeping your {' and '.join(kept)}"
     return _deciding(cand, others)
