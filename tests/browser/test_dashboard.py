@@ -207,9 +207,10 @@ def test_the_coach_names_an_open_endgame(server: str) -> None:
         # on a phone the coach wraps straight under your cards: the pacing comes after it (the guide's first game)
         width, height = SIZES["phone"]
         page.set_viewport_size({"width": width, "height": height})
-        cards = page.locator(".cut-you").first.bounding_box()
-        coach = page.locator(".cut-side").first.bounding_box()
-        pacing = page.locator(".cut-play-controls").first.bounding_box()
+        parts = [page.locator(name).first for name in (".cut-you", ".cut-side", ".cut-play-controls")]
+        for part in parts:
+            expect(part).to_be_visible()  # the narrower page lays the table out again: wait for it to show
+        cards, coach, pacing = [part.bounding_box() for part in parts]
         assert cards and coach and pacing and cards["y"] < coach["y"] < pacing["y"]
         shots(page, "coach-open-endgame", note)
         browser.close()
