@@ -15,14 +15,20 @@ move value (go out, shed, assets, control, risk, line) to the recorded decisions
 hands (the expected loss of a softmax choice, by coordinate search), reports the loss of the seat's choice on the odd
 hands before and after, then seats the fitted Expert in chair 0 against three of today's Expert:Balanced seats and
 pairs it with today's Expert in the same chair on the same duplicate deals.
+``probe`` judges a change as the regret report does, one decision at a time, without its recorded noise: on the
+recorded decisions where the changed Expert:Balanced would play otherwise than today's, both moves are played out on
+fresh shared deals with today's seats after, and it reports how many changed and what they gain or lose. Besides the
+weights it probes three rules the worst positions suggest (``lead_low``, ``lay_low``: a lower lead or lay worth
+that much per rank; ``block``: a lay worth that much when the next seat, its cards all known, cannot follow it).
 ``search`` changes one weight of Balanced or Expert at a time by a few factors and keeps a change when the
 duplicate measure improves; ``try`` measures given changes (``hinder=0.25``, a Level or Style weight) against
 today's tables on the same duplicate deals, paired (``against=today``: with three of today's seats at the table).
 Run: ``.venv/bin/python benchmarks/tune_coach.py compare [DEALS] [SEED]`` (today's tables against Before),
 ``fit DEALS SEED``, ``search [DEALS] [SEED] [ROUNDS]`` (prints the weights found; copy them into styles.py),
 ``try DEALS SEED KNOB=VALUE ... [against=today]``, ``retune DEALS SEED`` (today's Expert against the Expert
-before the last retune, :data:`PREVIOUS_LEVEL`) or ``screen`` (each weight changed alone, on the recorded
-decisions only).
+before the last retune, :data:`PREVIOUS_LEVEL`), ``screen`` (each weight changed alone, on the recorded
+decisions only), ``probe SAMPLES KNOB=VALUE ...`` or ``probe SAMPLES all [KNOB=VALUE ...]`` (every weight as
+``screen`` changes it, and each rule at a few strengths, from today's tables or these changes to them).
 """
 
 from __future__ import annotations
@@ -42,12 +48,15 @@ import numpy as np
 import pandas as pd
 
 from cut_tutor import Rules
+from cut_tutor.analysis import POLICY
+from cut_tutor.analysis.search import play_out
 from cut_tutor.analysis.stats import mean_interval, paired
 from cut_tutor.coach import LEVELS, STYLES, Knowledge, Level, Style
 from cut_tutor.coach.advice import choose
 from cut_tutor.coach.scoring import COMPONENTS, Candidate, Numbers
 from cut_tutor.coach.values import GAMES, evaluate_knowledge
-from cut_tutor.engine.moves import Move
+from cut_tutor.engine.cards import CODES
+from cut_tutor.engine.moves import ADD, PLAY, Move
 from cut_tutor.sim import simulate
 
 #: Expert:Balanced before tuning (the tables as they stood when the regret report was first run).
@@ -57,6 +66,12 @@ STYLES["Before"], LEVELS["Before"] = BEFORE_STYLE, BEFORE_LEVEL
 #: The Expert Level before the retune against the analysis' findings (clears held, lead high, hinder at one card).
 PREVIOUS_LEVEL = Level("Previous", 2, 0.0, True, 0.0, 1.0, 0)
 LEVELS["Previous"] = PREVIOUS_LEVEL
+#: The regret runs of today's Expert:Balanced whose decisions ``probe`` replays.
+PROBED = tuple(f"regret-Expert-Balanced{tag}.jsonl" for tag in ("", "-seed2027", "-seed2028"))
+#: The seed of the deals ``probe`` plays out: none of the regret runs used it.
+PROBE_SEED = 9100
+#: The rules ``probe all`` tries, each at these strengths.
+PROBED_RULES = {"lead_low": (0.5, 1.0, 2.0), "lay_low": (0.5, 1.0, 2.0), "block": (5.0, 10.0, 20.0)}
 
 #: The float weights the search may change.
 STYLE_KNOBS = [f.name for f in dataclasses.fields(Style) if f.type in ("float", float)]
@@ -162,6 +177,14 @@ def trial(deals: int, seed: int, changes: list[str]) -> None:
         STYLES["Today"], LEVELS["Today"] = STYLES["Balanced"], LEVELS["Expert"]
         others = "Today:Today"
     today = _chair(deals, seed, others)
+    STYLES["Balanced"], LEVELS["Expert"] = _changed(changes)
+    mean, half = _paired(_chair(deals, seed, others), today)
+    print(f"{' '.join(changes)}: {mean:+.2f} ± {half:.2f} points per hand against today's Expert:Balanced, with"
+          f" three {others} seats ({deals} deals × 4, seed {seed})")  # fmt: skip
+
+
+def _changed(changes: list[str]) -> tuple[Style, Level]:
+    """Today's Balanced style and Expert Level with ``changes`` (``knob=value``, a Style or Level field)."""
     style, level = STYLES["Balanced"], LEVELS["Expert"]
     for change in changes:
         knob, _, value = change.partition("=")
@@ -171,10 +194,85 @@ def trial(deals: int, seed: int, changes: list[str]) -> None:
             level = dataclasses.replace(level, **{knob: int(value) if knob in COUNT_KNOBS else float(value)})
         else:
             raise SystemExit(f"{knob!r} is not one of {', '.join(STYLE_KNOBS + LEVEL_KNOBS + COUNT_KNOBS)}")
-    STYLES["Balanced"], LEVELS["Expert"] = style, level
-    mean, half = _paired(_chair(deals, seed, others), today)
-    print(f"{' '.join(changes)}: {mean:+.2f} ± {half:.2f} points per hand against today's Expert:Balanced, with"
-          f" three {others} seats ({deals} deals × 4, seed {seed})")  # fmt: skip
+    return style, level
+
+
+def probe(samples: int, specs: list[str]) -> None:
+    """Each change judged one decision at a time (see the module's docstring): the decisions it changes, how many of
+    those it plays clearly better or worse (95%), and its gain over all the recorded decisions (negative: fewer
+    points), with a 95% interval."""
+    found = [
+        json.loads(line)
+        for name in PROBED
+        for line in (Path(__file__).parent / "results" / name).read_text(encoding="utf-8").splitlines()
+    ]
+    rules = [(rule, float(w)) for rule, _, w in (spec.partition("=") for spec in specs) if rule in PROBED_RULES]
+    knobs = [spec for spec in specs if spec.partition("=")[0] not in PROBED_RULES and spec != "all"]
+    style, level = _changed(knobs) if "all" in specs else (STYLES["Balanced"], LEVELS["Expert"])
+    today = [_choice(r["view"], style, level) for r in found]
+    if "all" in specs:
+        changes = [(f"{knob} = {value}", s, lv, None) for knob, value, s, lv in variants(style, level)]
+        changes += [(f"{rule} = {w}", style, level, (rule, w)) for rule, ws in PROBED_RULES.items() for w in ws]
+    else:
+        changes = [(" ".join(specs), *_changed(knobs), rules[0] if rules else None)]
+    played: dict[tuple[int, str], list[int]] = {}
+    print(f"{len(found)} recorded decisions, {samples} fresh deals a move (seed {PROBE_SEED})", flush=True)
+    with ProcessPoolExecutor(os.cpu_count()) as pool:
+        for label, changed_style, changed_level, rule in changes:
+            moved = [(i, today[i], move) for i, r in enumerate(found)
+                     if (move := _choice(r["view"], changed_style, changed_level, rule)) != today[i]]  # fmt: skip
+            _play_out(pool, found, {(i, m) for i, t, move in moved for m in (t, move)} - played.keys(), samples, played)
+            rows = [mean_interval(paired(played[i, move], played[i, t])) for i, t, move in moved]
+            gain = sum(mean for mean, _, _ in rows) / len(found)
+            half = sum(((high - low) / 2) ** 2 for _, low, high in rows) ** 0.5 / len(found)
+            print(f"{label}: {len(moved)} decisions change, {sum(high < 0 for _, _, high in rows)} clearly better,"
+                  f" {sum(low > 0 for _, low, _ in rows)} clearly worse; {gain:+.3f} ± {half:.3f} points a decision",
+                  flush=True)  # fmt: skip
+
+
+def _choice(view: dict[str, Any], style: Style, level: Level, rule: tuple[str, float] | None = None) -> str:
+    """The move Expert:Balanced with these tables, and a probed rule's value added, plays in this view."""
+    seat = Knowledge.from_view(view)
+    cands = evaluate_knowledge(seat, style, level)
+    if rule is not None:
+        name, weight = rule
+        follow = _next_cards(view)
+        for cand in cands:
+            move = cand.move
+            if move.kind not in (PLAY, ADD) or not move.size or cand.goes_out or cand.clears:
+                continue
+            if name == "block":
+                blocked = follow is not None and not any(c <= move.rank or seat.is_clear[c] for c in follow)
+                cand.total += weight if blocked and seat.next_left > level.hinder_at else 0.0
+            elif (name == "lay_low") == bool(seat.pile):
+                cand.total -= weight * move.rank
+        cands.sort(key=lambda c: -c.total)
+    return str(choose(cands, level)[0].move)
+
+
+def _next_cards(view: dict[str, Any]) -> list[int] | None:
+    """The cards the next seat plays from, when the seat knows them all: its hand (every card seen picked up), or
+    with its hand empty its Board cards (R7); None when some are unseen or it plays blind."""
+    after = view["seats"][(view["seat"] + 1) % view["players"]]
+    if after["hand_count"]:
+        return [CODES[c] for c in after["known"]] if len(after["known"]) == after["hand_count"] else None
+    return [CODES[stack[-1]] for stack in after["stacks"] if stack and stack[-1] is not None] or None
+
+
+def _play_out(
+    pool: ProcessPoolExecutor, found: list[dict[str, Any]], wanted: set[tuple[int, str]], samples: int,
+    played: dict[tuple[int, str], list[int]],
+) -> None:  # fmt: skip
+    """Play out each wanted (decision, move) on the probe's deals into ``played``: the points, per sample."""
+    jobs = {
+        (i, move, start): pool.submit(
+            play_out, found[i]["view"], POLICY, PROBE_SEED, range(start, min(samples, start + 8)), [move]
+        )
+        for i, move in sorted(wanted)
+        for start in range(0, samples, 8)
+    }
+    for (i, move, _), job in jobs.items():
+        played.setdefault((i, move), []).extend(points for points, _ in job.result()[0])
 
 
 def retune(deals: int, seed: int) -> None:
@@ -259,6 +357,9 @@ def _chair(deals: int, seed: int, others: str = "Before:Before", policy: str = "
 
 def main() -> None:
     command = sys.argv[1] if len(sys.argv) > 1 else "compare"
+    if command == "probe":
+        probe(int(sys.argv[2]), sys.argv[3:])
+        return
     deals = int(sys.argv[2]) if len(sys.argv) > 2 else 100
     seed = int(sys.argv[3]) if len(sys.argv) > 3 else 77
     if command == "search":
