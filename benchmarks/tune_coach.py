@@ -98,12 +98,7 @@ def _before(deals: int, seed: int) -> pd.Series:
 
 def losses(records: list[dict[str, Any]], style: Style, level: Level) -> list[float]:
     """Per recorded decision, the points the seat's choice loses against the best Monte-Carlo value there."""
-    found = []
-    for r in records:
-        seat = Knowledge.from_view(r["view"])
-        best, _ = choose(evaluate_knowledge(seat, style, level), level)
-        found.append(r["means"][r["view"]["legal"].index(str(best.move))] - min(r["means"]))
-    return found
+    return [r["means"][r["view"]["legal"].index(_choice(r["view"], style, level))] - min(r["means"]) for r in records]
 
 
 def regret(records: list[dict[str, Any]], style: Style, level: Level) -> float:
@@ -111,12 +106,12 @@ def regret(records: list[dict[str, Any]], style: Style, level: Level) -> float:
     return statistics.fmean(losses(records, style, level))
 
 
-def records() -> list[dict[str, Any]]:
-    """Every decision recorded by ``report_regret.py`` for the Before or Expert:Balanced seat."""
-    found = []
-    for path in sorted((Path(__file__).parent / "results").glob("regret-*.jsonl")):
-        found.extend(json.loads(line) for line in path.read_text(encoding="utf-8").splitlines())
-    return found
+def records(names: tuple[str, ...] = ()) -> list[dict[str, Any]]:
+    """Every decision recorded by ``report_regret.py`` in the named runs, or in all of them (the Before and
+    Expert:Balanced seats)."""
+    results = Path(__file__).parent / "results"
+    paths = [results / name for name in names] or sorted(results.glob("regret-*.jsonl"))
+    return [json.loads(line) for path in paths for line in path.read_text(encoding="utf-8").splitlines()]
 
 
 def search(deals: int, seed: int, passes: int) -> None:
@@ -201,11 +196,7 @@ def probe(samples: int, specs: list[str]) -> None:
     """Each change judged one decision at a time (see the module's docstring): the decisions it changes, how many of
     those it plays clearly better or worse (95%), and its gain over all the recorded decisions (negative: fewer
     points), with a 95% interval."""
-    found = [
-        json.loads(line)
-        for name in PROBED
-        for line in (Path(__file__).parent / "results" / name).read_text(encoding="utf-8").splitlines()
-    ]
+    found = records(PROBED)
     rules = [(rule, float(w)) for rule, _, w in (spec.partition("=") for spec in specs) if rule in PROBED_RULES]
     knobs = [spec for spec in specs if spec.partition("=")[0] not in PROBED_RULES and spec != "all"]
     style, level = _changed(knobs) if "all" in specs else (STYLES["Balanced"], LEVELS["Expert"])
