@@ -20,10 +20,14 @@ from . import GUIDE_ROUTE, guide_dir
 
 
 class GuideHandler(tornado.web.StaticFileHandler):
-    """Files of the built guide only: the path is resolved (``..``, encoded slashes, symlinks) and must stay inside."""
+    """Files of the built guide only: the path is resolved (``..``, encoded slashes, symlinks) and must stay inside;
+    one no file can have (an encoded NUL byte) is not found, like any other."""
 
     def get_absolute_path(self, root: str, path: str) -> str:  # type: ignore[override]
-        return os.path.realpath(os.path.join(root, path))
+        try:
+            return os.path.realpath(os.path.join(root, path))
+        except ValueError:  # ``embedded null byte``: no such file, not a fault of the server
+            raise tornado.web.HTTPError(404) from None
 
     def validate_absolute_path(self, root: str, absolute_path: str) -> str | None:
         real_root = os.path.realpath(root)
