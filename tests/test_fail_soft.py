@@ -57,6 +57,18 @@ class TestSavesThatDoNotResume:
         again.deal(seed=4)
         assert kept[0].read_bytes() == broken and json.loads(again.save_path.read_text())["seed"] == 4
 
+    def test_a_save_whose_seed_has_over_4300_digits_is_kept_and_the_app_opens(self, tmp_path: Path) -> None:
+        GameApp(tmp_path).deal(seed=3)
+        [path] = tmp_path.glob("save-*.json")
+        path.write_text(path.read_text().replace('"seed": 3', '"seed": ' + "1" * 4301))
+        broken = path.read_bytes()
+        app = GameApp(tmp_path)  # a seed of over 4300 digits stopped the app opening (ValueError from int)
+        [kept] = tmp_path.glob("save-*.corrupt-*.json")
+        assert app.resume_label is None and kept.read_bytes() == broken and not path.exists()
+        assert "corrupt" in app.resume_note.value and kept.name in app.resume_note.value
+        app.deal(seed=4)
+        assert app.game is not None and kept.read_bytes() == broken
+
     def test_continue_on_a_save_spoiled_since_the_offer_is_refused_and_kept(self, tmp_path: Path) -> None:
         GameApp(tmp_path).deal(seed=3)
         app = GameApp(tmp_path)

@@ -10,12 +10,13 @@ import sqlite3
 import threading
 from datetime import UTC
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 
 from cut_tutor.engine import Game, History, Rules, SaveError, load_game, read_save, save_game, storage
 from cut_tutor.engine.storage import read_stamp
-from tests.test_codes_storage import finish_game, game_in_progress
+from tests.test_codes_storage import finish_game, finish_hand, game_in_progress
 
 
 def _save_many(path: str, seed: int, count: int) -> None:
@@ -178,6 +179,35 @@ class TestDamagedFiles:
         path.write_text(json.dumps(data))
         with pytest.raises(SaveError, match=message):
             load_game(path)
+
+    #: Where a save holds a whole number, and numbers no history keeps: past SQLite's integers, and past the
+    #: 4300 digits Python reads from text at all.
+    INT_FIELDS: ClassVar = [("seed",), ("version",), ("hand", "number"), ("hand", "dealer"), ("results", 0, "number"),
+                  ("results", 0, "dealer"), ("results", 0, "winner"), ("results", 0, "scores", 1),
+                  ("results", 0, "busts", 2), ("rules", "players"), ("rules", "rounds")]  # fmt: skip
+
+    @pytest.mark.parametrize("where", INT_FIELDS)
+    @pytest.mark.parametrize("number", ["1" + "0" * 5000, "9" * 4300, str(2**63), str(-(2**63) - 1), "1e999"])
+    def test_a_number_too_large_for_the_history_is_refused(
+        self, tmp_path: Path, where: tuple[str | int, ...], number: str
+    ) -> None:
+        game = Game(Rules(end_condition="rounds", rounds=2), 7)
+        finish_hand(game, random.Random(7))
+        game.next_hand()
+        path = save_game(game, tmp_path / "g.json")
+        data = json.loads(path.read_text())
+        inner = data
+        for key in where[:-1]:
+            inner = inner[key]
+        inner[where[-1]] = "NUMBER"
+        path.write_text(json.dumps(data).replace('"NUMBER"', number))
+        with pytest.raises(SaveError, match=r"corrupt|version|not allowed"):
+            load_game(path)
+
+    def test_a_seed_the_history_cannot_keep_is_refused_at_the_deal(self) -> None:
+        with pytest.raises(ValueError, match="seed: too large"):
+            Game(Rules(), 2**63)
+        assert Game(Rules(), 2**63 - 1).seed == 2**63 - 1 and Game(Rules(), -(2**63)).seed == -(2**63)
 
     def test_very_deep_json_is_refused_without_recursion(self, tmp_path: Path) -> None:
         path = tmp_path / "g.json"

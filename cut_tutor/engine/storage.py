@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from .codes import PositionError, record
-from .game import Game, HandResult
+from .game import INT_LIMIT, Game, HandResult
 from .moves import Move, MoveSyntaxError
 from .rules import Rules, RulesError
 from .state import IllegalMoveError
@@ -138,8 +138,9 @@ def _parse(text: str, path: Path) -> dict[str, Any]:
         raise SaveError(f"{path}: the save file is corrupt (nested deeper than {MAX_DEPTH}); it has been kept as it is")
     try:
         data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise SaveError(f"{path}: the save file is corrupt ({exc}); it has been kept as it is") from None
+    except ValueError as exc:  # not JSON, or a number too long to read (over 4300 digits)
+        detail = exc if isinstance(exc, json.JSONDecodeError) else "a number in it is too long"
+        raise SaveError(f"{path}: the save file is corrupt ({detail}); it has been kept as it is") from None
     if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
         raise SaveError(f"{path}: not a cut_tutor save file; it has been kept as it is")
     version = data.get("version")
@@ -151,10 +152,12 @@ def _parse(text: str, path: Path) -> dict[str, Any]:
 
 
 def _typed(value: Any, kind: type, where: str, players: int | None = None) -> Any:
-    """``value`` if it is a ``kind`` (a bool is no int), one per seat when ``players`` is given, else a ``TypeError``
-    naming the field."""
+    """``value`` if it is a ``kind`` (a bool is no int; an int one the history can keep), one per seat when
+    ``players`` is given, else a ``TypeError`` naming the field."""
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
         raise TypeError(f"{where} should be {kind.__name__}, not {type(value).__name__}")
+    if isinstance(value, int) and not -INT_LIMIT <= value < INT_LIMIT:
+        raise TypeError(f"{where} is out of range")
     size = len(value) if isinstance(value, str | list) else 0
     if size > (MAX_TEXT if isinstance(value, str) else MAX_ITEMS):
         raise TypeError(f"{where} is too long ({size})")
@@ -179,6 +182,8 @@ def _check_shape(data: dict[str, Any], players: int) -> None:
         _typed(result, dict, where)
         for key in ("number", "dealer"):
             _typed(result[key], int, f"{where}.{key}")
+        if result["winner"] is not None and _typed(result["winner"], int, f"{where}.winner") not in range(players):
+            raise TypeError(f"{where}.winner is not one of the {players} seats")
         for key, kind in (("scores", int), ("busts", int), ("automated", bool)):
             _per_seat(result[key], kind, f"{where}.{key}", players)
         _typed(result["deal"], str, f"{where}.deal")
