@@ -8,6 +8,8 @@ import multiprocessing
 import random
 import sqlite3
 import threading
+from collections.abc import Iterator
+from contextlib import closing, contextmanager
 from datetime import UTC
 from pathlib import Path
 from typing import ClassVar
@@ -114,13 +116,61 @@ class TestLockedHistory:
         holder.execute("BEGIN EXCLUSIVE")
         first = _finished(1)
         assert history.add(first) is None
-        assert history.pending == [first] and "locked" in history.problem
+        assert history.pending == [first.uid] and "in use by another program" in history.problem
         assert history.games() == []  # reads wait too, and say why
         holder.execute("ROLLBACK")
         holder.close()
         second_id = history.add(_finished(2))
         assert second_id is not None and history.pending == [] and history.problem == ""
         assert [g["seed"] for g in history.games()] == [2, 1]  # the queued game first, none dropped
+        assert [p.name for p in tmp_path.iterdir()] == ["h.sqlite"]  # no pending file left
+
+    def test_a_game_finished_while_locked_is_kept_on_disk_and_written_at_the_next_start(self, tmp_path: Path) -> None:
+        history = History(tmp_path / "h.sqlite")
+        holder = sqlite3.connect(history.path, isolation_level=None)
+        holder.execute("BEGIN EXCLUSIVE")
+        game = _finished(1)
+        assert history.add(game) is None and history.on_disk(game)
+        del history  # the tab closes, or its kernel is stopped: nothing is kept in memory
+        [pending] = tmp_path.glob("h.pending-*.json")
+        data = json.loads(pending.read_text())
+        pending.write_text(json.dumps({**data, "saved_at": "2026-12-01T09:00:00+00:00"}))  # when the game ended
+        again = History(tmp_path / "h.sqlite")  # still locked: the game keeps waiting on disk
+        assert again.pending == [game.uid] and "will be added" in again.problem and pending.exists()
+        holder.execute("ROLLBACK")
+        holder.close()
+        later = History(tmp_path / "h.sqlite")
+        assert later.problem == "" and later.pending == [] and not pending.exists()
+        [stored] = later.games()
+        assert (stored["seed"], stored["totals"], stored["finished"]) == (1, game.totals, "2026-12-01T09:00:00+00:00")
+        assert later.record(stored["id"], 1)["moves"] == list(game.results[0].moves)
+        assert History(tmp_path / "h.sqlite").games() == [stored]  # written once
+
+    def test_a_read_only_history_keeps_the_game_on_disk_until_it_can_be_written(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        History(tmp_path / "h.sqlite")
+
+        @contextmanager
+        def read_only(path: Path) -> Iterator[sqlite3.Connection]:  # as a file the server may not write opens
+            with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db, db:
+                yield db
+
+        monkeypatch.setattr(storage, "connect", read_only)
+        history = History(tmp_path / "h.sqlite")
+        game = _finished(2)
+        assert history.add(game) is None and history.pending == [game.uid]
+        assert "cannot be written" in history.problem and str(tmp_path) not in history.problem
+        monkeypatch.undo()
+        assert History(tmp_path / "h.sqlite").games()[0]["seed"] == 2
+        assert list(tmp_path.glob("h.pending-*")) == []
+
+    def test_a_pending_file_that_does_not_replay_is_kept_aside_and_named(self, tmp_path: Path) -> None:
+        (tmp_path / "h.pending-abc123.json").write_text('{"format": "cut_tutor.save", "version": 1}')
+        history = History(tmp_path / "h.sqlite")
+        [kept] = tmp_path.glob("h.pending-abc123.corrupt-*.json")
+        assert kept.name in history.problem and str(tmp_path) not in history.problem
+        assert history.pending == [] and history.add(_finished(3)) is not None
 
     def test_a_lock_released_during_the_backoff_is_waited_for(
         self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
@@ -154,8 +204,10 @@ class TestDamagedFiles:
     def test_an_unusable_history_folder_is_explained(self, tmp_path: Path) -> None:
         (tmp_path / "home").write_text("a file where a folder should be")
         history = History(tmp_path / "home" / "history.sqlite")
-        assert "cannot be used" in history.problem and history.games() == []
-        assert history.add(_finished(5)) is None and len(history.pending) == 1
+        assert "cannot be opened" in history.problem and history.games() == []
+        game = _finished(5)
+        assert history.add(game) is None and history.pending == [game.uid] and not history.on_disk(game)
+        assert "only while this page stays open" in history.problem and str(tmp_path) not in history.problem
 
     @pytest.mark.parametrize(
         ("edit", "message"),

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import errno
 import json
+import logging
 import threading
 import time
 import weakref
@@ -28,6 +29,8 @@ from filelock import FileLock, Timeout
 from .game import Game
 from .storage import SaveError, keep_aside, load_game, read_save, save_game, write_atomic
 
+#: Where the path of a save set aside goes: a learner is told only its name.
+LOG = logging.getLogger(__name__)
 #: Seconds after its last heartbeat that a claim is stale, and between the heartbeats of a claim held.
 CLAIM_STALE, BEAT = 90.0, 20.0
 #: The single save of earlier versions, in the learner's home.
@@ -216,7 +219,7 @@ class Saves:
                     (path.stat().st_mtime_ns, Waiting(game.uid, path, game, saved_at, self.elsewhere(game.uid)))
                 )
             except SaveError as exc:
-                problems.append(_kept(path, exc))
+                problems.append(set_aside(exc))
             except OSError:
                 continue  # finished and removed by another tab meanwhile
         return [w for _, w in sorted(found, key=lambda item: -item[0])], problems
@@ -229,7 +232,7 @@ class Saves:
         try:
             game = load_game(legacy)
         except SaveError as exc:
-            return [_kept(legacy, exc)]
+            return [set_aside(exc)]
         except OSError:
             return []  # another tab moved it a moment ago
         stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
@@ -243,11 +246,13 @@ class Saves:
         return []
 
 
-def _kept(path: Path, exc: SaveError) -> str:
-    """A save that does not resume, moved aside: the reason and where it is kept."""
-    kept = keep_aside(path, load_game)
-    where = f" It is kept as {kept.name} in {kept.parent}." if kept else ""
-    return f"{exc}.{where}"
+def set_aside(exc: SaveError) -> str:
+    """Move the save that does not resume aside, and say why and the name it is kept under (its folder, a path on
+    the server, goes to the log only)."""
+    kept = keep_aside(exc.path, load_game)
+    LOG.warning("%s; kept as %s", exc, kept)
+    where = f" It is kept as {kept.name}." if kept else ""
+    return f"{exc.reason}.{where}"
 
 
 #: Every tab's saves in this process: one thread beats the claims they hold.
