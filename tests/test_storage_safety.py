@@ -5,9 +5,14 @@ from __future__ import annotations
 import csv
 import json
 import multiprocessing
+import os
 import random
+import signal
 import sqlite3
+import subprocess
+import sys
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import closing, contextmanager
 from datetime import UTC
@@ -280,3 +285,69 @@ class TestCsv:
             cells = {row["name"] for row in csv.DictReader(handle)}
         assert cells == {"'" + name for name in names}
         assert storage.csv_cell("Ann - Ben") == "Ann - Ben"
+
+
+#: A child that starts a save and blocks inside it, between writing its temporary file and renaming it: it makes
+#: ``writing`` in the folder, then waits to be killed.
+_STUCK_WRITER = """
+import os, sys, time
+from pathlib import Path
+from cut_tutor.engine import Game, Rules, save_game
+
+home = Path(sys.argv[1])
+
+def stuck(_fd):
+    (home / "writing").touch()
+    time.sleep(600)
+
+os.fsync = stuck
+save_game(Game(Rules(), 9), home / "save-abc.json")
+"""
+
+
+def _age(path: Path, seconds: float) -> None:
+    """Make ``path`` look last written ``seconds`` ago (the next start comes later)."""
+    then = path.stat().st_mtime - seconds
+    os.utime(path, (then, then))
+
+
+class TestInterruptedWrites:
+    def test_a_save_killed_part_way_leaves_a_temp_file_the_next_start_sweeps(self, tmp_path: Path) -> None:
+        from cut_tutor.engine.saves import Saves
+
+        before = save_game(game_in_progress(), tmp_path / "save-abc.json").read_bytes()
+        root = Path(__file__).resolve().parent.parent
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")]))}
+        child = subprocess.Popen([sys.executable, "-c", _STUCK_WRITER, str(tmp_path)], env=env)
+        try:
+            while not (tmp_path / "writing").exists():  # the child is inside the save
+                assert child.poll() is None, "the writer ended before it reached the write"
+                time.sleep(0.05)
+            [temp] = tmp_path.glob(".save-abc.json.*.tmp")
+            _age(temp, 3600)
+            saves = Saves(tmp_path, "tab", "kernel")
+            saves.waiting()  # another tab opens while the write is still going on
+            assert temp.exists(), "a live writer's file is never swept, however old"
+            child.send_signal(signal.SIGKILL)
+            child.wait()
+        finally:
+            if child.poll() is None:
+                child.kill()
+                child.wait()
+        assert temp.exists() and (tmp_path / "save-abc.json").read_bytes() == before
+        waiting, problems = Saves(tmp_path, "tab", "kernel").waiting()  # the next start
+        assert [p for p in tmp_path.iterdir() if p.suffix == ".tmp"] == [] and problems == []
+        assert [w.path.read_bytes() for w in waiting] == [before]  # the save the killed write was to replace
+
+    def test_a_temp_file_just_written_is_left_until_it_is_stale(self, tmp_path: Path) -> None:
+        from cut_tutor.engine.saves import Saves
+
+        temp = tmp_path / ".setup.json.x1y2z3.tmp"  # as a write killed a moment ago left it
+        temp.write_text('{"par')
+        other = tmp_path / "notes.tmp"  # not a temporary file of the tutor's
+        other.write_text("mine")
+        _age(other, 3600)
+        Saves(tmp_path, "tab", "kernel").waiting()
+        assert temp.exists(), "its writer may be about to lock it"
+        _age(temp, storage.STALE_TEMP + 1)
+        assert storage.sweep_temps(tmp_path) == [temp] and not temp.exists() and other.exists()

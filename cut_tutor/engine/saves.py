@@ -6,7 +6,8 @@ A claim whose heartbeat is older than :data:`CLAIM_STALE` seconds is free (its k
 another tab's, which a tab takes over only when the learner asks. Finishing a game removes its own save and
 claim, never another's. Every look at a claim and what is done about it (renew, take over, remove) happens under
 a file lock in the learner's folder, so two kernels cannot interleave: a heartbeat never writes back a claim another
-tab has just taken. The single ``save.json`` of earlier versions is moved into place and its file kept.
+tab has just taken. The single ``save.json`` of earlier versions is moved into place and its file kept. Listing the
+saves sweeps the temporary files of writes that were killed part-way.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from typing import Any
 from filelock import FileLock, Timeout
 
 from .game import Game
-from .storage import SaveError, keep_aside, load_game, read_save, save_game, write_atomic
+from .storage import SaveError, keep_aside, load_game, read_save, save_game, sweep_temps, write_atomic
 
 #: Where the path of a save set aside goes: a learner is told only its name.
 LOG = logging.getLogger(__name__)
@@ -207,6 +208,8 @@ class Saves:
         """The unfinished games that resume, newest first, and a line for each save that does not (moved aside,
         kept, and named); an old single ``save.json`` is migrated first."""
         problems = self._migrate()
+        if self.home.is_dir():
+            sweep_temps(self.home)  # what a write killed part-way (a stopped kernel) left behind
         found: list[tuple[int, Waiting]] = []
         paths = sorted(self.home.glob("save-*.json")) if self.home.is_dir() else []
         for path in paths:

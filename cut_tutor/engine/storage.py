@@ -53,14 +53,21 @@ def read_stamp(text: str) -> datetime:
     return stamp if stamp.tzinfo is not None else stamp.astimezone()
 
 
+#: How a temporary file of :func:`write_atomic` ends, and how long after its last write one whose writer holds no lock
+#: on it may be swept (:func:`sweep_temps`); a write takes milliseconds.
+TEMP_SUFFIX, STALE_TEMP = ".tmp", 60.0
+
+
 def write_atomic(path: str | os.PathLike[str], text: str) -> Path:
     """Write ``text`` to ``path`` through a temporary file of this writer's own, flushed and synced, then renamed
-    over it: concurrent writers never share a temporary file and a reader never sees a partial file."""
+    over it: concurrent writers never share a temporary file and a reader never sees a partial file. The writer
+    holds a lock on its temporary file while it writes, so :func:`sweep_temps` leaves it alone."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=TEMP_SUFFIX)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as out:
+            _lock(out.fileno())  # a new file of this writer's own: nobody else holds it
             out.write(text)
             out.flush()
             os.fsync(out.fileno())
@@ -69,6 +76,42 @@ def write_atomic(path: str | os.PathLike[str], text: str) -> Path:
         Path(tmp).unlink(missing_ok=True)
         raise
     return path
+
+
+def _lock(fd: int) -> bool:
+    """Lock the open file ``fd`` without waiting; ``False`` when another process (or file object) holds it. The lock
+    goes with the process, however it ends. Without ``fcntl`` (Windows) there is none to take: there a file open in
+    another process cannot be deleted, which guards a live writer instead."""
+    try:
+        import fcntl
+    except ImportError:
+        return True
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    return True
+
+
+def sweep_temps(folder: Path) -> list[Path]:
+    """Remove the temporary files :func:`write_atomic` left in ``folder`` when its writer was killed mid-write, and
+    return them: those unchanged for :data:`STALE_TEMP` seconds whose writer no longer holds its lock. A live
+    writer's file is never touched, however long it takes."""
+    swept = []
+    for tmp in folder.glob(f".*{TEMP_SUFFIX}"):
+        try:
+            if time.time() - tmp.stat().st_mtime < STALE_TEMP:
+                continue  # just made: its writer may not have locked it yet
+            with open(tmp, "rb") as probe:
+                free = _lock(probe.fileno())
+            if free:  # no writer holds it, and none ever opens a temporary file it did not make
+                tmp.unlink()
+                swept.append(tmp)
+        except OSError:  # gone meanwhile (its writer finished), or open elsewhere (Windows)
+            continue
+    if swept:
+        LOG.warning("removed %d temporary file(s) left by interrupted writes in %s", len(swept), folder)
+    return swept
 
 
 class SaveError(ValueError):
