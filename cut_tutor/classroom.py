@@ -118,7 +118,8 @@ def gather_progress(
                 raise ValueError(f"not a progress export: no {missing[0]} column")
             rows.append(_progress_row(path.stem.removeprefix(PROGRESS_PREFIX), frame))
         except (OSError, ValueError, TypeError) as exc:
-            problems.append(f"{path.name}: cannot be read ({exc}); skipped")
+            problems.append(f"{path.name}: cannot be read ({disk_reason(exc) if isinstance(exc, OSError) else exc});"
+                            " skipped")  # fmt: skip
     return pd.DataFrame(rows, columns=PROGRESS_COLUMNS), problems
 
 

@@ -189,6 +189,8 @@ class TestGather:
         assert bad.read_bytes() == before
         listed, _ = gather_progress([tmp_path / "cut-progress-ben.csv"])
         assert list(listed["learner"]) == ["ben"]
+        _, [gone] = gather_progress([tmp_path / "cut-progress-dev.csv"])
+        assert gone.startswith("cut-progress-dev.csv: cannot be read (no such file") and str(tmp_path) not in gone
 
     def test_read_straight_from_the_learners_files_read_only(
         self, finished: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
