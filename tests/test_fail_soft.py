@@ -19,6 +19,7 @@ import ipywidgets as w
 from cut_tutor.engine import storage
 from cut_tutor.widgets import GameApp, play_loop
 from cut_tutor.widgets.table import IntentError
+from tests.test_storage_safety import read_only
 
 
 def on_screen(app: GameApp, widget: w.Widget) -> bool:
@@ -117,6 +118,19 @@ class TestHistoryTrouble:
         later = GameApp(tmp_path)
         assert [g["seed"] for g in later.history.games()] == [4] and later.loop.notice.value == ""
         assert list(tmp_path.glob("history.pending-*")) == []
+
+    def test_a_game_finished_while_the_history_cannot_be_written_is_added_at_the_next_start(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        app = _two_player_game(tmp_path)
+        app.deal(seed=4)
+        monkeypatch.setattr(storage, "connect", read_only)
+        app.set_automate(True)
+        assert app.game is not None and app.game.over and list(tmp_path.glob("save-*.json")) == []
+        notice = app.loop.notice.value
+        assert "cannot be written" in notice and "will be added" in notice and str(tmp_path) not in notice
+        monkeypatch.undo()
+        assert [g["seed"] for g in GameApp(tmp_path).history.games()] == [4]
 
     def test_a_finished_game_no_file_can_hold_keeps_its_save(
         self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch

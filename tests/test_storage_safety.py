@@ -105,6 +105,14 @@ class TestStamps:
         assert stamp.tzinfo is not None and (stamp.year, stamp.month, stamp.day) == (2024, 5, 1)
 
 
+@contextmanager
+def read_only(path: Path) -> Iterator[sqlite3.Connection]:
+    """:func:`storage.connect` to a file this process may read but not write (tests run as root, whom a file's
+    permissions do not stop)."""
+    with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db, db:
+        yield db
+
+
 def _finished(seed: int) -> Game:
     return finish_game(Game(Rules(end_condition="rounds", rounds=1), seed), random.Random(seed))
 
@@ -155,12 +163,6 @@ class TestLockedHistory:
         self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     ) -> None:
         History(tmp_path / "h.sqlite")
-
-        @contextmanager
-        def read_only(path: Path) -> Iterator[sqlite3.Connection]:  # as a file the server may not write opens
-            with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db, db:
-                yield db
-
         monkeypatch.setattr(storage, "connect", read_only)
         history = History(tmp_path / "h.sqlite")
         game = _finished(2)
