@@ -172,6 +172,18 @@ class TestLockedHistory:
         assert History(tmp_path / "h.sqlite").games()[0]["seed"] == 2
         assert list(tmp_path.glob("h.pending-*")) == []
 
+    def test_a_pending_file_whose_time_does_not_read_is_written_as_of_now(self, tmp_path: Path) -> None:
+        history = History(tmp_path / "h.sqlite")
+        holder = sqlite3.connect(history.path, isolation_level=None)
+        holder.execute("BEGIN EXCLUSIVE")
+        history.add(_finished(6))
+        holder.execute("ROLLBACK")
+        holder.close()
+        [pending] = tmp_path.glob("h.pending-*.json")
+        pending.write_text(json.dumps({**json.loads(pending.read_text()), "saved_at": "yesterday"}))
+        [stored] = History(tmp_path / "h.sqlite").games()
+        assert read_stamp(stored["finished"]).utcoffset() == UTC.utcoffset(None)
+
     def test_a_pending_file_that_does_not_replay_is_kept_aside_and_named(self, tmp_path: Path) -> None:
         (tmp_path / "h.pending-abc123.json").write_text('{"format": "cut_tutor.save", "version": 1}')
         history = History(tmp_path / "h.sqlite")

@@ -559,7 +559,7 @@ class History:
         for path in self._waiting_files():
             try:
                 game = load_game(path)
-                finished = str(read_save(path).get("saved_at") or now_stamp())  # when it ended, not when written
+                finished = _saved_at(path)  # when it ended, not when it is written
             except FileNotFoundError:
                 continue  # another tab wrote it a moment ago
             except SaveError as exc:  # a damaged pending file is kept aside and named
@@ -707,6 +707,14 @@ class History:
                      row["points"], row["busts"], row["went_out"], row["automated"]]
                 )  # fmt: skip
         return out.getvalue()
+
+
+def _saved_at(path: Path) -> str:
+    """When the save at ``path`` was made, as a stamp; now, if it holds no time that reads as one."""
+    try:
+        return read_stamp(str(read_save(path)["saved_at"])).isoformat(timespec="seconds")
+    except (KeyError, ValueError):
+        return now_stamp()
 
 
 #: What a spreadsheet reads as the start of a formula (and the controls that can hide one).
