@@ -1575,6 +1575,16 @@ class TestDealCodes:
         assert again.game is not None and again.game.first == code and again.state is not None
         assert again.state.to_position() == position
 
+    @pytest.mark.parametrize("seed", ["9" * 5000, str(2**63)])
+    def test_a_seed_too_large_is_refused_with_the_seeds_range(self, tmp_path: Path, seed: str) -> None:
+        app = GameApp(tmp_path)
+        app.seed.value = seed
+        app.deal_button.click()
+        assert app.game is None and "seed: too large; a seed is a whole number from" in app.table.error
+        app.seed.value = "0" * 30 + "21"  # leading zeros are no part of its size
+        app.deal_button.click()
+        assert app.game is not None and app.game.seed == 21
+
     def test_a_code_for_other_seats_is_refused(self, tmp_path: Path) -> None:
         app = GameApp(tmp_path)
         app.seed.value = deal_code(Rules(players=3), 12345, 2)  # the setup seats four

@@ -27,6 +27,11 @@ DEFAULT_NAMES = ("You", "Daryl", "Madonna", "Marty", "Ann", "Ben", "Cleo", "Dev"
 INT_LIMIT = 2**63
 
 
+def seed_too_large() -> ValueError:
+    """The refusal of a seed the history could not keep (see :data:`INT_LIMIT`)."""
+    return ValueError(f"seed: too large; a seed is a whole number from {-INT_LIMIT} to {INT_LIMIT - 1}")
+
+
 @dataclass(frozen=True)
 class HandResult:
     """How one hand ended: who went out (``None`` for a stalemate) and what each seat scored."""
@@ -89,7 +94,7 @@ class Game:
 
     def __init__(self, rules: Rules, seed: int, names: list[str] | None = None, first: str | None = None) -> None:
         if not -INT_LIMIT <= seed < INT_LIMIT:  # the history could not keep it when the game ends
-            raise ValueError(f"seed: too large; a seed is a whole number from {-INT_LIMIT} to {INT_LIMIT - 1}")
+            raise seed_too_large()
         self.rules = rules
         self.seed = seed
         #: A deal code the first hand is dealt from instead of the seed (a learner pasted it); its dealer deals.

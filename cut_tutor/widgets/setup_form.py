@@ -14,6 +14,7 @@ import ipywidgets as w
 
 from cut_tutor.coach import COACHES, LEVELS, STYLES
 from cut_tutor.engine import Rules, RulesError
+from cut_tutor.engine.game import INT_LIMIT, seed_too_large
 from cut_tutor.engine.rules import CLEAR4_MAX_PLAYERS, PRESETS, SETTINGS, Setting
 from cut_tutor.engine.words import SEAT_NAMES
 
@@ -295,6 +296,8 @@ class SetupForm:
         if text and not text.isdigit():
             self.host.deal_code(text)  # refused with the reason when it is no deal code for this setup
             return
+        if len(text.lstrip("0")) > len(str(INT_LIMIT)):  # no seed is that long, and past 4300 digits int() fails
+            raise seed_too_large()
         self.host.deal(int(text) if text else None)
 
     # -- drawing ------------------------------------------------------------------------------------------
