@@ -252,6 +252,10 @@ def _check_play(state: Core) -> None:
             raise PositionError(f"{where}: holds no cards, but the hand has no winner (R14)")
         if state.winner == seat and not empty:
             raise PositionError(f"position.winner: seat {seat} still holds cards (R14)")
+    if state.over and (state.phase != PHASE_PLAY or game.offered(state)):
+        raise PositionError(
+            "position.phase: a finished hand leaves no step open: phase 'play', nothing in 'exposed' (R14, R22)"
+        )
     if state.phase == "gamble" and not rules.risk_play:
         raise PositionError("position.phase: 'gamble' needs Risk Play on (R17)")
 
