@@ -14,7 +14,9 @@ from pathlib import Path
 from types import FrameType
 
 from . import __version__
+from .compiled import ACTIVE
 from .engine import PositionError, RulesError, State, load_rules, view
+from .engine.reading import load_json
 
 
 def _progress(done: int, total: int) -> None:
@@ -126,7 +128,7 @@ def cmd_review(args: argparse.Namespace) -> int:
     from .review import review
     from .review.hand import DEAL_ROLLOUTS, ROLLOUTS
 
-    record = json.loads(Path(args.record).read_text(encoding="utf-8"))
+    record = load_json(Path(args.record).read_text(encoding="utf-8"), "record")
     executor = None
     if args.workers > 1:
         from concurrent.futures import ProcessPoolExecutor
@@ -280,7 +282,7 @@ def cmd_class(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="cut-tutor", description="Clear, Under or Take: tutor and lab")
-    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}: {ACTIVE}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     sim = sub.add_parser("simulate", help="play hands between AI seats and summarise")
