@@ -441,7 +441,7 @@ class History:
         self._ready = self._open()
         if self._ready and self._waiting_files():  # games finished while it could not be written, or in a lost tab
             opened = self.problem  # a damaged file kept aside, say
-            self._flush()
+            self.flush()
             self.problem = " ".join(filter(None, (opened, self.problem)))
 
     def _open(self) -> bool:
@@ -510,15 +510,11 @@ class History:
         except OSError as exc:
             LOG.warning("score history %s: the pending file of game %s cannot be written: %s", self.path, game.uid, exc)
             self.unsaved.append(game)
-        return self._flush().get(game.uid)
+        return self.flush().get(game.uid)
 
-    def flush(self) -> int | None:
-        """Write the games waiting (see :attr:`pending`), oldest first; the id of the last one written."""
-        written = self._flush()
-        return list(written.values())[-1] if written and not self.problem else None
-
-    def _flush(self) -> dict[str, int]:
-        """Write the games waiting, oldest first, until one cannot be; the id each written game has."""
+    def flush(self) -> dict[str, int]:
+        """Write the games waiting (see :attr:`pending`), oldest first, until one cannot be; the id each game
+        written has, by its game id."""
         written: dict[str, int] = {}
         self._ready = self._ready or self._open()
         if not self._ready:
