@@ -1,0 +1,166 @@
+// The rules engine in C++: CUT (R5–R21) and Clear 4 (R22), move for move the same as cut_tutor/engine.
+//
+// The Python engine (cut_tutor/engine/cut.py, clear4.py, core.py) is the reference: every function here names the
+// Python function it follows, lists moves in the same order and changes a state the same way. A position crosses
+// into C++ once per call as a flat list of ints (cut_tutor/engine/packed.py writes and reads it); moves cross as
+// one int each. A State is fixed-size arrays of small ints, so copying one is a memcpy: rollouts and perft copy
+// freely, and a seat's view can later be read off the same arrays.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace cut_native {
+
+// Card codes (cut_tutor/engine/cards.py).
+constexpr int JOKER = 14, PUSH = 15, WILD = 16, CLEAR_CARD = 17;
+constexpr int NCODES = 18, NRANKS = 15;
+constexpr int UP = 32, RANK_MASK = 31;
+constexpr int STACKS = 4, MAX_DEPTH = 3, MAX_SEATS = 8, MAX_DECKS = 12;
+// The most cards in play: twelve 54-card decks (R1).
+constexpr int MAX_CARDS = MAX_DECKS * 54;
+constexpr int STALEMATE_TURNS = 2000;  // R15
+constexpr int NO_CAP = 99;             // 4+ Card Clears lifts the USA cap (R10)
+
+// Move kinds (cut_tutor/engine/moves.py), in the order of the packed move code.
+enum Kind : uint8_t { K_PLAY, K_CLEAR, K_TAKE, K_FLIP, K_ADD, K_GAMBLE, K_DONE, K_TURNUP, K_PUSH, K_KINDS };
+// Turn phases (cut_tutor/engine/core.py).
+enum Phase : uint8_t { P_PLAY, P_ADD, P_GAMBLE, P_PUSH };
+
+// The fields of cut_tutor.engine.rules.Rules that change play or scoring, with the tables derived from them.
+struct Rules {
+    bool clear4 = false;
+    int players = 4, decks = 3, cards_dealt = 20, clear_rank = 10, clear_value = 25, bust_penalty = 0;
+    bool flat5 = false, four_plus_clears = false, piles_face_down = false, pile_card_flip = false, risk_play = false;
+    // derived
+    bool is_clear[NCODES] = {};
+    int points[NCODES] = {};
+    int deck[NCODES] = {};
+    int number_ranks[13] = {};
+    int n_number = 0;
+    int ncodes = NRANKS, depth = 2;
+};
+
+// One decision; ``stacks`` in the order the move names them (cut_tutor.engine.moves.Move).
+struct Move {
+    uint8_t kind = K_PLAY, rank = 0, n = 0, jokers = 0, to = 0, ns = 0;
+    uint8_t stacks[STACKS] = {};
+    int size() const { return n + ns + jokers; }
+};
+
+// Everything cut_tutor.engine.core.Core holds but the rules and the move list (whose length is ``ply``).
+struct State {
+    uint8_t hands[MAX_SEATS][NCODES];
+    uint8_t known[MAX_SEATS][NCODES];
+    uint8_t above[MAX_SEATS];
+    uint16_t hand_count[MAX_SEATS];
+    uint8_t stacks[MAX_SEATS][STACKS][MAX_DEPTH];  // bottom first, UP bit on face-up cards
+    uint8_t slen[MAX_SEATS][STACKS];
+    uint8_t cleared[NCODES];
+    uint8_t undealt[NCODES];
+    uint8_t offered[STACKS];  // CUT: Risk cards exposed this turn (R17); Clear 4: middle cards turned up (R22)
+    uint8_t n_offered;
+    uint8_t dealer, turn, phase;
+    int8_t winner;  // -1: none
+    bool stalemate;
+    int32_t turns, ply, turn_start;
+    int32_t busts[MAX_SEATS], clears[MAX_SEATS], blind_plays[MAX_SEATS];
+    uint16_t pile_len;
+    uint8_t pile[MAX_CARDS];
+    uint8_t pile_by[MAX_CARDS];
+
+    bool over() const { return winner >= 0 || stalemate; }
+    int top() const { return pile_len ? pile[pile_len - 1] : 0; }
+};
+
+using Moves = std::vector<Move>;
+
+// -- the packed forms (cut_tutor/engine/packed.py) -----------------------------------------------------------
+
+// Rules from their packed ints; raises std::invalid_argument naming a bad field.
+Rules rules_from(const std::vector<int64_t>& ints);
+// A state from its packed ints (after the rules' ints); every field checked, raising std::invalid_argument.
+State state_from(const Rules& rules, const std::vector<int64_t>& ints);
+std::vector<int64_t> pack_state(const Rules& rules, const State& s);
+int64_t move_code(const Move& m);
+// The move a code names; raises std::invalid_argument for a code no move has.
+Move move_of(int64_t code);
+
+// -- the rules ------------------------------------------------------------------------------------------------
+
+// Every legal move of the seat to move, in the reference's order (State.legal_moves).
+void legal_moves(const Rules& r, const State& s, Moves& out);
+// Apply a move known to be legal (State.apply).
+void apply(const Rules& r, State& s, const Move& m);
+// Each seat's score for the hand: card points plus bust penalties (R3, R19, R20).
+int hand_points(const Rules& r, const State& s, int seat);
+// Move sequences of ``depth`` decisions; a finished hand is one leaf.
+uint64_t perft(const Rules& r, const State& s, int depth);
+
+namespace cut {
+void generate(const Rules& r, const State& s, Moves& out);
+void apply(const Rules& r, State& s, const Move& m);
+}  // namespace cut
+namespace clear4 {
+void generate(const Rules& r, const State& s, Moves& out);
+void apply(const Rules& r, State& s, const Move& m);
+}  // namespace clear4
+
+// -- shared mechanics (cut_tutor/engine/core.py) ----------------------------------------------------------
+
+void spend_hand(State& s, int seat, int rank, int n);
+int pop_stack(State& s, int seat, int k);
+void lay(State& s, int seat, int card);
+void clear_pile(const Rules& r, State& s, int seat);
+void pick_up(State& s, int seat);
+bool gone_out(State& s, int seat);
+void new_turn(State& s, int seat);
+void next_turn(const Rules& r, State& s);
+bool any_stack(const State& s, int seat);
+
+// Every subset of ``n`` items as position masks, smallest first, each size in combinations' order.
+const std::vector<uint8_t>& subsets(int n);
+// A move laying ``subset`` (positions into ``items``) as its stacks.
+inline void set_stacks(Move& m, const int* items, uint8_t subset) {
+    m.ns = 0;
+    for (int i = 0; i < STACKS; ++i)
+        if (subset >> i & 1) m.stacks[m.ns++] = static_cast<uint8_t>(items[i]);
+}
+
+// -- random playouts ----------------------------------------------------------------------------------------
+
+// One playout's result: each seat's hand score, the seat that went out (-1: stalemate), decisions made.
+struct Playout {
+    std::vector<int64_t> scores;
+    int winner;
+    int64_t decisions;
+};
+
+// Play ``s`` to its end ``count`` times with every seat choosing ``moves[randbelow(len(moves))]`` (players.py's
+// RandomPlayer with play_hand), one generator across all playouts.
+template <class RandBelow>
+std::vector<Playout> random_playouts(const Rules& r, const State& start, int64_t count, RandBelow&& randbelow) {
+    std::vector<Playout> out;
+    out.reserve(static_cast<size_t>(count));
+    Moves moves;
+    moves.reserve(256);
+    State s;
+    for (int64_t i = 0; i < count; ++i) {
+        s = start;
+        int64_t decisions = 0;
+        while (!s.over()) {
+            legal_moves(r, s, moves);
+            apply(r, s, moves[static_cast<size_t>(randbelow(static_cast<uint64_t>(moves.size())))]);
+            ++decisions;
+        }
+        Playout p{std::vector<int64_t>(static_cast<size_t>(r.players)), s.winner, decisions};
+        for (int seat = 0; seat < r.players; ++seat) p.scores[static_cast<size_t>(seat)] = hand_points(r, s, seat);
+        out.push_back(std::move(p));
+    }
+    return out;
+}
+
+}  // namespace cut_native

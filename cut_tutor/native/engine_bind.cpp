@@ -1,0 +1,69 @@
+// The engine's Python face: whole positions in, whole results out, so one call crosses the boundary once.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include "engine.hpp"
+
+namespace py = pybind11;
+using namespace cut_native;
+
+namespace {
+
+struct Position {
+    Rules rules;
+    State state;
+};
+
+Position read(const std::vector<int64_t>& packed) {
+    Position p;
+    p.rules = rules_from(packed);
+    p.state = state_from(p.rules, packed);
+    return p;
+}
+
+std::vector<int64_t> codes(const Moves& moves) {
+    std::vector<int64_t> out;
+    out.reserve(moves.size());
+    for (const Move& m : moves) out.push_back(move_code(m));
+    return out;
+}
+
+std::vector<int64_t> legal(const std::vector<int64_t>& packed) {
+    Position p = read(packed);
+    Moves moves;
+    legal_moves(p.rules, p.state, moves);
+    return codes(moves);
+}
+
+std::vector<int64_t> successor(const std::vector<int64_t>& packed, int64_t code) {
+    Position p = read(packed);
+    Move move = move_of(code);
+    Moves moves;
+    legal_moves(p.rules, p.state, moves);
+    for (const Move& m : moves)
+        if (move_code(m) == code) {
+            apply(p.rules, p.state, move);
+            return pack_state(p.rules, p.state);
+        }
+    throw std::invalid_argument("move code " + std::to_string(code) + " is not a legal move in this position" +
+                                (p.state.over() ? " (the hand is over)" : ""));
+}
+
+uint64_t count(const std::vector<int64_t>& packed, int depth) {
+    if (depth < 0 || depth > 12) throw std::invalid_argument("perft depth " + std::to_string(depth) + " is not from 0 to 12");
+    Position p = read(packed);
+    py::gil_scoped_release free;
+    return perft(p.rules, p.state, depth);
+}
+
+}  // namespace
+
+void bind_engine(py::module_& m) {
+    py::module_ e = m.def_submodule("engine", "The rules engine (CUT and Clear 4) on packed positions.");
+    e.def("legal_moves", &legal, py::arg("position"),
+          "The legal moves of a packed position as move codes, in the reference engine's order.");
+    e.def("successor", &successor, py::arg("position"), py::arg("move"),
+          "The packed position after a legal move; ValueError for a move that is not legal there.");
+    e.def("perft", &count, py::arg("position"), py::arg("depth"),
+          "Move sequences of ``depth`` decisions from a packed position; a finished hand is one leaf.");
+}

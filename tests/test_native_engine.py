@@ -1,0 +1,153 @@
+"""The compiled engine against the Python engine: the same legal moves in the same order, the same next position
+after every move, the same perft counts, and bad input refused with a clear error (R5–R22).
+
+Positions come from random play on random deals under random rules: 2–8 seats with every CUT option toggled, and
+Clear 4 (R22). The Python engine is the reference; the packed form (:mod:`cut_tutor.engine.packed`) carries
+positions across.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cut_tutor.engine import Move, Rules, State, state_from_deal
+from cut_tutor.engine import packed as P
+
+NATIVE = P.NATIVE
+needs_native = pytest.mark.skipif(NATIVE is None, reason="the compiled engine (cut_tutor._native) is not built")
+PERFT: list[dict[str, Any]] = json.loads((Path(__file__).parent / "perft" / "positions.json").read_text("utf-8"))
+
+
+def random_rules(rng: random.Random) -> Rules:
+    """Clear 4 one time in four, else CUT with every setting that changes play drawn at random (R1–R21)."""
+    if rng.random() < 0.25:
+        return Rules.from_preset("Clear 4", players=rng.randint(2, 6))
+    players, dealt = rng.randint(2, 8), rng.choice((19, 20))
+    need = -(-players * dealt // 54)
+    return Rules(
+        players=players, cards_dealt=dealt, decks=rng.choice((None, rng.randint(need, 12))),
+        clear_rank=rng.choice((None, *range(1, 14))), clear_value=rng.choice((25, 50)),
+        card_scoring=rng.choice(("rank", "flat5")), bust_penalty=rng.choice((0, 25, 50)),
+        four_plus_clears=rng.random() < 0.5, piles_face_down=rng.random() < 0.5,
+        pile_card_flip=rng.random() < 0.5, risk_play=rng.random() < 0.5,
+    )  # fmt: skip
+
+
+def positions(seed: int, count: int) -> Iterator[State]:
+    """``count`` positions met in random play from random deals under random rules, hand ends included."""
+    rng = random.Random(seed)
+    met = 0
+    while True:
+        rules = random_rules(rng)
+        state = State.deal(rules, rng.getrandbits(32), rng.randrange(rules.players))
+        while True:
+            yield state
+            met += 1
+            if met == count:
+                return
+            if state.over:
+                break
+            moves = state.legal_moves()
+            state = state.copy()
+            state.apply(moves[rng.randrange(len(moves))])
+
+
+def test_a_packed_position_reads_back_the_same() -> None:
+    """Packing loses nothing a position holds, hidden cards, knowledge, marks and counters included."""
+    for state in positions(1, 400):
+        again = P.unpack(state.rules, P.pack(state), state.moves)
+        assert again.to_position() == state.to_position()
+        assert again.turn_start == state.turn_start and P.pack(again) == P.pack(state)
+
+
+def test_move_codes_name_their_moves() -> None:
+    for state in positions(2, 300):
+        for move in state.legal_moves():
+            assert P.move_of(P.code_of(move)) == move
+
+
+@needs_native
+def test_same_moves_same_order_same_successors() -> None:
+    """Thousands of positions: the core's legal moves are the reference's, in order; at one in eight, every move's
+    successor is the reference's, as a position and packed (turn and move counters included)."""
+    assert NATIVE is not None
+    checked = ended = 0
+    for i, state in enumerate(positions(3, 3000)):
+        moves = state.legal_moves()
+        assert P.legal_moves(state) == moves, state.to_position()
+        if state.over:
+            ended += 1
+        if i % 8:
+            continue
+        before = P.pack(state)
+        for move in moves:
+            reference = state.copy()
+            reference.apply(move)
+            native = P.successor(state, move)
+            assert native.to_position() == reference.to_position(), (state.to_position(), str(move))
+            assert P.pack(native) == P.pack(reference)
+            checked += 1
+        assert P.pack(state) == before  # the position given is untouched
+    assert checked > 2000 and ended >= 3
+
+
+@needs_native
+@pytest.mark.parametrize("entry", PERFT, ids=[entry["name"] for entry in PERFT])
+def test_perft_counts_on_the_core(entry: dict[str, Any]) -> None:
+    """The pinned counts of ``tests/perft`` (made by the engine and the reference generator) on the core, and one
+    level deeper against the Python engine."""
+    rules = Rules.from_dict(entry["rules"]) if "deal" in entry else None
+    state = state_from_deal(entry["deal"], rules) if rules else State.from_position(entry["position"])
+    assert [P.perft(state, depth) for depth in (1, 2, 3)] == entry["perft"]
+
+
+@needs_native
+def test_perft_deeper_matches_the_python_engine() -> None:
+    state = State.from_position(next(e for e in PERFT if "JOKERs in hand" in e["name"])["position"])
+
+    def reference(state: State, depth: int) -> int:
+        if depth == 0 or state.over:
+            return 1
+        total = 0
+        for move in state.legal_moves():
+            child = state.copy()
+            child.apply(move)
+            total += reference(child, depth - 1)
+        return total
+
+    assert P.perft(state, 4) == reference(state, 4)
+
+
+@needs_native
+def test_bad_input_is_refused_with_what_was_wrong() -> None:
+    """Malformed positions, codes and arguments raise ValueError naming the fault; nothing crashes."""
+    assert NATIVE is not None
+    state = State.deal(Rules(players=3), seed=4)
+    good = P.pack(state)
+    hand = P.HEAD_INTS + 5  # seat 0's fives
+
+    def refused(packed: list[int], words: str) -> None:
+        with pytest.raises(ValueError, match=words):
+            NATIVE.legal_moves(packed)
+
+    refused(good[:-3], "too short")
+    refused([*good, 0], "too many")
+    refused([0, 9, *good[2:]], "rules.players")
+    refused([*good[:hand], good[hand] + 20, *good[hand + 1 :]], r"seats\[0\]\.hand")
+    refused([*good[:hand], good[hand] + 1, *good[hand + 1 :]], "placed, but the deck holds")
+    refused([*good[:14], 2, *good[15:]], "gamble.*Risk Play")
+    refused([*good[:14], 3, *good[15:]], "push.*Clear 4")
+    with pytest.raises(ValueError, match="not a legal move"):
+        NATIVE.successor(good, P.code_of(Move.parse("done")))
+    with pytest.raises(ValueError, match=r"out of range"):
+        NATIVE.successor(good, -1)
+    with pytest.raises(ValueError, match="depth"):
+        NATIVE.perft(good, -1)
+    with pytest.raises(TypeError):
+        NATIVE.legal_moves([*good[:-1], "x"])
