@@ -14,6 +14,7 @@ from pathlib import Path
 from types import FrameType
 
 from . import __version__
+from .compiled import ACTIVE
 from .engine import PositionError, RulesError, State, load_rules, view
 
 
@@ -280,7 +281,7 @@ def cmd_class(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="cut-tutor", description="Clear, Under or Take: tutor and lab")
-    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}: {ACTIVE}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     sim = sub.add_parser("simulate", help="play hands between AI seats and summarise")

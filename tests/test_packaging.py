@@ -17,6 +17,7 @@ import pytest
 
 import cut_tutor
 from cut_tutor.cli import main
+from cut_tutor.compiled import ACTIVE
 
 ROOT = Path(__file__).resolve().parent.parent
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
@@ -28,7 +29,7 @@ def test_one_version_everywhere(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as stop:
         main(["--version"])
     assert stop.value.code == 0
-    assert capsys.readouterr().out.strip() == f"cut-tutor {cut_tutor.__version__}"
+    assert capsys.readouterr().out.strip() == f"cut-tutor {cut_tutor.__version__}: {ACTIVE}"
     changelog = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
     assert "## [Unreleased]" in changelog or f"## [{cut_tutor.__version__}]" in changelog
 
