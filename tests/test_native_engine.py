@@ -20,6 +20,8 @@ from cut_tutor.engine import Move, Rules, State, state_from_deal
 from cut_tutor.engine import packed as P
 
 NATIVE = P.NATIVE
+if NATIVE is not None:
+    from cut_tutor._native import Random
 needs_native = pytest.mark.skipif(NATIVE is None, reason="the compiled engine (cut_tutor._native) is not built")
 PERFT: list[dict[str, Any]] = json.loads((Path(__file__).parent / "perft" / "positions.json").read_text("utf-8"))
 
@@ -151,3 +153,26 @@ def test_bad_input_is_refused_with_what_was_wrong() -> None:
         NATIVE.perft(good, -1)
     with pytest.raises(TypeError):
         NATIVE.legal_moves([*good[:-1], "x"])
+
+
+@needs_native
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_random_playouts_match_the_python_play_loop(seed: int) -> None:
+    """Playouts from random positions give the Python loop's scores, winners and decision counts, and leave the
+    generator where the Python loop leaves it (R14, R15, R19, R20)."""
+    for i, state in enumerate(positions(10 + seed, 60)):
+        if i % 6:
+            continue
+        native_rng, python_rng = random.Random(seed), random.Random(seed)
+        assert P.random_playouts(state, 3, native_rng) == P.reference_playouts(state, 3, python_rng)
+        assert native_rng.getstate() == python_rng.getstate()
+
+
+@needs_native
+def test_playouts_refuse_bad_arguments() -> None:
+    assert NATIVE is not None
+    state = State.deal(Rules.from_preset("Clear 4"), seed=2)
+    with pytest.raises(ValueError, match="negative"):
+        NATIVE.random_playouts(P.pack(state), -1, Random(1))
+    with pytest.raises(TypeError):
+        NATIVE.random_playouts(P.pack(state), 1, random.Random(1))  # type: ignore[arg-type]

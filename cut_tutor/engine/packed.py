@@ -29,13 +29,15 @@ Move(kind='play', rank=9, n=1, stacks=(0, 2), jokers=0, to=-1)
 
 from __future__ import annotations
 
-import importlib
+import random
 from collections.abc import Sequence
 from functools import lru_cache
-from types import ModuleType
+from typing import NamedTuple
 
+from ..compiled import NATIVE as _COMPILED
 from .cards import NCODES, STACKS
 from .moves import ADD, CLEAR, DONE, FLIP, GAMBLE, PLAY, PUSH, TAKE, TURNUP, Move
+from .players import Player, RandomPlayer, play_hand
 from .rules import Rules
 from .state import State
 
@@ -53,15 +55,8 @@ RULES_INTS, HEAD_INTS = 12, 25
 SEAT_INTS = 2 * NCODES + 4 + STACKS * (1 + DEPTH)
 
 
-def _load() -> ModuleType | None:
-    """The compiled engine, or ``None`` where it was not built (the Python engine answers then)."""
-    try:
-        return importlib.import_module("cut_tutor._native").engine  # type: ignore[no-any-return]
-    except (ImportError, AttributeError):
-        return None
-
-
-NATIVE = _load()
+#: The compiled engine (``cut_tutor._native.engine``), or ``None`` on the Python path (see :mod:`cut_tutor.compiled`).
+NATIVE = None if _COMPILED is None else _COMPILED.engine
 
 
 def pack_rules(rules: Rules) -> list[int]:
@@ -169,3 +164,34 @@ def perft(state: State, depth: int) -> int:
     if depth == 0 or state.over:
         return 1
     return sum(perft(successor(state, move), depth - 1) for move in state.legal_moves())
+
+
+class Playout(NamedTuple):
+    """How one random-policy playout ended: each seat's score for the hand (R19, R20), the seat that went out
+    (``None``: stalemate, R15) and the decisions played."""
+
+    scores: tuple[int, ...]
+    winner: int | None
+    decisions: int
+
+
+def random_playouts(state: State, count: int, rng: random.Random) -> list[Playout]:
+    """Play ``state`` to its end ``count`` times with every seat a :class:`~.players.RandomPlayer`, one generator
+    throughout: compiled where built, with the same results and the same generator state after as
+    :func:`reference_playouts`."""
+    if NATIVE is None or _COMPILED is None:
+        return reference_playouts(state, count, rng)
+    native_rng = _COMPILED.Random(rng.getstate())
+    rows = NATIVE.random_playouts(pack(state), count, native_rng)
+    rng.setstate(native_rng.getstate())
+    return [Playout(tuple(row[:-2]), None if row[-2] < 0 else row[-2], row[-1]) for row in rows]
+
+
+def reference_playouts(state: State, count: int, rng: random.Random) -> list[Playout]:
+    """:func:`random_playouts` on the Python engine: the play loop of :func:`~.players.play_hand`."""
+    players: list[Player] = [RandomPlayer()] * state.players
+    out = []
+    for _ in range(count):
+        hand = play_hand(state.copy(), players, rng)
+        out.append(Playout(tuple(hand.scores()), hand.winner, len(hand.moves) - len(state.moves)))
+    return out

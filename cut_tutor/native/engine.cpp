@@ -190,25 +190,12 @@ std::vector<int64_t> pack_state(const Rules& r, const State& s) {
     return out;
 }
 
-// A move code: kind | rank << 4 | n << 9 | jokers << 15 | to << 21 | stack count << 24 | stacks, 2 bits each, << 27.
-int64_t move_code(const Move& m) {
-    int64_t code = m.kind | m.rank << 4 | m.n << 9 | m.jokers << 15 | m.to << 21 | m.ns << 24;
-    for (int i = 0; i < m.ns; ++i) code |= static_cast<int64_t>(m.stacks[i]) << (27 + 2 * i);
-    return code;
-}
-
 Move move_of(int64_t code) {
     if (code < 0 || code >= (int64_t{1} << 35)) bad("move code " + std::to_string(code) + " is out of range");
-    Move m;
-    m.kind = static_cast<uint8_t>(code & 15);
-    m.rank = static_cast<uint8_t>(code >> 4 & 31);
-    m.n = static_cast<uint8_t>(code >> 9 & 63);
-    m.jokers = static_cast<uint8_t>(code >> 15 & 63);
-    m.to = static_cast<uint8_t>(code >> 21 & 7);
-    m.ns = static_cast<uint8_t>(code >> 24 & 7);
-    if (m.kind >= K_KINDS || m.ns > STACKS) bad("move code " + std::to_string(code) + " names no move");
-    for (int i = 0; i < m.ns; ++i) m.stacks[i] = static_cast<uint8_t>(code >> (27 + 2 * i) & 3);
-    if (move_code(m) != code) bad("move code " + std::to_string(code) + " names no move");
+    Move m{static_cast<uint64_t>(code)};
+    bool past_end = (code >> (27 + 2 * m.ns())) != 0;  // bits past the stacks it names
+    if (m.kind() >= K_KINDS || m.ns() > STACKS || past_end)
+        bad("move code " + std::to_string(code) + " names no move");
     return m;
 }
 

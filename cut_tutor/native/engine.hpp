@@ -7,6 +7,7 @@
 // freely, and a seat's view can later be read off the same arrays.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <stdexcept>
@@ -44,11 +45,27 @@ struct Rules {
     int ncodes = NRANKS, depth = 2;
 };
 
-// One decision; ``stacks`` in the order the move names them (cut_tutor.engine.moves.Move).
+// One decision (cut_tutor.engine.moves.Move), held as its code: kind | rank << 4 | n << 9 | jokers << 15 | to << 21
+// | the number of stacks << 24, then each stack named in two bits from bit 27, in the order the move names them.
+// One word, so generating a move is one store.
 struct Move {
-    uint8_t kind = K_PLAY, rank = 0, n = 0, jokers = 0, to = 0, ns = 0;
-    uint8_t stacks[STACKS] = {};
-    int size() const { return n + ns + jokers; }
+    uint64_t code = 0;
+    static Move of(int kind, int rank = 0, int n = 0, int jokers = 0, int to = 0) {
+        return Move{static_cast<uint64_t>(kind | rank << 4 | n << 9 | jokers << 15 | to << 21)};
+    }
+    int kind() const { return static_cast<int>(code & 15); }
+    int rank() const { return static_cast<int>(code >> 4 & 31); }
+    int n() const { return static_cast<int>(code >> 9 & 63); }
+    int jokers() const { return static_cast<int>(code >> 15 & 63); }
+    int to() const { return static_cast<int>(code >> 21 & 7); }
+    int ns() const { return static_cast<int>(code >> 24 & 7); }
+    int stack(int i) const { return static_cast<int>(code >> (27 + 2 * i) & 3); }
+    void add_stack(int k) {
+        const int i = ns();
+        code += uint64_t{1} << 24;
+        code |= static_cast<uint64_t>(k) << (27 + 2 * i);
+    }
+    int size() const { return n() + ns() + jokers(); }
 };
 
 // Everything cut_tutor.engine.core.Core holds but the rules and the move list (whose length is ``ply``).
@@ -76,7 +93,27 @@ struct State {
     int top() const { return pile_len ? pile[pile_len - 1] : 0; }
 };
 
-using Moves = std::vector<Move>;
+// A move list that keeps its memory between calls: clearing it frees nothing, and a generator may write a run of
+// moves straight into ``room`` and keep the first few with ``commit`` (no branch per move).
+class Moves {
+public:
+    void clear() { n_ = 0; }
+    size_t size() const { return n_; }
+    bool empty() const { return n_ == 0; }
+    const Move& operator[](size_t i) const { return buf_[i]; }
+    const Move* begin() const { return buf_.data(); }
+    const Move* end() const { return buf_.data() + n_; }
+    void push_back(Move m) { *room(1) = m, ++n_; }
+    Move* room(size_t k) {
+        if (n_ + k > buf_.size()) buf_.resize(std::max(2 * buf_.size(), n_ + k + 64));
+        return buf_.data() + n_;
+    }
+    void commit(const Move* end) { n_ = static_cast<size_t>(end - buf_.data()); }
+
+private:
+    std::vector<Move> buf_;
+    size_t n_ = 0;
+};
 
 // -- the packed forms (cut_tutor/engine/packed.py) -----------------------------------------------------------
 
@@ -85,7 +122,6 @@ Rules rules_from(const std::vector<int64_t>& ints);
 // A state from its packed ints (after the rules' ints); every field checked, raising std::invalid_argument.
 State state_from(const Rules& rules, const std::vector<int64_t>& ints);
 std::vector<int64_t> pack_state(const Rules& rules, const State& s);
-int64_t move_code(const Move& m);
 // The move a code names; raises std::invalid_argument for a code no move has.
 Move move_of(int64_t code);
 
@@ -125,9 +161,8 @@ bool any_stack(const State& s, int seat);
 const std::vector<uint8_t>& subsets(int n);
 // A move laying ``subset`` (positions into ``items``) as its stacks.
 inline void set_stacks(Move& m, const int* items, uint8_t subset) {
-    m.ns = 0;
     for (int i = 0; i < STACKS; ++i)
-        if (subset >> i & 1) m.stacks[m.ns++] = static_cast<uint8_t>(items[i]);
+        if (subset >> i & 1) m.add_stack(items[i]);
 }
 
 // -- random playouts ----------------------------------------------------------------------------------------
@@ -146,13 +181,13 @@ std::vector<Playout> random_playouts(const Rules& r, const State& start, int64_t
     std::vector<Playout> out;
     out.reserve(static_cast<size_t>(count));
     Moves moves;
-    moves.reserve(256);
     State s;
     for (int64_t i = 0; i < count; ++i) {
         s = start;
         int64_t decisions = 0;
         while (!s.over()) {
             legal_moves(r, s, moves);
+            if (moves.empty()) throw std::invalid_argument("the seat to move has no legal move, yet the hand goes on");
             apply(r, s, moves[static_cast<size_t>(randbelow(static_cast<uint64_t>(moves.size())))]);
             ++decisions;
         }

@@ -2,7 +2,9 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include "bindings.hpp"
 #include "engine.hpp"
+#include "rng.hpp"
 
 namespace py = pybind11;
 using namespace cut_native;
@@ -24,7 +26,7 @@ Position read(const std::vector<int64_t>& packed) {
 std::vector<int64_t> codes(const Moves& moves) {
     std::vector<int64_t> out;
     out.reserve(moves.size());
-    for (const Move& m : moves) out.push_back(move_code(m));
+    for (const Move& m : moves) out.push_back(static_cast<int64_t>(m.code));
     return out;
 }
 
@@ -41,7 +43,7 @@ std::vector<int64_t> successor(const std::vector<int64_t>& packed, int64_t code)
     Moves moves;
     legal_moves(p.rules, p.state, moves);
     for (const Move& m : moves)
-        if (move_code(m) == code) {
+        if (m.code == move.code) {
             apply(p.rules, p.state, move);
             return pack_state(p.rules, p.state);
         }
@@ -56,6 +58,26 @@ uint64_t count(const std::vector<int64_t>& packed, int depth) {
     return perft(p.rules, p.state, depth);
 }
 
+// Random-policy playouts: rows of each seat's score, the seat that went out (-1: stalemate) and the decisions made;
+// ``rng`` (a compiled random.Random) is left where the Python path would leave its generator.
+std::vector<std::vector<int64_t>> playouts(const std::vector<int64_t>& packed, int64_t count, cut_tutor::Random& rng) {
+    if (count < 0) throw std::invalid_argument("playout count " + std::to_string(count) + " is negative");
+    Position p = read(packed);
+    std::vector<Playout> done;
+    {
+        py::gil_scoped_release free;
+        done = random_playouts(p.rules, p.state, count, [&rng](uint64_t n) { return rng.randbelow(n); });
+    }
+    std::vector<std::vector<int64_t>> rows;
+    rows.reserve(done.size());
+    for (Playout& one : done) {
+        one.scores.push_back(one.winner);
+        one.scores.push_back(one.decisions);
+        rows.push_back(std::move(one.scores));
+    }
+    return rows;
+}
+
 }  // namespace
 
 void bind_engine(py::module_& m) {
@@ -66,4 +88,7 @@ void bind_engine(py::module_& m) {
           "The packed position after a legal move; ValueError for a move that is not legal there.");
     e.def("perft", &count, py::arg("position"), py::arg("depth"),
           "Move sequences of ``depth`` decisions from a packed position; a finished hand is one leaf.");
+    e.def("random_playouts", &playouts, py::arg("position"), py::arg("count"), py::arg("rng"),
+          "Play a packed position to its end ``count`` times, every seat choosing moves[rng.randrange(len(moves))];"
+          " one row per playout: each seat's score, the seat that went out (-1: stalemate), decisions made.");
 }

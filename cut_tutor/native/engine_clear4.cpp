@@ -37,25 +37,15 @@ int run(const State& s) {
 
 int cap(const State& s, int value) { return value && value == top_value(s) ? FOUR - run(s) : FOUR; }
 
-Move make(uint8_t kind, int rank = 0, int n = 0, int jokers = 0) {
-    Move m;
-    m.kind = kind;
-    m.rank = static_cast<uint8_t>(rank);
-    m.n = static_cast<uint8_t>(n);
-    m.jokers = static_cast<uint8_t>(jokers);
-    return m;
-}
-
-Move one_stack(uint8_t kind, int k, int rank = 0) {
-    Move m = make(kind, rank);
-    m.ns = 1;
-    m.stacks[0] = static_cast<uint8_t>(k);
+Move one_stack(int kind, int k, int rank = 0) {
+    Move m = Move::of(kind, rank);
+    m.add_stack(k);
     return m;
 }
 
 // Every way to lay cards of ``value``: hand cards, stack cards (a stack's JOKER joins as the value) and the hand's
 // JOKERs, at least one real card of the value, at most ``limit`` cards (_number_plays).
-void number_plays(uint8_t kind, int value, int held, const int* mine, int n_mine, int jokers, const int* joker_tops,
+void number_plays(int kind, int value, int held, const int* mine, int n_mine, int jokers, const int* joker_tops,
                   int n_jokers, int limit, Moves& out) {
     int items[STACKS], n_items = 0;
     bool real[STACKS];
@@ -77,7 +67,7 @@ void number_plays(uint8_t kind, int value, int held, const int* mine, int n_mine
             if (n + from_stacks == 0) continue;
             int most_j = jokers < limit - size - n ? jokers : limit - size - n;
             for (int j = 0; j <= most_j; ++j) {
-                Move m = make(kind, value, n, j);
+                Move m = Move::of(kind, value, n, j);
                 set_stacks(m, items, subset);
                 out.push_back(m);
             }
@@ -86,14 +76,14 @@ void number_plays(uint8_t kind, int value, int held, const int* mine, int n_mine
 }
 
 // JOKERs alone: they take the top card's value (_joker_plays).
-void joker_plays(uint8_t kind, int jokers, const int* joker_tops, int n_jokers, int limit, Moves& out) {
+void joker_plays(int kind, int jokers, const int* joker_tops, int n_jokers, int limit, Moves& out) {
     for (uint8_t subset : subsets(n_jokers)) {
         int size = __builtin_popcount(subset);
         if (size > limit) return;
         int most = jokers < limit - size ? jokers : limit - size;
         for (int n = 0; n <= most; ++n)
             if (n || subset) {
-                Move m = make(kind, WILD, n);
+                Move m = Move::of(kind, WILD, n);
                 set_stacks(m, joker_tops, subset);
                 out.push_back(m);
             }
@@ -131,7 +121,8 @@ void additions(const State& s, Moves& out) {
 }
 
 bool any_addition(const State& s) {
-    Moves some;
+    static thread_local Moves some;
+    some.clear();
     additions(s, some);
     return !some.empty();
 }
@@ -150,18 +141,18 @@ int pop(State& s, int seat, int k) {
 // Lay a play's cards, numbers first so its JOKERs take their value; returns how many were laid.
 int lay_move(State& s, int seat, const Move& m) {
     s.n_offered = 0;
-    if (m.n) spend_hand(s, seat, m.rank, m.n);
-    if (m.jokers) spend_hand(s, seat, WILD, m.jokers);
+    if (m.n()) spend_hand(s, seat, m.rank(), m.n());
+    if (m.jokers()) spend_hand(s, seat, WILD, m.jokers());
     int popped[STACKS];
-    for (int i = 0; i < m.ns; ++i) popped[i] = pop(s, seat, m.stacks[i]);
+    for (int i = 0; i < m.ns(); ++i) popped[i] = pop(s, seat, m.stack(i));
     int laid = 0;
-    for (int i = 0; i < m.n; ++i, ++laid) lay(s, seat, m.rank);
-    if (m.rank != WILD)
-        for (int i = 0; i < m.ns; ++i)
+    for (int i = 0; i < m.n(); ++i, ++laid) lay(s, seat, m.rank());
+    if (m.rank() != WILD)
+        for (int i = 0; i < m.ns(); ++i)
             if (popped[i] != WILD) lay(s, seat, popped[i]), ++laid;
-    for (int i = 0; i < m.jokers; ++i, ++laid) lay(s, seat, WILD);
-    for (int i = 0; i < m.ns; ++i)
-        if (popped[i] == WILD || m.rank == WILD) lay(s, seat, popped[i]), ++laid;
+    for (int i = 0; i < m.jokers(); ++i, ++laid) lay(s, seat, WILD);
+    for (int i = 0; i < m.ns(); ++i)
+        if (popped[i] == WILD || m.rank() == WILD) lay(s, seat, popped[i]), ++laid;
     return laid;
 }
 
@@ -224,17 +215,13 @@ void blind(const Rules& r, State& s, int seat, int k) {
 void generate(const Rules& r, const State& s, Moves& out) {
     const int seat = s.turn;
     if (s.phase == P_ADD) {
-        out.push_back(make(K_ADD));
+        out.push_back(Move::of(K_ADD));
         additions(s, out);
         return;
     }
     if (s.phase == P_PUSH) {
         for (int t = 0; t < r.players; ++t)
-            if (t != seat) {
-                Move m = make(K_PUSH);
-                m.to = static_cast<uint8_t>(t);
-                out.push_back(m);
-            }
+            if (t != seat) out.push_back(Move::of(K_PUSH, 0, 0, 0, t));
         return;
     }
     const uint8_t* hand = s.hands[seat];
@@ -250,52 +237,48 @@ void generate(const Rules& r, const State& s, Moves& out) {
     if (jokers || n_jokers) joker_plays(K_PLAY, jokers, joker_tops, n_jokers, cap(s, value), out);
     if (hand[PUSH])
         for (int t = 0; t < r.players; ++t)
-            if (t != seat) {
-                Move m = make(K_PUSH, 0, 1);
-                m.to = static_cast<uint8_t>(t);
-                out.push_back(m);
-            }
+            if (t != seat) out.push_back(Move::of(K_PUSH, 0, 1, 0, t));
     int pushes[STACKS];
     const int n_push = tops_of(s, seat, PUSH, pushes);
     for (int i = 0; i < n_push; ++i)
         for (int t = 0; t < r.players; ++t)
             if (t != seat) {
-                Move m = one_stack(K_PUSH, pushes[i]);
-                m.to = static_cast<uint8_t>(t);
+                Move m = Move::of(K_PUSH, 0, 0, 0, t);
+                m.add_stack(pushes[i]);
                 out.push_back(m);
             }
-    if (hand[CLEAR_CARD]) out.push_back(make(K_CLEAR, CLEAR_CARD, 1));
+    if (hand[CLEAR_CARD]) out.push_back(Move::of(K_CLEAR, CLEAR_CARD, 1));
     int clears[STACKS];
     const int n_clear = tops_of(s, seat, CLEAR_CARD, clears);
     for (int i = 0; i < n_clear; ++i) out.push_back(one_stack(K_CLEAR, clears[i]));
     for (int k = 0; k < STACKS; ++k)
         if (s.slen[seat][k] && !(s.stacks[seat][k][s.slen[seat][k] - 1] & UP)) out.push_back(one_stack(K_FLIP, k));
-    if (s.pile_len) out.push_back(make(K_TAKE));
+    if (s.pile_len) out.push_back(Move::of(K_TAKE));
 }
 
 void apply(const Rules& r, State& s, const Move& m) {
     const int seat = s.turn;
-    switch (m.kind) {
+    switch (m.kind()) {
         case K_PLAY:
         case K_ADD:
             after_lay(r, s, seat, m.size() ? lay_move(s, seat, m) : 0);
             return;
         case K_CLEAR:
-            if (m.n)
+            if (m.n())
                 spend_hand(s, seat, CLEAR_CARD, 1);
             else
-                pop(s, seat, m.stacks[0]);
+                pop(s, seat, m.stack(0));
             ++s.cleared[CLEAR_CARD];
             clear_pile(r, s, seat);
             return;
         case K_PUSH: {
-            bool spent = m.n || m.ns;
-            if (m.n)
+            bool spent = m.n() || m.ns();
+            if (m.n())
                 spend_hand(s, seat, PUSH, 1);
-            else if (m.ns)
-                pop(s, seat, m.stacks[0]);
+            else if (m.ns())
+                pop(s, seat, m.stack(0));
             if (spent) ++s.cleared[PUSH];
-            pick_up(s, m.to);
+            pick_up(s, m.to());
             if (!gone_out(s, seat)) next_turn(r, s);
             return;
         }
@@ -304,7 +287,7 @@ void apply(const Rules& r, State& s, const Move& m) {
             next_turn(r, s);
             return;
         default:  // FLIP
-            blind(r, s, seat, m.stacks[0]);
+            blind(r, s, seat, m.stack(0));
     }
 }
 

@@ -50,19 +50,9 @@ int cap(const Rules& r, const State& s, int rank) {
     return s.pile_len && s.top() == rank ? 4 - run(s) : 4;
 }
 
-Move make(uint8_t kind, int rank = 0, int n = 0, int jokers = 0) {
-    Move m;
-    m.kind = kind;
-    m.rank = static_cast<uint8_t>(rank);
-    m.n = static_cast<uint8_t>(n);
-    m.jokers = static_cast<uint8_t>(jokers);
-    return m;
-}
-
-Move one_stack(uint8_t kind, int k, int rank = 0) {
-    Move m = make(kind, rank);
-    m.ns = 1;
-    m.stacks[0] = static_cast<uint8_t>(k);
+Move one_stack(int kind, int k, int rank = 0) {
+    Move m = Move::of(kind, rank);
+    m.add_stack(k);
     return m;
 }
 
@@ -78,12 +68,12 @@ int blind_allowed(const Rules& r, const State& s, int seat, int* down) {
 }
 
 // Ways to lay hand cards of ``rank`` with face-up stack tops ``mine`` (a few of ``n_mine``).
-void with_stacks(uint8_t kind, int rank, int low, int high, const int* mine, int n_mine, int limit, Moves& out) {
+void with_stacks(int kind, int rank, int low, int high, const int* mine, int n_mine, int limit, Moves& out) {
     for (int n = low; n <= high; ++n)
         for (uint8_t subset : subsets(n_mine)) {
             int size = __builtin_popcount(subset);
             if (subset && n + size <= limit) {
-                Move m = make(kind, rank, n);
+                Move m = Move::of(kind, rank, n);
                 set_stacks(m, mine, subset);
                 out.push_back(m);
             }
@@ -100,7 +90,7 @@ void clear_plays(const Rules& r, const State& s, int seat, const int* mine, int 
             bool stacks = free || (empties_hand && a == tens && b == jokers);
             for (uint8_t subset : subsets(stacks ? n_mine : 0))
                 if (a || b || subset) {
-                    Move m = make(K_CLEAR, a ? r.clear_rank : 0, a, b);
+                    Move m = Move::of(K_CLEAR, a ? r.clear_rank : 0, a, b);
                     set_stacks(m, mine, subset);
                     out.push_back(m);
                 }
@@ -114,7 +104,7 @@ void plays(const Rules& r, const State& s, int seat, bool free, Moves& out) {
     Tops tops;
     tops.any = 0;
     bool one_rank = false;
-    for (int c = 0; c < NCODES && !one_rank; ++c) one_rank = hand[c] == hand_count;
+    for (int c = 0; c < NCODES; ++c) one_rank |= hand[c] == hand_count;
     bool look = free || one_rank || clear_held == hand_count;
     if (look)
         face_up_tops(s, seat, tops);
@@ -128,18 +118,26 @@ void plays(const Rules& r, const State& s, int seat, bool free, Moves& out) {
     const int top = s.top();
     const bool no_cap = r.four_plus_clears;
     const int top_cap = no_cap ? NO_CAP : (s.pile_len ? 4 - run(s) : 4);
-    for (int i = 0; i < r.n_number; ++i) {
-        int rank = r.number_ranks[i];
-        if (top && rank > top) break;
-        int held = hand[rank];
-        int limit = rank == top ? top_cap : (no_cap ? NO_CAP : 4);
-        int most = held < limit ? held : limit;
-        for (int n = 1; n <= most; ++n) out.push_back(make(K_PLAY, rank, n));
-        if (join_any && tops.count[rank] && (free || hand[rank] == hand_count)) {
-            if (free)
-                with_stacks(K_PLAY, rank, 0, held, tops.ks[rank], tops.count[rank], limit, out);
-            else
-                with_stacks(K_PLAY, rank, held, held, tops.ks[rank], tops.count[rank], limit, out);
+    if (!join_any && !no_cap) {  // the common case: hand cards only, at most four of a rank (R10)
+        Move* at = out.room(4 * 13);
+        for (int i = 0; i < r.n_number; ++i) {
+            int rank = r.number_ranks[i];
+            if (top && rank > top) break;
+            int held = hand[rank], limit = rank == top ? top_cap : 4;
+            for (int n = 0; n < 4; ++n) at[n] = Move::of(K_PLAY, rank, n + 1);
+            at += held < limit ? held : limit;
+        }
+        out.commit(at);
+    } else {
+        for (int i = 0; i < r.n_number; ++i) {
+            int rank = r.number_ranks[i];
+            if (top && rank > top) break;
+            int held = hand[rank];
+            int limit = rank == top ? top_cap : (no_cap ? NO_CAP : 4);
+            int most = held < limit ? held : limit;
+            for (int n = 1; n <= most; ++n) out.push_back(Move::of(K_PLAY, rank, n));
+            if (!tops.count[rank] || !(free || hand[rank] == hand_count)) continue;
+            with_stacks(K_PLAY, rank, free ? 0 : held, held, tops.ks[rank], tops.count[rank], limit, out);
         }
     }
     int clear_tops[STACKS], n_clear = 0;
@@ -150,8 +148,12 @@ void plays(const Rules& r, const State& s, int seat, bool free, Moves& out) {
 
 void deliberate_takes(const Rules& r, const State& s, int seat, bool free, Moves& out) {
     const int top = s.top();
-    for (int rank = top + 1; rank < NRANKS; ++rank)
-        if (s.hands[seat][rank] && !r.is_clear[rank]) out.push_back(make(K_TAKE, rank, 1));
+    Move* at = out.room(NRANKS);
+    for (int rank = top + 1; rank < NRANKS; ++rank) {
+        *at = Move::of(K_TAKE, rank, 1);
+        at += (s.hands[seat][rank] != 0) & !r.is_clear[rank];
+    }
+    out.commit(at);
     if (!free) return;
     for (int k = 0; k < STACKS; ++k) {
         int rank = top_up(s, seat, k) ? s.stacks[seat][k][s.slen[seat][k] - 1] & RANK_MASK : 0;
@@ -162,7 +164,7 @@ void deliberate_takes(const Rules& r, const State& s, int seat, bool free, Moves
 // R13: after a blind card lands, the ways to add cards of its rank (``add 0`` aside).
 void additions(const Rules& r, const State& s, int seat, Moves& out) {
     const int rank = s.top(), limit = cap(r, s, rank), held = s.hands[seat][rank];
-    for (int n = 1; n <= held && n <= limit; ++n) out.push_back(make(K_ADD, rank, n));
+    for (int n = 1; n <= held && n <= limit; ++n) out.push_back(Move::of(K_ADD, rank, n));
     int mine[STACKS], n_mine = 0;
     for (int k = 0; k < STACKS; ++k)
         if (top_up(s, seat, k) && (s.stacks[seat][k][s.slen[seat][k] - 1] & RANK_MASK) == rank) mine[n_mine++] = k;
@@ -174,7 +176,8 @@ void additions(const Rules& r, const State& s, int seat, Moves& out) {
 }
 
 bool any_addition(const Rules& r, const State& s, int seat) {
-    Moves some;
+    static thread_local Moves some;
+    some.clear();
     additions(r, s, seat, some);
     return !some.empty();
 }
@@ -200,17 +203,17 @@ int pop(State& s, int seat, int k) {
 
 // Lay a play's cards (hand cards, Jokers, then stack cards); a clear play's go out of the game (R9).
 void lay_move(State& s, int seat, const Move& m) {
-    if (m.n) spend_hand(s, seat, m.rank, m.n);
-    if (m.jokers) spend_hand(s, seat, JOKER, m.jokers);
-    if (m.kind == K_CLEAR) {
-        s.cleared[m.rank] = static_cast<uint8_t>(s.cleared[m.rank] + m.n);
-        s.cleared[JOKER] = static_cast<uint8_t>(s.cleared[JOKER] + m.jokers);
-        for (int i = 0; i < m.ns; ++i) ++s.cleared[pop(s, seat, m.stacks[i])];
+    if (m.n()) spend_hand(s, seat, m.rank(), m.n());
+    if (m.jokers()) spend_hand(s, seat, JOKER, m.jokers());
+    if (m.kind() == K_CLEAR) {
+        s.cleared[m.rank()] = static_cast<uint8_t>(s.cleared[m.rank()] + m.n());
+        s.cleared[JOKER] = static_cast<uint8_t>(s.cleared[JOKER] + m.jokers());
+        for (int i = 0; i < m.ns(); ++i) ++s.cleared[pop(s, seat, m.stack(i))];
         return;
     }
-    for (int i = 0; i < m.n; ++i) lay(s, seat, m.rank);
-    for (int i = 0; i < m.jokers; ++i) lay(s, seat, JOKER);
-    for (int i = 0; i < m.ns; ++i) lay(s, seat, pop(s, seat, m.stacks[i]));
+    for (int i = 0; i < m.n(); ++i) lay(s, seat, m.rank());
+    for (int i = 0; i < m.jokers(); ++i) lay(s, seat, JOKER);
+    for (int i = 0; i < m.ns(); ++i) lay(s, seat, pop(s, seat, m.stack(i)));
 }
 
 // After cards land: a natural clear (R10), going out (R14), a gamble offer (R17), or the turn passes.
@@ -253,11 +256,11 @@ void blind(const Rules& r, State& s, int seat, int k) {
 // R11: show a card (or not) and take the pile into the hand.
 void take(const Rules& r, State& s, int seat, const Move& m) {
     int laid = 0;
-    if (m.n) {
-        spend_hand(s, seat, m.rank, 1);
-        laid = m.rank;
-    } else if (m.ns) {
-        laid = pop(s, seat, m.stacks[0]);
+    if (m.n()) {
+        spend_hand(s, seat, m.rank(), 1);
+        laid = m.rank();
+    } else if (m.ns()) {
+        laid = pop(s, seat, m.stack(0));
     }
     if (laid)
         lay(s, seat, laid);
@@ -272,7 +275,7 @@ void take(const Rules& r, State& s, int seat, const Move& m) {
 void generate(const Rules& r, const State& s, Moves& out) {
     const int seat = s.turn;
     if (s.phase == P_ADD) {
-        out.push_back(make(K_ADD));
+        out.push_back(Move::of(K_ADD));
         additions(r, s, seat, out);
         return;
     }
@@ -280,7 +283,7 @@ void generate(const Rules& r, const State& s, Moves& out) {
         int offer[STACKS];
         int n = gamble_offer(s, offer);
         for (int i = 0; i < n; ++i) out.push_back(one_stack(K_GAMBLE, offer[i]));
-        out.push_back(make(K_DONE));
+        out.push_back(Move::of(K_DONE));
         return;
     }
     const bool free = stacks_free(r, s, seat);
@@ -293,13 +296,13 @@ void generate(const Rules& r, const State& s, Moves& out) {
             for (int i = 0; i < n; ++i) out.push_back(one_stack(K_TURNUP, down[i]));
     }
     if (!s.pile_len) return;
-    if (out.empty()) out.push_back(make(K_TAKE));
+    if (out.empty()) out.push_back(Move::of(K_TAKE));
     deliberate_takes(r, s, seat, free, out);
 }
 
 void apply(const Rules& r, State& s, const Move& m) {
     const int seat = s.turn;
-    switch (m.kind) {
+    switch (m.kind()) {
         case K_PLAY:
         case K_ADD:
             lay_move(s, seat, m);
@@ -314,18 +317,18 @@ void apply(const Rules& r, State& s, const Move& m) {
             return;
         case K_GAMBLE:
             for (int i = 0; i < s.n_offered; ++i)
-                if (s.offered[i] == m.stacks[0]) {
+                if (s.offered[i] == m.stack(0)) {
                     for (int j = i + 1; j < s.n_offered; ++j) s.offered[j - 1] = s.offered[j];
                     --s.n_offered;
                     break;
                 }
-            blind(r, s, seat, m.stacks[0]);
+            blind(r, s, seat, m.stack(0));
             return;
         case K_FLIP:
-            blind(r, s, seat, m.stacks[0]);
+            blind(r, s, seat, m.stack(0));
             return;
         case K_TURNUP: {
-            int k = m.stacks[0];
+            int k = m.stack(0);
             s.stacks[seat][k][s.slen[seat][k] - 1] |= UP;
             next_turn(r, s);
             return;
