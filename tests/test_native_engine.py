@@ -145,6 +145,8 @@ def test_bad_input_is_refused_with_what_was_wrong() -> None:
     refused([*good[:hand], good[hand] + 1, *good[hand + 1 :]], "placed, but the deck holds")
     refused([*good[:14], 2, *good[15:]], "gamble.*Risk Play")
     refused([*good[:14], 3, *good[15:]], "push.*Clear 4")
+    clear4 = P.pack(State.deal(Rules.from_preset("Clear 4"), seed=5))
+    refused([*clear4[:20], 1, 2, *clear4[22:]], "turned-up stacks only in the 'add' phase")
     with pytest.raises(ValueError, match="not a legal move"):
         NATIVE.successor(good, P.code_of(Move.parse("done")))
     with pytest.raises(ValueError, match=r"out of range"):

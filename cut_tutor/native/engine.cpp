@@ -96,6 +96,9 @@ State state_from(const Rules& r, const std::vector<int64_t>& ints) {
     }
     if (s.phase == P_GAMBLE && !(r.risk_play && !r.clear4)) bad("packed position: phase 'gamble' needs Risk Play on (R17)");
     if (s.phase == P_PUSH && !r.clear4) bad("packed position: phase 'push' is Clear 4's (R22)");
+    // a Clear 4 middle card turned up waits only for its additions: no play reaches turned-up stacks otherwise
+    if (r.clear4 && s.n_offered && s.phase != P_ADD)
+        bad("packed position: Clear 4 lists turned-up stacks only in the 'add' phase (R22)");
     int placed[NCODES] = {};
     for (int seat = 0; seat < n; ++seat) {
         const std::string where = "seats[" + std::to_string(seat) + "].";
