@@ -1,4 +1,6 @@
 // CUT (R5–R21), following cut_tutor/engine/cut.py function for function.
+#include <cstring>
+
 #include "engine.hpp"
 
 namespace cut_native {
@@ -97,19 +99,38 @@ void clear_plays(const Rules& r, const State& s, int seat, const int* mine, int 
         }
 }
 
+// Is the hand all of one rank (``hand_count in hand``)? Eight counts at a time: a count equal to ``hand_count``
+// makes a zero byte in ``counts ^ repeated``, which the bit test finds exactly.
+bool one_rank(const uint8_t* hand, int hand_count) {
+    if (hand_count > 255) return false;  // no count of one code passes 255
+    const uint64_t repeated = 0x0101010101010101ULL * static_cast<uint64_t>(hand_count);
+    uint64_t zero = 0;
+    for (int at = 0; at < 16; at += 8) {
+        uint64_t counts;
+        std::memcpy(&counts, hand + at, 8);
+        uint64_t x = counts ^ repeated;
+        zero |= (x - 0x0101010101010101ULL) & ~x & 0x8080808080808080ULL;
+    }
+    static_assert(NCODES == 18, "two words and two counts");
+    return zero || hand[16] == hand_count || hand[17] == hand_count;
+}
+
+// Every hand-only play of each rank, one to four cards, to copy four at a time.
+const std::array<std::array<Move, 4>, NRANKS> PLAYS = [] {
+    std::array<std::array<Move, 4>, NRANKS> table{};
+    for (int rank = 0; rank < NRANKS; ++rank)
+        for (int n = 0; n < 4; ++n) table[static_cast<size_t>(rank)][static_cast<size_t>(n)] = Move::of(K_PLAY, rank, n + 1);
+    return table;
+}();
+
 void plays(const Rules& r, const State& s, int seat, bool free, Moves& out) {
     const uint8_t* hand = s.hands[seat];
     const int hand_count = s.hand_count[seat];
     const int clear_held = hand[JOKER] + (r.clear_rank ? hand[r.clear_rank] : 0);
     Tops tops;
     tops.any = 0;
-    bool one_rank = false;
-    for (int c = 0; c < NCODES; ++c) one_rank |= hand[c] == hand_count;
-    bool look = free || one_rank || clear_held == hand_count;
-    if (look)
-        face_up_tops(s, seat, tops);
-    else
-        for (int c = 0; c < NCODES; ++c) tops.count[c] = 0;
+    bool look = free || clear_held == hand_count || one_rank(hand, hand_count);
+    if (look) face_up_tops(s, seat, tops);  // else no top is read: ``tops.any`` guards every use
     // join: the tops that may join a number play (all when free, else those of a rank the hand holds only)
     bool join_any = false;
     if (tops.any)
@@ -124,7 +145,7 @@ void plays(const Rules& r, const State& s, int seat, bool free, Moves& out) {
             int rank = r.number_ranks[i];
             if (top && rank > top) break;
             int held = hand[rank], limit = rank == top ? top_cap : 4;
-            for (int n = 0; n < 4; ++n) at[n] = Move::of(K_PLAY, rank, n + 1);
+            std::memcpy(at, PLAYS[static_cast<size_t>(rank)].data(), sizeof(Move) * 4);
             at += held < limit ? held : limit;
         }
         out.commit(at);
@@ -136,7 +157,7 @@ void plays(const Rules& r, const State& s, int seat, bool free, Moves& out) {
             int limit = rank == top ? top_cap : (no_cap ? NO_CAP : 4);
             int most = held < limit ? held : limit;
             for (int n = 1; n <= most; ++n) out.push_back(Move::of(K_PLAY, rank, n));
-            if (!tops.count[rank] || !(free || hand[rank] == hand_count)) continue;
+            if (!tops.any || !tops.count[rank] || !(free || hand[rank] == hand_count)) continue;
             with_stacks(K_PLAY, rank, free ? 0 : held, held, tops.ks[rank], tops.count[rank], limit, out);
         }
     }
