@@ -80,7 +80,8 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5, help="timed runs per path; medians are reported")
     args = parser.parse_args()
     if P.NATIVE is None:
-        sys.exit("the compiled engine (cut_tutor._native) is not built: build it first (pip install -e .)")
+        print("skipped: the compiled engine (cut_tutor._native) is not built here, or CUT_TUTOR_PURE=1")
+        return
 
     start = time.perf_counter()
     played, playouts, wrong = agreement(args.decisions)
