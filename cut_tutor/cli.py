@@ -16,6 +16,7 @@ from types import FrameType
 from . import __version__
 from .compiled import ACTIVE
 from .engine import PositionError, RulesError, State, load_rules, view
+from .engine.reading import load_json
 
 
 def _progress(done: int, total: int) -> None:
@@ -127,7 +128,7 @@ def cmd_review(args: argparse.Namespace) -> int:
     from .review import review
     from .review.hand import DEAL_ROLLOUTS, ROLLOUTS
 
-    record = json.loads(Path(args.record).read_text(encoding="utf-8"))
+    record = load_json(Path(args.record).read_text(encoding="utf-8"), "record")
     executor = None
     if args.workers > 1:
         from concurrent.futures import ProcessPoolExecutor

@@ -155,3 +155,22 @@ def test_cli_advise_reports_a_bad_position(tmp_path: Path, capsys: pytest.Captur
     path.write_text('{"rules": {"players": 2}, "seats": [{"hand": "Z"}, {}]}')
     assert main(["advise", str(path)]) == 2
     assert "position.seats[0].hand" in capsys.readouterr().err
+
+
+def test_cli_refuses_deep_json_and_too_long_numbers(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Positions, records and rules files that would exhaust the parser or the int conversion limit: one line each."""
+    deep, huge = "[" * 100_000 + "]" * 100_000, '{"players": 2, "turn": ' + "9" * 5000 + "}"
+    cases = [
+        (["advise"], deep, "error: position: nested deeper than 8"),
+        (["analyse", "--rollouts", "1"], huge, "error: position.turn: a whole number of more than 64 digits"),
+        (["review", "--seat", "0"], deep, "error: record: nested deeper than 8"),
+        (["review", "--seat", "0"], huge, "error: record.turn: a whole number of more than 64 digits"),
+    ]
+    path = tmp_path / "file.json"
+    for command, text, error in cases:
+        path.write_text(text)
+        assert main([command[0], str(path), *command[1:]]) == 2
+        assert capsys.readouterr().err.strip() == error
+    path.write_text('{"players": ' + "2" * 5000 + "}")
+    assert main(["simulate", "--seats", "Random", "Random", "--rules", str(path), "--quiet"]) == 2
+    assert capsys.readouterr().err.strip() == f"error: rules: {path}.players: a whole number of more than 64 digits"

@@ -169,6 +169,7 @@ class TestDamagedFiles:
             (lambda d: d["results"].append({**RESULT, "scores": "abcd"}), r"results\[0\]\.scores should be list"),
             (lambda d: d["results"].append({**RESULT, "busts": [0, 0]}), r"results\[0\]\.busts: 2 .* for 4 players"),
             (lambda d: d.__setitem__("extra", [[[[[[[[[[1]]]]]]]]]]), r"nested deeper than 8"),
+            (lambda d: d.__setitem__("seed", 10**70), r"corrupt \(save\.seed: a whole number of more than 64 digits\)"),
         ],
     )
     def test_a_save_of_the_wrong_shape_is_refused_by_name(self, tmp_path: Path, edit: object, message: str) -> None:

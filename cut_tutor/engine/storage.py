@@ -25,6 +25,7 @@ from typing import Any, TypeVar
 from .codes import PositionError, record
 from .game import Game, HandResult
 from .moves import Move, MoveSyntaxError
+from .reading import JSONLimitError, load_json
 from .rules import Rules, RulesError
 from .state import IllegalMoveError
 
@@ -100,45 +101,17 @@ def save_data(game: Game) -> dict[str, Any]:
     }
 
 
-#: Limits a save must keep: nesting of its JSON, its size, and the length of any text or list in it.
-MAX_DEPTH, MAX_BYTES, MAX_TEXT, MAX_ITEMS = 8, 4_000_000, 64, 100_000
-
-
-def json_depth(text: str) -> int:
-    """How deeply a JSON text nests its arrays and objects, counted without parsing it (a deep one would exhaust
-    the parser's recursion).
-
-    >>> json_depth('{"a": [1, "[["]}')
-    2
-    """
-    depth = deepest = 0
-    in_string = escaped = False
-    for char in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif char == "\\":
-                escaped = True
-            elif char == '"':
-                in_string = False
-        elif char == '"':
-            in_string = True
-        elif char in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif char in "]}":
-            depth -= 1
-    return deepest
+#: Limits a save must keep besides those of every JSON read (:mod:`~cut_tutor.engine.reading`): its size, and the
+#: length of any text or list in it.
+MAX_BYTES, MAX_TEXT, MAX_ITEMS = 4_000_000, 64, 100_000
 
 
 def _parse(text: str, path: Path) -> dict[str, Any]:
     if len(text) > MAX_BYTES:
         raise SaveError(f"{path}: the save file is corrupt (larger than {MAX_BYTES} bytes); it has been kept as it is")
-    if json_depth(text) > MAX_DEPTH:
-        raise SaveError(f"{path}: the save file is corrupt (nested deeper than {MAX_DEPTH}); it has been kept as it is")
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
+        data = load_json(text, "save")
+    except JSONLimitError as exc:
         raise SaveError(f"{path}: the save file is corrupt ({exc}); it has been kept as it is") from None
     if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
         raise SaveError(f"{path}: not a cut_tutor save file; it has been kept as it is")
