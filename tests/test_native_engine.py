@@ -99,6 +99,51 @@ def test_same_moves_same_order_same_successors() -> None:
     assert checked > 2000 and ended >= 3
 
 
+def clear4_position(hands: list[str], stacks: list[str] | None = None, pile: str = "") -> State:
+    """A two- or three-seat Clear 4 position, seat 0 to move: its hand and stacks, the others' hands."""
+    seats = [{"hand": hand} for hand in hands]
+    seats[0]["stacks"] = [*(stacks or []), *[""] * (4 - len(stacks or []))]  # type: ignore[assignment]
+    rules = Rules.from_preset("Clear 4", players=len(hands)).to_dict()
+    return State.from_position({"rules": rules, "turn": 0, "pile": pile, "seats": seats})
+
+
+EDGES = {
+    "JOKERs opening the pile have no cap": (clear4_position(["J* J* J* J* J* 2", "3"], ["[2] [3] J*", "[2] [3] J*"]),
+                                           ["7×J* s1 s2"]),
+    "a hand ends during an addition": (clear4_position(["5", "3"], ["[5]"], "8@1"), ["flip 1", "add 1×5"]),
+    "a hand ends with a blind PUSH": (clear4_position(["", "3", "4 4"], ["[P]"], "8@1"), ["flip 1", "push blind → 2"]),
+}  # fmt: skip
+
+
+@needs_native
+@pytest.mark.parametrize("name", EDGES)
+def test_clear4_edges_on_the_core(name: str) -> None:
+    """R22's edges, move by move: JOKERs that open the pile take any number, and a hand that ends during an
+    addition or a blind PUSH ends with no step open."""
+    state, line = EDGES[name]
+    for text in line:
+        assert P.legal_moves(state) == state.legal_moves()
+        native = P.successor(state, Move.parse(text))
+        state = state.copy()
+        state.play(text)
+        assert native.to_position() == state.to_position()
+    assert P.legal_moves(state) == state.legal_moves()
+
+
+@needs_native
+def test_the_hand_that_first_ended_on_an_addition_plays_the_same_on_the_core() -> None:
+    """A random Clear 4 hand that went out on an addition that cleared the pile (R14, R22), replayed on the core."""
+    state = State.deal(Rules.from_preset("Clear 4", players=4), seed=2570711190, dealer=2)
+    rng = random.Random(148)
+    while not state.over:
+        moves = state.legal_moves()
+        move = moves[rng.randrange(len(moves))]
+        native = P.successor(state, move)
+        state.apply(move)
+        assert P.pack(native) == P.pack(state)
+    assert (state.winner, state.phase, len(state.moves)) == (3, "play", 84)
+
+
 @needs_native
 @pytest.mark.parametrize("entry", PERFT, ids=[entry["name"] for entry in PERFT])
 def test_perft_counts_on_the_core(entry: dict[str, Any]) -> None:
@@ -146,7 +191,8 @@ def test_bad_input_is_refused_with_what_was_wrong() -> None:
     refused([*good[:14], 2, *good[15:]], "gamble.*Risk Play")
     refused([*good[:14], 3, *good[15:]], "push.*Clear 4")
     clear4 = P.pack(State.deal(Rules.from_preset("Clear 4"), seed=5))
-    refused([*clear4[:20], 1, 2, *clear4[22:]], "turned-up stacks only in the 'add' phase")
+    refused([*clear4[:20], 1, 2, *clear4[22:]], "only while it adds cards or offers a gamble")
+    refused([*clear4[:14], 1, *clear4[15:16], 0, *clear4[17:]], "a finished hand leaves no step open")
     with pytest.raises(ValueError, match="not a legal move"):
         NATIVE.successor(good, P.code_of(Move.parse("done")))
     with pytest.raises(ValueError, match=r"out of range"):

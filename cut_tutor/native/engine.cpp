@@ -96,9 +96,9 @@ State state_from(const Rules& r, const std::vector<int64_t>& ints) {
     }
     if (s.phase == P_GAMBLE && !(r.risk_play && !r.clear4)) bad("packed position: phase 'gamble' needs Risk Play on (R17)");
     if (s.phase == P_PUSH && !r.clear4) bad("packed position: phase 'push' is Clear 4's (R22)");
-    // a Clear 4 middle card turned up waits only for its additions: no play reaches turned-up stacks otherwise
-    if (r.clear4 && s.n_offered && s.phase != P_ADD)
-        bad("packed position: Clear 4 lists turned-up stacks only in the 'add' phase (R22)");
+    if (s.n_offered && s.phase != P_ADD && s.phase != P_GAMBLE)
+        bad("packed position: exposed stacks wait on a turn only while it adds cards or offers a gamble (R17, R22)");
+    if (s.over() && s.phase != P_PLAY) bad("packed position: a finished hand leaves no step open (R14, R22)");
     int placed[NCODES] = {};
     for (int seat = 0; seat < n; ++seat) {
         const std::string where = "seats[" + std::to_string(seat) + "].";
@@ -234,9 +234,12 @@ void new_turn(State& s, int seat) {
 
 void next_turn(const Rules& r, State& s) { new_turn(s, (s.turn + 1) % r.players); }
 
+// A seat out of cards wins (R14), and the hand ends with no step open: no addition, no blind PUSH's seat (R22).
 bool gone_out(State& s, int seat) {
     if (s.hand_count[seat] || any_stack(s, seat)) return false;
     s.winner = static_cast<int8_t>(seat);
+    s.phase = P_PLAY;
+    s.n_offered = 0;
     return true;
 }
 

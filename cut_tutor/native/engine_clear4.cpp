@@ -6,6 +6,8 @@ namespace clear4 {
 namespace {
 
 constexpr int FOUR = 4;
+// More cards than any play can lay: no cap.
+constexpr int UNCAPPED = 1 << 20;
 
 int top_rank(const State& s, int seat, int k) { return s.stacks[seat][k][s.slen[seat][k] - 1] & RANK_MASK; }
 bool top_up(const State& s, int seat, int k) {
@@ -35,7 +37,12 @@ int run(const State& s) {
     return count;
 }
 
-int cap(const State& s, int value) { return value && value == top_value(s) ? FOUR - run(s) : FOUR; }
+// The most cards of ``value`` one play may lay: never more than four of a value on the pile; JOKERs with no value
+// to take (``value`` 0, opening the pile) have no cap (R22).
+int cap(const State& s, int value) {
+    if (!value) return UNCAPPED;
+    return value == top_value(s) ? FOUR - run(s) : FOUR;
+}
 
 Move one_stack(int kind, int k, int rank = 0) {
     Move m = Move::of(kind, rank);
