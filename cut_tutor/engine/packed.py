@@ -51,9 +51,6 @@ _PHASE_CODES = {phase: code for code, phase in enumerate(PHASES)}
 DEPTH = 3
 #: Where the first seat starts in a packed position: the rules (12) and the table's fields (9 + 4 exposed slots).
 RULES_INTS, HEAD_INTS = 12, 25
-#: Ints per seat: hand and known counts, above, busts, clears, blind plays, and four stacks of (length, 3 cards).
-SEAT_INTS = 2 * NCODES + 4 + STACKS * (1 + DEPTH)
-
 
 #: The compiled engine (``cut_tutor._native.engine``), or ``None`` on the Python path (see :mod:`cut_tutor.compiled`).
 NATIVE = None if _COMPILED is None else _COMPILED.engine

@@ -64,10 +64,12 @@ std::vector<std::vector<int64_t>> playouts(const std::vector<int64_t>& packed, i
     if (count < 0) throw std::invalid_argument("playout count " + std::to_string(count) + " is negative");
     Position p = read(packed);
     std::vector<Playout> done;
+    cut_tutor::Random own = rng;  // played without the GIL on a copy, so no other thread sees it half-way
     {
         py::gil_scoped_release free;
-        done = random_playouts(p.rules, p.state, count, [&rng](uint64_t n) { return rng.randbelow(n); });
+        done = random_playouts(p.rules, p.state, count, [&own](uint64_t n) { return own.randbelow(n); });
     }
+    rng = own;
     std::vector<std::vector<int64_t>> rows;
     rows.reserve(done.size());
     for (Playout& one : done) {
