@@ -204,45 +204,6 @@ Move move_of(int64_t code) {
 
 // -- shared mechanics (core.py) --------------------------------------------------------------------------------
 
-bool any_stack(const State& s, int seat) {
-    for (int k = 0; k < STACKS; ++k)
-        if (s.slen[seat][k]) return true;
-    return false;
-}
-
-void spend_hand(State& s, int seat, int rank, int n) {
-    s.hands[seat][rank] = static_cast<uint8_t>(s.hands[seat][rank] - n);
-    s.hand_count[seat] = static_cast<uint16_t>(s.hand_count[seat] - n);
-    uint8_t& known = s.known[seat][rank];
-    if (known) known = static_cast<uint8_t>(known > n ? known - n : 0);
-}
-
-int pop_stack(State& s, int seat, int k) { return s.stacks[seat][k][--s.slen[seat][k]] & RANK_MASK; }
-
-void lay(State& s, int seat, int card) {
-    s.pile[s.pile_len] = static_cast<uint8_t>(card);
-    s.pile_by[s.pile_len++] = static_cast<uint8_t>(seat);
-}
-
-void new_turn(State& s, int seat) {
-    s.turn = static_cast<uint8_t>(seat);
-    s.phase = P_PLAY;
-    s.n_offered = 0;
-    s.turn_start = s.ply;
-    if (++s.turns > STALEMATE_TURNS) s.stalemate = true;
-}
-
-void next_turn(const Rules& r, State& s) { new_turn(s, (s.turn + 1) % r.players); }
-
-// A seat out of cards wins (R14), and the hand ends with no step open: no addition, no blind PUSH's seat (R22).
-bool gone_out(State& s, int seat) {
-    if (s.hand_count[seat] || any_stack(s, seat)) return false;
-    s.winner = static_cast<int8_t>(seat);
-    s.phase = P_PLAY;
-    s.n_offered = 0;
-    return true;
-}
-
 void clear_pile(const Rules&, State& s, int seat) {
     for (int i = 0; i < s.pile_len; ++i) ++s.cleared[s.pile[i]];
     s.pile_len = 0;

@@ -147,15 +147,52 @@ void apply(const Rules& r, State& s, const Move& m);
 
 // -- shared mechanics (cut_tutor/engine/core.py) ----------------------------------------------------------
 
-void spend_hand(State& s, int seat, int rank, int n);
-int pop_stack(State& s, int seat, int k);
-void lay(State& s, int seat, int card);
+// The small ones inline: every decision calls them.
+inline bool any_stack(const State& s, int seat) {
+    for (int k = 0; k < STACKS; ++k)
+        if (s.slen[seat][k]) return true;
+    return false;
+}
+
+inline void spend_hand(State& s, int seat, int rank, int n) {
+    s.hands[seat][rank] = static_cast<uint8_t>(s.hands[seat][rank] - n);
+    s.hand_count[seat] = static_cast<uint16_t>(s.hand_count[seat] - n);
+    uint8_t& known = s.known[seat][rank];
+    if (known) known = static_cast<uint8_t>(known > n ? known - n : 0);
+}
+
+// A stack's top card, removed (0 for an empty stack, which no legal move pops).
+inline int pop_stack(State& s, int seat, int k) {
+    uint8_t& len = s.slen[seat][k];
+    return len ? s.stacks[seat][k][--len] & RANK_MASK : 0;
+}
+
+inline void lay(State& s, int seat, int card) {
+    s.pile[s.pile_len] = static_cast<uint8_t>(card);
+    s.pile_by[s.pile_len++] = static_cast<uint8_t>(seat);
+}
+
+inline void new_turn(State& s, int seat) {
+    s.turn = static_cast<uint8_t>(seat);
+    s.phase = P_PLAY;
+    s.n_offered = 0;
+    s.turn_start = s.ply;
+    if (++s.turns > STALEMATE_TURNS) s.stalemate = true;
+}
+
+inline void next_turn(const Rules& r, State& s) { new_turn(s, (s.turn + 1) % r.players); }
+
+// A seat out of cards wins (R14), and the hand ends with no step open: no addition, no blind PUSH's seat (R22).
+inline bool gone_out(State& s, int seat) {
+    if (s.hand_count[seat] || any_stack(s, seat)) return false;
+    s.winner = static_cast<int8_t>(seat);
+    s.phase = P_PLAY;
+    s.n_offered = 0;
+    return true;
+}
+
 void clear_pile(const Rules& r, State& s, int seat);
 void pick_up(State& s, int seat);
-bool gone_out(State& s, int seat);
-void new_turn(State& s, int seat);
-void next_turn(const Rules& r, State& s);
-bool any_stack(const State& s, int seat);
 
 // Every subset of ``n`` items as position masks, smallest first, each size in combinations' order.
 const std::vector<uint8_t>& subsets(int n);
