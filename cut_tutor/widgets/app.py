@@ -433,7 +433,7 @@ class GameApp(Shown):
         name = layout.strip().lower()
         if name not in LAYOUTS:
             raise ValueError("view: use Auto, Table or Stacked")
-        self.table.layout = name
+        self.table.table_layout = name
         self.form.view_pick.value = name.title()
 
     def help_links(self, topics: list[str]) -> list[tuple[str, str]]:
