@@ -796,6 +796,12 @@ class TestDashboardFiles:
         assert config["VoilaConfiguration"]["preheat_kernel"] is True
         assert config["VoilaKernelManager"]["cull_idle_timeout"] > 0
         assert config["VoilaConfiguration"]["file_allowlist"] == [], "Voilà serves no files: the guide has its route"
+        from voila.execute import VoilaExecutor
+
+        assert set(config["VoilaExecutor"]) <= set(VoilaExecutor.class_trait_names(config=True))
+        # a busy server reads the cell's widget messages late: with nbclient's 4 s the cell was given up and its
+        # widget never reached the page (a blank page)
+        assert config["VoilaExecutor"]["iopub_timeout"] >= 30
 
     def test_cli_dashboard(self) -> None:
         args = build_parser().parse_args(["dashboard", "--port", "9001", "--no-browser"])
