@@ -306,7 +306,7 @@ def main(argv: list[str] | None = None) -> int:
         for r in failed:
             print(f"    {r.kind} learner {r.seed}: {r.failed}")
         print(f"  kernels left after every learner left: {left} (the pool's preheated kernel is 1);"
-              f" 403s in the server log: {log.count(' 403 ')},"
+              f" refused requests (403) in the server log: {len(re.findall('^403 ', log, re.MULTILINE))},"
               f" IOPub timeouts: {log.count('Timeout waiting for IOPub output')}")  # fmt: skip
     return 0
 
