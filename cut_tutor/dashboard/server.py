@@ -15,6 +15,7 @@ from typing import Any
 import tornado.web
 from jupyter_server.utils import url_path_join
 from voila.app import Voila
+from voila.tornado.handler import TornadoVoilaHandler
 
 from . import GUIDE_ROUTE, guide_dir
 
@@ -51,11 +52,28 @@ def _load_jupyter_server_extension(serverapp: Any) -> None:
     serverapp.web_app.add_handlers(".*$", guide_handlers(serverapp.base_url))
 
 
+class TutorPageHandler(TornadoVoilaHandler):  # type: ignore[misc]
+    """The dashboard's page, which also hands the browser its ``_xsrf`` cookie.
+
+    Leaving the page, Voilà's widget manager asks the server to shut the page's kernel down with the ``_xsrf``
+    value it reads from the page's cookies. The page is rendered ahead of the request (a preheated kernel), so
+    nothing else asks for the token and tornado would never set the cookie: the request would be refused (403)
+    and the kernel would live on until the idle cull.
+    """
+
+    async def get(self, path: str | None = None) -> None:
+        self.xsrf_token  # noqa: B018 - reading it is what sets the cookie, before the page's first byte is sent
+        await super().get(path=path)
+
+
 class TutorVoila(Voila):  # type: ignore[misc]
-    """Standalone Voilà with the guide's route ahead of the notebook's catch-all route."""
+    """Standalone Voilà with the guide's route ahead of the notebook's catch-all route, whose page sets the cookie
+    that lets leaving the page shut its kernel down."""
 
     def init_handlers(self) -> list[Any]:
-        return [*guide_handlers(self.server_url or self.base_url), *super().init_handlers()]
+        pages = [(route, TutorPageHandler, *rest) if handler is TornadoVoilaHandler else (route, handler, *rest)
+                 for route, handler, *rest in super().init_handlers()]  # fmt: skip
+        return [*guide_handlers(self.server_url or self.base_url), *pages]
 
 
 #: The tutor's Voilà template (``cut_tutor``: Voilà's lab template, offline) lives in the package.

@@ -77,7 +77,7 @@ class SetupForm:
         self.view_pick = w.ToggleButtons(options=["Auto", "Table", "Stacked"], value="Auto", description="View")
         controls.watch(self.view_pick, host.set_layout)
         # the page's own "Switch to Stacked" offer changes the table's layout: keep the picker in step
-        host.table.observe(lambda c: setattr(self.view_pick, "value", c["new"].title()), "layout")
+        host.table.observe(lambda c: setattr(self.view_pick, "value", c["new"].title()), "table_layout")
         self.preset = w.Dropdown(options=list(PRESETS), value="USA", description="Preset")
         controls.watch(self.preset, self.set_preset)
         self.rule_widgets = self._rule_widgets()
