@@ -47,7 +47,8 @@ def test_extras_by_use() -> None:
     extras = PYPROJECT["optional-dependencies"]
     assert {"widgets", "dashboard", "lab", "sim", "docs", "test", "dev"} <= set(extras)
     names = {extra: {req.split("[")[0].split(">")[0].split("=")[0] for req in reqs} for extra, reqs in extras.items()}
-    assert names["widgets"] == {"ipywidgets", "anywidget", "traitlets"}, "widgets alone must not pull Voilà or Lab"
+    # matplotlib draws the progress plot the app shows: every extra that ships the app must install it
+    assert names["widgets"] == {"ipywidgets", "anywidget", "traitlets", "matplotlib"}, "no Voilà or Lab in widgets"
     assert "voila" in names["dashboard"] and "jupyterlab" not in names["dashboard"]
     assert "jupyterlab" in names["lab"]
     for reqs in extras.values():
