@@ -33,6 +33,17 @@ def test_one_version_everywhere(capsys: pytest.CaptureFixture[str]) -> None:
     assert "## [Unreleased]" in changelog or f"## [{cut_tutor.__version__}]" in changelog
 
 
+def test_python_m_runs_the_same_command(capsys: pytest.CaptureFixture[str]) -> None:
+    """``python -m cut_tutor`` is ``cut-tutor``: the same output and exit status, bad input included."""
+    env = os.environ | {"PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+    for args, status in ((["cardclear", "show", "12-0"], 0), (["class", str(ROOT / "no such home")], 2)):
+        run = subprocess.run([sys.executable, "-m", "cut_tutor", *args], env=env, capture_output=True, text=True,
+                             timeout=120)  # fmt: skip
+        assert main(args) == run.returncode == status
+        printed = capsys.readouterr()
+        assert (run.stdout, run.stderr) == (printed.out, printed.err) and (run.stdout or run.stderr)
+
+
 def test_metadata_a_package_index_shows() -> None:
     assert PYPROJECT["readme"] == "README.md" and PYPROJECT["license"] == "MIT"
     assert "MIT License" in (ROOT / "LICENSE").read_text(encoding="utf-8")
