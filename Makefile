@@ -57,7 +57,8 @@ test-lowest: venv
 DASHBOARD := .venv-dashboard
 DASHBOARD_TESTS := tests/test_widgets.py tests/test_review_room.py tests/test_review_widgets.py tests/test_progress.py \
 	tests/test_progress_room.py tests/test_serving.py tests/test_packaging.py \
-	tests/test_sim.py::test_same_results_on_a_dask_cluster
+	tests/test_sim.py::test_same_results_on_a_dask_cluster \
+	tests/test_sim.py::test_cli_simulate_counts_batches_on_a_terminal_only
 test-dashboard: export CUT_TUTOR_HOME := $(CURDIR)/test-artifacts/home-dashboard
 test-dashboard: venv
 	rm -rf $(DASHBOARD)
