@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import http.client
+import os
 import socket
 from pathlib import Path
 
@@ -82,3 +83,23 @@ def test_nothing_outside_the_guide(site: Path, path: str) -> None:
     [(status, body)] = _serve(site, [path])
     assert status in (400, 403, 404), (path, status)
     assert b"hidden" not in body and b"root:" not in body
+
+
+def test_the_notebook_names_the_offline_template_voila_then_finds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Jupyter server's own Voilà renders the dashboard with the template its metadata names, looked up on the
+    Jupyter data path, where the package's server extension puts the package's data (once, however often)."""
+    import json
+
+    from voila.paths import collect_template_paths
+
+    from cut_tutor import dashboard
+    from cut_tutor.dashboard.server import JUPYTER_DATA, with_package_data
+
+    metadata = json.loads(dashboard.notebook().read_text(encoding="utf-8"))["metadata"]
+    assert metadata["voila"]["template"] == "cut_tutor"
+    monkeypatch.setenv("JUPYTER_PATH", "/elsewhere")
+    with_package_data()
+    with_package_data()
+    assert os.environ["JUPYTER_PATH"].split(os.pathsep) == [str(JUPYTER_DATA), "/elsewhere"]
+    found = [Path(p) for p in collect_template_paths(["voila", "nbconvert"], "cut_tutor")]
+    assert JUPYTER_DATA / "voila" / "templates" / "cut_tutor" in found
