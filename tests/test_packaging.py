@@ -210,6 +210,8 @@ def test_a_wheel_in_a_fresh_environment_serves_the_dashboard_and_its_guide(tmp_p
     where = subprocess.run([str(bin_dir / "python"), "-c", "import cut_tutor; print(cut_tutor.__file__)"],
                            cwd=outside, env=env, capture_output=True, text=True, check=True).stdout  # fmt: skip
     assert not Path(where.strip()).is_relative_to(ROOT), "the installed package, not this checkout"
+    template = bin_dir.parent / "share" / "jupyter" / "voila" / "templates" / "cut_tutor"
+    assert (template / "index.html.j2").is_file(), "the notebook's template where a plain `voila` looks"
 
     launcher, port = _launch([str(bin_dir / "cut-tutor")], tmp_path / "home", outside, env)
     try:
