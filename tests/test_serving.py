@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import http.client
 import logging
+import os
 import socket
 from pathlib import Path
 
@@ -109,3 +110,23 @@ def test_an_odd_path_is_not_found_without_a_fault(site: Path, path: str, caplog:
     assert status in (400, 404), (path[:40], status)
     faults = [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
     assert faults == [], [r.getMessage()[:200] for r in faults]
+
+
+def test_the_notebook_names_the_offline_template_voila_then_finds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Jupyter server's own Voilà renders the dashboard with the template its metadata names, looked up on the
+    Jupyter data path, where the package's server extension puts the package's data (once, however often)."""
+    import json
+
+    from voila.paths import collect_template_paths
+
+    from cut_tutor import dashboard
+    from cut_tutor.dashboard.server import JUPYTER_DATA, with_package_data
+
+    metadata = json.loads(dashboard.notebook().read_text(encoding="utf-8"))["metadata"]
+    assert metadata["voila"]["template"] == "cut_tutor"
+    monkeypatch.setenv("JUPYTER_PATH", "/elsewhere")
+    with_package_data()
+    with_package_data()
+    assert os.environ["JUPYTER_PATH"].split(os.pathsep) == [str(JUPYTER_DATA), "/elsewhere"]
+    found = [Path(p) for p in collect_template_paths(["voila", "nbconvert"], "cut_tutor")]
+    assert JUPYTER_DATA / "voila" / "templates" / "cut_tutor" in found

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import io
 import json
 import re
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import pandas as pd
@@ -120,6 +122,22 @@ def test_cli_simulate_writes_csv(tmp_path: Path, capsys: pytest.CaptureFixture[s
     printed = capsys.readouterr().out
     assert "mean_points" in printed and "ci95" in printed and "stalemates" in printed
     assert len(pd.read_csv(out)) == 6
+
+
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("terminal", [True, False])
+def test_cli_simulate_counts_batches_on_a_terminal_only(terminal: bool) -> None:
+    err = Terminal() if terminal else io.StringIO()
+    with redirect_stdout(io.StringIO()), redirect_stderr(err):
+        assert main(["simulate", "--seats", "Random", "Random", "--hands", "60", "--seed", "1"]) == 0
+    if terminal:  # 60 hands in batches of 25: three batches, the bar left at its end
+        assert err.getvalue().split("\r")[-1].startswith("100%|") and " 3/3 [" in err.getvalue(), err.getvalue()
+    else:  # a log or a pipe: no redrawn lines
+        assert err.getvalue() == ""
 
 
 def test_cli_rules_file_and_bad_rules(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

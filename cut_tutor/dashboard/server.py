@@ -2,7 +2,8 @@
 
 The same handler is added to the standalone Voilà that ``cut-tutor dashboard`` runs and, as a Jupyter server
 extension, to JupyterLab, Binder and JupyterHub's single-user servers, always at ``{base_url}cut-tutor/guide/``.
-Nothing else of the package or of the tutor's home is reachable through it.
+Nothing else of the package or of the tutor's home is reachable through it. Both also find the package's Voilà
+template, which the dashboard notebook names in its metadata, so it renders offline wherever Voilà renders it.
 """
 
 from __future__ import annotations
@@ -48,8 +49,10 @@ def _jupyter_server_extension_points() -> list[dict[str, str]]:
 
 
 def _load_jupyter_server_extension(serverapp: Any) -> None:
-    """Add the guide to a Jupyter server (JupyterLab, Binder, a JupyterHub single-user server)."""
+    """Add the guide to a Jupyter server (JupyterLab, Binder, a JupyterHub single-user server), and the package's
+    template to where its Voilà (``/voila/render/``) looks for the template a notebook names."""
     serverapp.web_app.add_handlers(".*$", guide_handlers(serverapp.base_url))
+    with_package_data()
 
 
 class TutorPageHandler(TornadoVoilaHandler):  # type: ignore[misc]
@@ -80,9 +83,17 @@ class TutorVoila(Voila):  # type: ignore[misc]
 JUPYTER_DATA = Path(__file__).parent / "jupyter"
 
 
+def with_package_data() -> None:
+    """Name the package's own Jupyter data first on ``JUPYTER_PATH``, where Voilà looks up a template on each
+    render (once: a server that loads the extension again adds nothing)."""
+    paths = [path for path in os.environ.get("JUPYTER_PATH", "").split(os.pathsep) if path]
+    if str(JUPYTER_DATA) not in paths:
+        os.environ["JUPYTER_PATH"] = os.pathsep.join([str(JUPYTER_DATA), *paths])
+
+
 def main() -> int:
-    """Run the standalone Voilà; ``JUPYTER_PATH`` first names the package's own data so its template is found."""
-    os.environ["JUPYTER_PATH"] = os.pathsep.join(filter(None, [str(JUPYTER_DATA), os.environ.get("JUPYTER_PATH")]))
+    """Run the standalone Voilà with the package's template on the path."""
+    with_package_data()
     TutorVoila.launch_instance()
     return 0
 
