@@ -21,7 +21,6 @@ from cut_tutor.coach.scoring import (
     FINISHES,
     HINDERS,
     HOLDS,
-    LAYS,
     NEAR_OUT,
     OUT,
     PRINCIPLE,
@@ -85,6 +84,19 @@ class TestWorkedExamples:
         assert str(calm.move) == "1×9"
         assert str(urgent.move) == "1×3"
         assert "plays low so seat 1" in urgent.text
+
+    def test_a_high_card_that_hinders_is_the_lowest_not_low(self) -> None:
+        """C6 with only J, Q and K: the J leaves the lowest top, which is what decides, but a J is no low card."""
+        a = advice(pos("K Q J", others=["4 4"]), level="Experienced")
+        assert a.text == (
+            "Play your J — plays the lowest card it can so seat 1, down to 2 cards, must match or take the pile."
+        )
+
+    def test_a_face_up_pile_card_is_kept_as_a_way_out(self) -> None:
+        """R7: the A on top of pile 4 plays like a hand card, so the lone hand A keeps it back as the way out."""
+        a = advice(pos("A", "5@1 5@1", stacks=["[5] 2", "[10] 4", "[4] 3", "[3] A"]))
+        assert [str(c.move) for c in a.candidates] == ["1×A", "2×A s4"]
+        assert a.text.endswith("— the next seat faces the same A either way, so it keeps your other A as a way out.")
 
     def test_keep_a_spare_low_card_back_on_a_pile(self, monkeypatch: pytest.MonkeyPatch) -> None:
         state = pos("J 9 7 5 2 2", "4@1")
@@ -524,12 +536,18 @@ def laid(seat: Knowledge, move: Move) -> list[int]:
     return [move.rank] * move.n + [wild] * move.jokers + tops
 
 
-def held_after(seat: Knowledge, move: Move) -> list[int]:
-    """What the seat holds after a move, from the position alone: a take keeps its own cards, the pile aside."""
+def hand_after(seat: Knowledge, move: Move) -> list[int]:
+    """The hand a move leaves, from the position alone: a take keeps its own cards, the pile aside."""
     held = list(seat.hand)
     if move.kind != "take":
         held[move.rank] -= move.n
         held[WILD if seat.rules.game == "Clear 4" else JOKER] -= move.jokers
+    return held
+
+
+def held_after(seat: Knowledge, move: Move) -> list[int]:
+    """What the seat holds after a move, from the position alone: the hand, and the face-up stack tops it leaves."""
+    held = hand_after(seat, move)
     for k, stack in enumerate(seat.stacks):
         if stack and stack[-1] is not None and (move.kind == "take" or k not in move.stacks):
             held[stack[-1]] += 1
@@ -556,10 +574,8 @@ def fact_problems(c: Candidate, seat: Knowledge, coach: str) -> list[str]:
         found.append("a stranded card no higher than the middling value")
     if PRINCIPLE in facts and move.kind not in ("flip", "gamble"):
         found.append("a principle of a move that is not blind")
-    if LAYS in facts and sorted(facts[LAYS].cards) != sorted(laid(seat, move)):
-        found.append("lays other cards than the move")
-    if HOLDS in facts and list(facts[HOLDS].cards) != held_after(seat, move):
-        found.append("holds other cards than the move leaves")
+    if HOLDS in facts and list(facts[HOLDS].cards) != hand_after(seat, move):
+        found.append("holds another hand than the move leaves")
     if CLEARS in facts:
         value = facts[CLEARS].cards[0]
         if (seat.run if value and value == seat.top else 0) + move.size < 4:
@@ -624,7 +640,7 @@ def claim_holds(a: Any, seen: dict[str, Any]) -> bool:
     if name == "adds nothing":
         return move.kind == "add" and not move.size
     if name == "hinders":
-        return best.components["control"] > 0 and apart(best, others, "control") and not high
+        return best.components["control"] > 0 and apart(best, others, "control")
     if name == "only move":
         return not others
     assert runner is not None

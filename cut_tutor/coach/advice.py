@@ -24,7 +24,7 @@ from .reasons import TIE, Case, Said
 from .reasons import reason as explain_reason
 from .scoring import BUST, COMPONENTS, PRINCIPLE, STRANDED, Candidate
 from .styles import COACH_STYLE, Level, Style, level_of, style_of
-from .values import GAMES, evaluate, evaluate_knowledge
+from .values import GAMES, evaluate_knowledge
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -95,15 +95,17 @@ def explain(
     *,
     candidates: Sequence[Candidate] = (),
     coach: str | None = None,
+    seat: Knowledge | None = None,
 ) -> Explanation:
     """A sentence naming the deciding reason and the cards; the plan when the line decided (C5).
 
     The reason reads the facts the scorers recorded (:mod:`.reasons`); ``candidates`` (every scored move) let it
-    name what set the move apart from the others, and ``coach`` the principle (C3) when it, not the numbers, decided.
+    name what set the move apart from the others, and ``coach`` the principle (C3) when it, not the numbers, decided;
+    ``seat`` is the view's knowledge when the caller has it already.
     """
     game = game_of(view)
     head = move_phrase(best.move, game, names)
-    seat = Knowledge.from_view(view)
+    seat = seat or Knowledge.from_view(view)
     others = [c for c in candidates if c is not best]
     # A plan of nothing but the rank just played names no plan: it only splits a group.
     own = best.move.rank if best.move.kind in (PLAY, ADD) else -1
@@ -193,10 +195,11 @@ def advise(
         raise ValueError(f"seat {view.get('seat')} has no move to advise: it is not its turn or the hand is over")
     style = style_of(coach)
     lvl = level_of(level)
-    candidates = evaluate(view, style, lvl)
+    seat = Knowledge.from_view(view)
+    candidates = evaluate_knowledge(seat, style, lvl)
     best, by_turn = choose(candidates, lvl)
     name = coach if coach in COACH_STYLE else style.name
-    text, plan, reason, kept = explain(best, by_turn, view, names, candidates=candidates, coach=name)
+    text, plan, reason, kept = explain(best, by_turn, view, names, candidates=candidates, coach=name, seat=seat)
     clears = {c.move for c in candidates if c.clears}
     labels = move_labels([c.move for c in candidates], game=game_of(view), clears=clears, names=names)
     return Advice(name, lvl.name, best.move, text, plan, candidates, labels, reason, kept)

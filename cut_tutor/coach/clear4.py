@@ -31,18 +31,16 @@ from .scoring import (
     GO_AGAIN,
     HINDERS,
     HOLDS,
-    LAYS,
     NEAR_OUT,
     OUT,
     PER_CARD,
     Candidate,
+    Fact,
     Numbers,
     again,
     bar,
     by_principle,
     go_again,
-    holds,
-    lays,
     line,
     only_blind_choice,
 )
@@ -90,7 +88,7 @@ def score(seat: Knowledge, nums: Numbers, move: Move, style: Style, level: Level
         parts["assets"] = sum([_asset(seat, c, -1, style) for c in seat.pile]) * 0.5
         parts["control"] = -8.0 * level.hinder if seat.next_left <= hinder_at(level) else 0.0
         hand = list(seat.hand)
-        cand.facts[HOLDS] = holds(seat, hand, Move(TAKE))  # the cards it keeps of its own
+        cand.facts[HOLDS] = Fact(HOLDS, 0.0, seat.hand)  # the cards it keeps of its own
         for card in seat.pile:
             hand[card] += 1
         parts["line"] = line(seat, nums, hand, level, cand)
@@ -129,8 +127,7 @@ def _score_lay(seat: Knowledge, nums: Numbers, move: Move, style: Style, level: 
     hand = list(seat.hand)
     hand[move.rank] -= move.n
     hand[WILD] -= move.jokers
-    cand.facts[LAYS] = lays(seat, move, WILD)
-    cand.facts[HOLDS] = holds(seat, hand, move)
+    cand.facts[HOLDS] = Fact(HOLDS, 0.0, tuple(hand))
     if left == 0:
         cand.note(OUT)
         parts["go out"] = 100.0
@@ -163,7 +160,6 @@ def _score_special(seat: Knowledge, nums: Numbers, move: Move, style: Style, lev
         target = seat.left[move.to]
         parts["control"] = len(seat.pile) * (1.0 + 6.0 / max(1, target)) * (0.5 + 0.5 * level.hinder)
     else:
-        cand.facts[LAYS] = lays(seat, move, WILD)
         again(nums, hand, cand)
         parts["control"] = go_again(level, cand)
         parts["control"] += style.spare_clear * 0.5 * min(len(seat.pile), 6) / 6
@@ -220,5 +216,6 @@ def _push_words(case: Case) -> str:
     return f"sends {sent} to {who(move.to, case.names)}{closest} ({count(left, 'card')} left)"
 
 
-#: Clear 4's own words: CLEAR and PUSH; its top value is 10 and its specials are not high, so no card is high.
-WORDS = GameWords({CLEAR: _clear_words, PUSH_MOVE: _push_words}, high=NCODES)
+#: Clear 4's own words: CLEAR and PUSH; its top value is 10 and its specials are not high, so no card is high;
+#: its JOKERs join number plays.
+WORDS = GameWords({CLEAR: _clear_words, PUSH_MOVE: _push_words}, high=NCODES, wild=WILD)

@@ -19,20 +19,18 @@ from .scoring import (
     GO_AGAIN,
     HINDERS,
     HOLDS,
-    LAYS,
     NEAR_OUT,
     OUT,
     PER_CARD,
     SPARE_LOW,
     Candidate,
+    Fact,
     Numbers,
     again,
     bar,
     best_group,
     by_principle,
     go_again,
-    holds,
-    lays,
     line,
     only_blind_choice,
 )
@@ -42,8 +40,6 @@ from .styles import Level, Style
 MIDDLING = 8
 #: What spending a whole turn without shedding costs (Pile Card Flip, R18).
 TURN_COST = 6.0
-#: A take as the cards it keeps see it: every face-up stack top stays the seat's (R11).
-TAKE_ALONE = Move(TAKE)
 
 
 @lru_cache(maxsize=64)
@@ -78,7 +74,7 @@ def score(seat: Knowledge, nums: Numbers, move: Move, style: Style, level: Level
         parts["assets"] = sum([_asset_change(seat, c, -1, style, level) for c in seat.pile]) * 0.5
         parts["control"] = -8.0 * level.hinder if _about_to_go_out(seat, level) else 0.0
         hand = list(seat.hand)
-        cand.facts[HOLDS] = holds(seat, hand, TAKE_ALONE)  # the cards it keeps of its own
+        cand.facts[HOLDS] = Fact(HOLDS, 0.0, seat.hand)  # the cards it keeps of its own
         for card in seat.pile:
             hand[card] += 1
         for shown in [seat.stacks[k][-1] for k in move.stacks]:
@@ -160,8 +156,7 @@ def _score_lay(seat: Knowledge, nums: Numbers, move: Move, style: Style, level: 
     parts["assets"] = _asset_change(seat, rank, count, style, level) - 1.5 * len(move.stacks)
     hand = list(seat.hand)
     hand[rank] -= move.n
-    cand.facts[LAYS] = lays(seat, move, JOKER)
-    cand.facts[HOLDS] = holds(seat, hand, move)
+    cand.facts[HOLDS] = Fact(HOLDS, 0.0, tuple(hand))
     if left == 0:
         cand.note(OUT)
         parts["go out"] = 100.0
@@ -206,8 +201,7 @@ def _score_clear(seat: Knowledge, nums: Numbers, move: Move, style: Style, level
     parts["control"] = extra + seize
     if _dumping(seat, style):
         cand.note(DUMPS)
-    cand.facts[LAYS] = lays(seat, move, JOKER)
-    cand.facts[HOLDS] = holds(seat, hand, move)
+    cand.facts[HOLDS] = Fact(HOLDS, 0.0, tuple(hand))
     if left == 0:
         cand.note(OUT)
         parts["go out"] = 100.0
@@ -282,5 +276,5 @@ def _clear_words(case: Case) -> str:
     return f"sweeps a pile of {count(len(view['pile']), 'card')} ({pts(view['pile_points'])}) and you go again"
 
 
-#: CUT's own words: its clear plays (R9); J, Q and K are its high cards.
-WORDS = GameWords({CLEAR: _clear_words}, high=JACK)
+#: CUT's own words: its clear plays (R9); J, Q and K are its high cards; Jokers join clear plays.
+WORDS = GameWords({CLEAR: _clear_words}, high=JACK, wild=JOKER)

@@ -24,7 +24,6 @@ from .scoring import (
     FINISHES,
     HINDERS,
     HOLDS,
-    LAYS,
     OUT,
     SPARE_LOW,
     Candidate,
@@ -91,6 +90,7 @@ class GameWords(NamedTuple):
 
     moves: Mapping[str, Callable[[Case], str]]
     high: int
+    wild: int  # the card a move's ``jokers`` are
 
 
 def apart(case: Case, value: Callable[[Candidate], float]) -> bool:
@@ -113,6 +113,25 @@ def highest(case: Case) -> bool:
     return all(c.move.rank <= move.rank for c in case.others if c.move.kind == PLAY)
 
 
+def held(case: Case, cand: Candidate) -> list[int]:
+    """What the seat holds after a move: the hand its scorer left (:data:`~.scoring.HOLDS`) and the face-up stack
+    tops the move does not play, which play like hand cards (R7); a take keeps every one (R11)."""
+    after = list(cand.facts[HOLDS].cards)
+    played = () if cand.move.kind == TAKE else cand.move.stacks
+    for k, card in case.seat.tops:
+        if k not in played:
+            after[card] += 1
+    return after
+
+
+def lays(case: Case, move: Move) -> list[int]:
+    """The cards a move lays: from the hand, its jokers, its face-up stack tops; a take lays none (R11)."""
+    if move.kind == TAKE:
+        return []
+    tops = [card for k in move.stacks if (card := case.seat.stacks[k][-1]) is not None]
+    return [move.rank] * move.n + [case.words.wild] * move.jokers + tops
+
+
 def kept(case: Case, cand: Candidate, other: Candidate) -> list[int]:
     """What of its low floor (A–3) and clear cards (:data:`CLEAR_CARDS`) ``cand`` keeps that ``other`` would give up
     (empty when nothing): keeping what the other move keeps as well sets nothing apart. Both as their scorers
@@ -120,8 +139,7 @@ def kept(case: Case, cand: Candidate, other: Candidate) -> list[int]:
     if other.move.kind not in (PLAY, ADD, CLEAR):
         return []
     is_clear = case.seat.is_clear
-    given, after = other.facts[LAYS].cards, cand.facts[HOLDS].cards
-    laid = cand.facts[LAYS].cards if LAYS in cand.facts else ()
+    given, after, laid = lays(case, other.move), held(case, cand), lays(case, cand.move)
     # a rank both lay as many of sets nothing apart
     ranks = [
         r for r in sorted(set(given)) if r in LOW and not is_clear[r] and after[r] and given.count(r) > laid.count(r)
@@ -133,8 +151,7 @@ def kept(case: Case, cand: Candidate, other: Candidate) -> list[int]:
 
 def kept_words(case: Case, ranks: Sequence[int]) -> str:
     """The cards :func:`kept` found, in words: "your other A" beside a play of an A (2×A), "clears" for clear cards."""
-    after = case.cand.facts[HOLDS].cards
-    laid = case.cand.facts[LAYS].cards if LAYS in case.cand.facts else ()
+    after, laid = held(case, case.cand), lays(case, case.move)
     words = []
     for rank in ranks:
         if rank == CLEAR_CARDS:
@@ -228,10 +245,10 @@ def _take(case: Case) -> str:
     others = case.others
     lays = [c for c in others if c.move.kind not in BLIND_OR_TAKE]
     if lays:
-        held = _take_keeps(case)
+        ranks = _take_keeps(case)
         return (
-            f"it keeps your {kept_words(case, held)}, and every other move costs more"
-            if held
+            f"it keeps your {kept_words(case, ranks)}, and every other move costs more"
+            if ranks
             else ("every other move costs more")
         )
     blind = [c for c in others if c.move.kind in (FLIP, GAMBLE)]
@@ -254,15 +271,17 @@ def _take(case: Case) -> str:
 
 
 def _hinders(case: Case) -> bool:
-    """The move leaves a seat about to go out the hardest pile of any move, and lays no card the game calls high."""
+    """The move leaves a seat about to go out a lower top than any other move does: the hardest pile to match."""
     fact = case.cand.facts.get(HINDERS)
-    return fact is not None and fact.value > 0 and not case.high and apart(case, lambda c: c.components["control"])
+    return fact is not None and fact.value > 0 and apart(case, lambda c: c.components["control"])
 
 
 def _plays_low(case: Case) -> str:
     nxt = case.view["seats"][(case.view["seat"] + 1) % case.view["players"]]
     left = count(nxt["cards_left"], "card")
-    return f"plays low so {who(nxt['seat'], case.names)}, down to {left}, must match or take the pile"
+    cards = "card" if case.move.size == 1 else "cards"
+    low = f"plays the lowest {cards} it can" if case.high else "plays low"  # a J is not low, only the lowest here
+    return f"{low} so {who(nxt['seat'], case.names)}, down to {left}, must match or take the pile"
 
 
 def _both_high(case: Case) -> bool:
@@ -284,7 +303,7 @@ def _leads_high(case: Case) -> str:
 def _keeps_back(case: Case) -> bool:
     """A bigger lay of the same rank would have won without its charge for the low cards past the first."""
     cand, move = case.cand, case.move
-    if move.kind != PLAY or not cand.facts[HOLDS].cards[move.rank]:
+    if move.kind != PLAY or not held(case, cand)[move.rank]:
         return False
     same = [c for c in case.others if c.move.kind == PLAY and c.move.rank == move.rank]
     return any(c.total + c.fact(SPARE_LOW) - cand.fact(SPARE_LOW) > cand.total for c in same)
@@ -292,10 +311,10 @@ def _keeps_back(case: Case) -> bool:
 
 def _kept_back(case: Case) -> str:
     move = case.move
-    held_back = case.cand.facts[HOLDS].cards[move.rank]
+    held_back = held(case, case.cand)[move.rank]
     word = card_word(move.rank, case.game)
-    held = word if held_back == 1 else f"{number(held_back)} {plural(word)}"
-    return f"the next seat faces the same {word} either way, so it keeps your other {held} as a way out"
+    spare = word if held_back == 1 else f"{number(held_back)} {plural(word)}"
+    return f"the next seat faces the same {word} either way, so it keeps your other {spare} as a way out"
 
 
 def _at_once(case: Case) -> bool:
@@ -315,12 +334,12 @@ def keeping(case: Case) -> list[int]:
     runner = case.runner
     assert runner is not None
     n = case.move.size
-    held = kept(case, case.cand, runner)
+    ranks = kept(case, case.cand, runner)
     bigger = [c for c in case.others if sheds(c.move) > n]
-    if not held and bigger and sheds(runner.move) < n:
+    if not ranks and bigger and sheds(runner.move) < n:
         common = set.intersection(*[set(kept(case, case.cand, other)) for other in bigger])
-        held = [rank for rank in kept(case, case.cand, bigger[0]) if rank in common]
-    return held
+        ranks = [rank for rank in kept(case, case.cand, bigger[0]) if rank in common]
+    return ranks
 
 
 def _sheds_keeping(case: Case) -> str:

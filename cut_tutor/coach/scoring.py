@@ -6,7 +6,6 @@ Each game's scorers (:mod:`.cut`, :mod:`.clear4`) fill the same components and f
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from operator import mul
@@ -79,10 +78,8 @@ SPARE_LOW = "spare low"
 HINDERS = "hinders"
 #: A clear played while a seat is near going out: its points dumped before they count against you (C6).
 DUMPS = "dumps"
-#: What the seat still holds after the move: hand counts by code, face-up stack tops the move leaves included.
+#: The hand the move leaves, counts by code (a take's: the hand before the pile joins it); stack cards apart.
 HOLDS = "holds"
-#: The cards the move lays, face-up stack tops included, face-down ones not.
-LAYS = "lays"
 
 
 @dataclass
@@ -118,22 +115,10 @@ class Candidate:
     def turn_value(self) -> float:
         """The value of this turn alone: everything but the line, the extra turn after a clear included."""
         line = self.components["line"]
-        return self.total - line + (self.fact(AGAIN) if line else 0.0)
-
-
-def holds(seat: Knowledge, hand: Sequence[int], move: Move) -> Fact:
-    """What the seat holds after a move leaving ``hand``: the hand and the face-up stack tops it does not play (R7)."""
-    held = list(hand)
-    for k, stack in enumerate(seat.stacks):
-        if stack and stack[-1] is not None and k not in move.stacks:
-            held[stack[-1]] += 1
-    return Fact(HOLDS, cards=tuple(held))
-
-
-def lays(seat: Knowledge, move: Move, wild: int) -> Fact:
-    """The cards a move lays: from the hand, its jokers (``wild``), and its face-up stacks' tops."""
-    tops = [card for k in move.stacks if (card := seat.stacks[k][-1]) is not None]
-    return Fact(LAYS, cards=(move.rank,) * move.n + (wild,) * move.jokers + tuple(tops))
+        if not line:
+            return self.total
+        again = self.facts.get(AGAIN)
+        return self.total - line + (again.value if again else 0.0)
 
 
 @dataclass(frozen=True, eq=False)
@@ -212,7 +197,8 @@ def line(
         numbers, level.depth, tuple(hand), seat.stacks, cand.move.stacks, empty_first
     )
     cand.steps.extend(steps)
-    cand.note(STRANDED, cards=high)
+    if high:
+        cand.facts[STRANDED] = Fact(STRANDED, 0.0, high)
     # The line only pays if the hand goes on: less likely with a seat about to go out.
     continues = 0.25 if seat.min_left <= NEAR_OUT else 1.0
     return round(level.line_weight * continues * (value - level.strand_weight * stranded), 2)
