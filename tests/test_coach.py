@@ -5,7 +5,6 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import random
-import re
 from collections import Counter
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -14,9 +13,21 @@ from typing import Any
 import pytest
 
 from cut_tutor import RandomPlayer, Rules, State, view
-from cut_tutor.coach import COMPONENTS, LEVELS, AIPlayer, Knowledge, advise, compare
-from cut_tutor.coach.advice import _DECIDING
-from cut_tutor.engine.cards import QUEEN, RANK_MASK, UP
+from cut_tutor.coach import COMPONENTS, LEVELS, AIPlayer, Candidate, Knowledge, advise, compare, style_of
+from cut_tutor.coach.scoring import (
+    BUST,
+    CLEARS,
+    DUMPS,
+    FINISHES,
+    HINDERS,
+    HOLDS,
+    NEAR_OUT,
+    OUT,
+    PRINCIPLE,
+    SPARE_LOW,
+    STRANDED,
+)
+from cut_tutor.engine.cards import JACK, JOKER, QUEEN, RANK_MASK, UP, WILD
 from cut_tutor.engine.moves import Move
 from cut_tutor.engine.view import sight
 from cut_tutor.sim import simulate
@@ -74,6 +85,19 @@ class TestWorkedExamples:
         assert str(urgent.move) == "1×3"
         assert "plays low so seat 1" in urgent.text
 
+    def test_a_high_card_that_hinders_is_the_lowest_not_low(self) -> None:
+        """C6 with only J, Q and K: the J leaves the lowest top, which is what decides, but a J is no low card."""
+        a = advice(pos("K Q J", others=["4 4"]), level="Experienced")
+        assert a.text == (
+            "Play your J — plays the lowest card it can so seat 1, down to 2 cards, must match or take the pile."
+        )
+
+    def test_a_face_up_pile_card_is_kept_as_a_way_out(self) -> None:
+        """R7: the A on top of pile 4 plays like a hand card, so the lone hand A keeps it back as the way out."""
+        a = advice(pos("A", "5@1 5@1", stacks=["[5] 2", "[10] 4", "[4] 3", "[3] A"]))
+        assert [str(c.move) for c in a.candidates] == ["1×A", "2×A s4"]
+        assert a.text.endswith("— the next seat faces the same A either way, so it keeps your other A as a way out.")
+
     def test_keep_a_spare_low_card_back_on_a_pile(self, monkeypatch: pytest.MonkeyPatch) -> None:
         state = pos("J 9 7 5 2 2", "4@1")
         a = advice(state)
@@ -82,8 +106,8 @@ class TestWorkedExamples:
             a.text == "Play your 2 — the next seat faces the same 2 either way, so it keeps your other 2 as a way out."
         )
         both = next(c for c in a.candidates if str(c.move) == "2×2")
-        assert both.spare_low == LEVELS["Expert"].spare_low_weight * 2 > 0
-        assert all(c.spare_low == 0 for c in advice(pos("J 9 7 5 2 2")).candidates)  # an empty pile: no next top
+        assert both.fact(SPARE_LOW) == LEVELS["Expert"].spare_low_weight * 2 > 0
+        assert all(c.fact(SPARE_LOW) == 0 for c in advice(pos("J 9 7 5 2 2")).candidates)  # an empty pile: no next top
         without = dataclasses.replace(LEVELS["Expert"], spare_low_weight=0.0)
         monkeypatch.setitem(LEVELS, "Expert", without)
         assert str(advice(state).move) == "2×2"  # it is the spare card's cost that decides
@@ -223,7 +247,9 @@ class TestExplanations:
         assert len(takes) == 3 and len({(c.components["shed"], c.components["assets"]) for c in takes}) == 1
         board = advice(pos("", "6@1", stacks=["[5]", "[7] Q", "[9]", "[3]"])).candidates
         shown = next(c for c in board if str(c.move) == "take Q s2")
-        assert QUEEN in shown.stranded  # the Queen shown comes into the hand, where the line still holds it
+        assert (
+            QUEEN in shown.facts[STRANDED].cards
+        )  # the Queen shown comes into the hand, where the line still holds it
 
     def test_average_holds_its_only_clear_when_a_number_plays(self) -> None:
         """Hold clears as a way out: no clear on an empty or a cheap pile when a number play is open."""
@@ -465,10 +491,6 @@ def test_levels_carry_their_hints() -> None:
 # -- every reason against its numbers -------------------------------------------------------------------------
 
 
-#: The words of each part when it alone set the move apart (the coach's own table).
-DECIDING = {part: words for part, words in _DECIDING.items() if part != "shed"}
-
-
 @pytest.mark.parametrize(
     ("hand", "pile", "stacks", "coach", "said"),
     [
@@ -502,116 +524,169 @@ def test_a_pass_that_turns_down_a_blind_card_says_so() -> None:
     assert not contradictions(a, view(state, 2))
 
 
-def contradictions(a: Any, seen: dict[str, Any]) -> list[str]:
-    """What in an advice's words the numbers behind it contradict (C1, C5): empty when the words hold."""
-    best = next(c for c in a.candidates if c.move == a.move)
-    by_turn = max(a.candidates, key=lambda c: c.turn_value)
-    seat = Knowledge.from_view(seen)
-    text, pile = a.text, seen["pile"]
-    found = []
-    if "odds favour" in text and best.bust > 0.5:
-        found.append(f"the odds favour a {best.bust:.0%} bust")
-    if "bust chance" in text and a.move.kind != "take" and f"bust chance {best.bust:.0%}" not in text:
-        found.append(f"a bust chance other than {best.bust:.0%}")
-    if "costly on this pile" in text and len(pile) < 3:
-        found.append(f"costly on a pile of {len(pile)}")
-    hand = list(seat.hand)
-    hand[a.move.rank] -= a.move.n
-    others = [c for c in a.candidates if c is not best]
-    runner = max(others, key=lambda c: c.total, default=None)
+BLIND = ("flip", "gamble", "turnup")
+#: The value the line assumes the pile comes back at, by game: only cards above it are stranded (C5).
+MIDDLING = {"CUT": 8, "Clear 4": 6}
 
-    def laid(move: Move) -> list[int | None]:  # a take's shown card goes back with the pile
-        return (
-            []
-            if move.kind == "take"
-            else [move.rank] * move.n + [st[-1] for k, st in enumerate(seat.stacks) if k in move.stacks]
-        )
+
+def laid(seat: Knowledge, move: Move) -> list[int]:
+    """The cards a move lays, worked out from the position alone: hand, jokers, face-up stack tops."""
+    wild = WILD if seat.rules.game == "Clear 4" else JOKER
+    tops = [card for k in move.stacks if (card := seat.stacks[k][-1]) is not None]
+    return [move.rank] * move.n + [wild] * move.jokers + tops
+
+
+def hand_after(seat: Knowledge, move: Move) -> list[int]:
+    """The hand a move leaves, from the position alone: a take keeps its own cards, the pile aside."""
+    held = list(seat.hand)
+    if move.kind != "take":
+        held[move.rank] -= move.n
+        held[WILD if seat.rules.game == "Clear 4" else JOKER] -= move.jokers
+    return held
+
+
+def held_after(seat: Knowledge, move: Move) -> list[int]:
+    """What the seat holds after a move, from the position alone: the hand, and the face-up stack tops it leaves."""
+    held = hand_after(seat, move)
+    for k, stack in enumerate(seat.stacks):
+        if stack and stack[-1] is not None and (move.kind == "take" or k not in move.stacks):
+            held[stack[-1]] += 1
+    return held
+
+
+def fact_problems(c: Candidate, seat: Knowledge, coach: str) -> list[str]:
+    """Where a scorer's recorded facts disagree with its own numbers, or with the position (C1)."""
+    move, parts, facts = c.move, c.components, c.facts
+    found = []
+    if (OUT in facts) != (parts["go out"] == 100.0 and move.kind not in BLIND):  # a blind last card may bust
+        found.append("goes out, or not, against its 'go out' part")
+    if FINISHES in facts and parts["go out"] != 80.0:
+        found.append("finishes after a clear, against its 'go out' part")
+    if (BUST in facts) != (move.kind in BLIND) or not 0.0 <= c.fact(BUST) <= 1.0:
+        found.append("a bust chance of a move that plays no blind card, or none of one that does")
+    if HINDERS in facts and (c.fact(HINDERS) != parts["control"] or seat.next_left > NEAR_OUT):
+        found.append("hinders other than by its control part, or a seat not about to go out")
+    if DUMPS in facts and seat.min_left > style_of(coach).dump_clears_at:
+        found.append("dumps clears with no seat near going out")
+    if SPARE_LOW in facts and (not seat.pile or move.rank > 3 or move.size < 2):
+        found.append("a charge for spare low cards of a lay that has none")
+    if STRANDED in facts and any(card <= MIDDLING[seat.rules.game] for card in facts[STRANDED].cards):
+        found.append("a stranded card no higher than the middling value")
+    if PRINCIPLE in facts and move.kind not in ("flip", "gamble"):
+        found.append("a principle of a move that is not blind")
+    if HOLDS in facts and list(facts[HOLDS].cards) != hand_after(seat, move):
+        found.append("holds another hand than the move leaves")
+    if CLEARS in facts:
+        value = facts[CLEARS].cards[0]
+        if (seat.run if value and value == seat.top else 0) + move.size < 4:
+            found.append("completes four with fewer than four")
+    return found
+
+
+def keeps_what_others_spend(a: Any, best: Candidate, others: list[Candidate], seat: Knowledge) -> bool:
+    """Every card the advice names as kept (``a.kept``: a low card, or 0 for clears) is one the move still holds and
+    that the next best lays more of; or, when the next best sheds fewer cards, that every play shedding more lays
+    more of; for a take, that the best lay spends. Worked out from the position alone."""
+    held, mine = held_after(seat, best.move), laid(seat, best.move)
+    runner = max(others, key=lambda c: c.total)
 
     def sheds(move: Move) -> int:
         return 0 if move.kind == "take" else move.size
 
-    # what a play keeps must be what the next best spends, or (when the next best sheds fewer cards) what every
-    # play that sheds more spends
-    groups = [[runner.move]] if runner else []
-    bigger = [c.move for c in others if sheds(c.move) > a.move.size]
-    if runner and sheds(runner.move) < a.move.size and bigger:
+    def spends(move: Move, rank: int) -> bool:
+        cards = laid(seat, move)
+        if rank == 0:
+            return move.kind in ("play", "add", "clear") and any(seat.is_clear[r] for r in cards)
+        return move.kind in ("play", "add", "clear") and cards.count(rank) > mine.count(rank)
+
+    def holds(rank: int) -> bool:
+        return any(n and seat.is_clear[r] for r, n in enumerate(held)) if rank == 0 else held[rank] > 0
+
+    groups = [[runner.move]]
+    if best.move.kind == "take":
+        groups = [[max((c for c in others if c.move.kind not in (*BLIND, "take")), key=lambda c: c.total).move]]
+    bigger = [c.move for c in others if sheds(c.move) > best.move.size]
+    if best.move.kind != "take" and sheds(runner.move) < best.move.size and bigger:
         groups.append(bigger)
-    plays = [c for c in others if c.move.kind not in ("take", "flip", "gamble", "turnup")]
-    if a.move.kind == "take" and plays:  # a take keeps what the best play would spend
-        groups = [[max(plays, key=lambda c: c.total).move]]
-    item = r"(?:other )?\w+"
-    named = re.search(
-        rf"(?:while keeping|it keeps) your ({item}(?: and {item})*)(?:, and (?:it|every other)|\.$)", text
-    )
-    tops = [st[-1] for k, st in enumerate(seat.stacks) if st and k not in a.move.stacks]
-    for word in named[1].split(" and ") if named else ():
-        if word == "clears":
-            if not any(h or r in tops for r, h in enumerate(hand) if seat.is_clear[r]):
-                found.append("keeps clears it does not hold")
-            if not any(all(m.kind == "clear" or any(c is not None and seat.is_clear[c] for c in laid(m))
-                           for m in group) for group in groups):  # fmt: skip
-                found.append("keeps clears the plays it is set against keep too")
-            continue
-        rank = Move.parse(f"1×{word.removeprefix('other ').removesuffix('s')}").rank
-        if rank not in (1, 2, 3) or not (hand[rank] or rank in tops):
-            found.append("keeps a low card it does not hold")
-        if not any(all(laid(m).count(rank) > laid(a.move).count(rank) for m in group) for group in groups):
-            found.append("keeps a low card the plays it is set against keep too")
-        if word.startswith("other ") != (rank in laid(a.move)):
-            found.append("'other' said of a rank the play does not lay, or left out of one it does")
-    lays = [c.move.rank for c in a.candidates if c.move.kind == "play"]
-    if re.search(r"highest (cards? the pile allows|you can lay)", text) and (
-        a.move.kind != "play" or max(lays) > a.move.rank
-    ):
-        found.append("'the highest' beside a higher lay")
-    nothing = ("nothing you hold plays", "nothing in your hand plays")
-    blind_or_take = ("take", "flip", "gamble", "turnup")
-    if any(words in text for words in nothing) and any(c.move.kind not in blind_or_take for c in others):
-        found.append("'nothing plays' beside a move that lays or turns a card up")
-    if "keeps you from taking the pile" in text and any(c.move.kind != "take" for c in others):
-        found.append("'keeps you from taking' beside another move that does not take")
-    if "cards at once" in text and runner and runner.move.kind != "take" and runner.move.size >= a.move.size:
-        found.append("'cards at once' beside a next best as big")
-    if "most valuable play" in text:
-        found.append("no reason given")
-    if "sheds less" in text and (a.move.kind == "take" or best.components["shed"] >= by_turn.components["shed"]):
-        found.append("'sheds less' of a play that does not")
-    if "a pile of 0 cards" in text:
-        found.append("sweeps an empty pile")
+    low = all(rank == 0 or (rank in (1, 2, 3) and not seat.is_clear[rank]) for rank in a.kept)
+    return low and any(all(holds(r) and all(spends(m, r) for m in group) for r in a.kept) for group in groups)
+
+
+def apart(best: Candidate, others: list[Candidate], part: str) -> bool:
+    return all(best.components[part] > c.components[part] + 1e-6 for c in others)
+
+
+def claim_holds(a: Any, seen: dict[str, Any]) -> bool:
+    """Whether the reason the advice names (``a.reason``) is borne out by the numbers and the position."""
+    best = next(c for c in a.candidates if c.move == a.move)
+    others = [c for c in a.candidates if c is not best]
+    seat = Knowledge.from_view(seen)
+    move, name = best.move, a.reason
+    runner = max(others, key=lambda c: c.total, default=None)
+    high = seat.rules.game == "CUT" and move.rank >= JACK
+    shed = [0 if c.move.kind == "take" else c.move.size for c in others]
+    kinds = {"push": "push", "blind": ("flip", "gamble"), "clear": "clear", "turn up": "turnup", "take": "take",
+             "done": "done"}  # fmt: skip
+    if a.kept and not keeps_what_others_spend(a, best, others, seat):
+        return False
+    if name in kinds:
+        return move.kind in kinds[name]
+    if name == "out":
+        return best.goes_out
+    if name == "finishes":
+        return best.components["go out"] == 80.0
+    if name == "clears":
+        return best.clears
+    if name == "adds nothing":
+        return move.kind == "add" and not move.size
+    if name == "hinders":
+        return best.components["control"] > 0 and apart(best, others, "control")
+    if name == "only move":
+        return not others
+    assert runner is not None
+    if name == "saves a take":
+        return all(c.move.kind == "take" for c in others)
+    if name in ("leads high", "sheds high"):
+        return high and (name == "sheds high" or not seen["pile"])
+    if name == "keeps back":
+        same = [c for c in others if c.move.kind == "play" and c.move.rank == move.rank]
+        spare = best.fact(SPARE_LOW)
+        return held_after(seat, move)[move.rank] > 0 and any(c.total + c.fact(SPARE_LOW) - spare > best.total
+                                                             for c in same)  # fmt: skip
+    if name == "at once":
+        return move.size > 1 and move.size >= max(shed) and move.size > shed[others.index(runner)]
+    if name == "keeping":
+        return bool(a.kept) and keeps_what_others_spend(a, best, others, seat)
+    if name == "shed":
+        lays = [c.move.rank for c in others if c.move.kind == "play"]
+        highest = move.kind == "play" and runner.move.kind == "play" and all(r <= move.rank for r in lays)
+        return move.size > max(shed) or (highest and runner.move.rank < move.rank and apart(best, others, "shed"))
+    if name in COMPONENTS:
+        return apart(best, others, name) and (name != "control" or best.components[name] > 0)
+    if name == "on balance":
+        return not any(claim_holds(dataclasses.replace(a, reason=part), seen) for part in COMPONENTS)
+    by_turn = max(a.candidates, key=lambda c: c.turn_value)
+    if name.startswith("line: "):
+        lead = {"takes now": move.kind == "take", "sheds less": move.size < by_turn.move.size,
+                "worth less": best.components["shed"] < by_turn.components["shed"]}  # fmt: skip
+        return by_turn.turn_value - best.turn_value > 1e-6 and lead[name.removeprefix("line: ")]
+    if name == "barred":
+        return any(c.fact(PRINCIPLE) < 0 and c.total - c.fact(PRINCIPLE) > best.total for c in others)
+    if name == "high pile":
+        return best.fact(PRINCIPLE) > 0 and best.total - best.fact(PRINCIPLE) < runner.total
+    raise AssertionError(f"no claim known for the reason {name!r}")
+
+
+def contradictions(a: Any, seen: dict[str, Any]) -> list[str]:
+    """What in an advice the numbers behind it contradict (C1, C5): every candidate's facts against its numbers and
+    the position, and the reason said against the numbers of every move. Empty when they hold."""
+    seat = Knowledge.from_view(seen)
+    best = next(c for c in a.candidates if c.move == a.move)
+    found = [problem for c in a.candidates for problem in fact_problems(c, seat, a.coach)]
+    if not claim_holds(a, seen):
+        found.append(f"'{a.reason}' not borne out")
     if a.plan and a.move.kind in ("play", "add") and all(rank == a.move.rank for rank, _ in best.steps):
         found.append("a plan of only the rank just played")
-    most = max((c.move.size for c in others if c.move.kind != "take"), default=0)  # a take's shown card is taken
-    if "more cards than any other play" in text and a.move.size <= most:
-        found.append("'more cards than any other play' with a play as big")
-    if "more than any other play" in text and "cards than" not in text:
-        found.append("'sheds more than any other play', of what unsaid")
-    if re.search(r"sheds \w+ cards at once", text) and a.move.size < most:
-        found.append("'cards at once' with a bigger play legal")
-    for part, words in DECIDING.items():
-        if words in text and any(c.components[part] >= best.components[part] for c in others):
-            found.append(f"'{words}' with another move as good on {part}")
-    if "hardest pile" in text and best.components["control"] <= 0:
-        found.append("'hardest pile' of a move that leaves nothing harder")
-    if "sheds less right now" in text and a.move.size >= by_turn.move.size:
-        found.append("'sheds less' of a play that sheds as many cards")
-    if "sets up your next turns" in text and by_turn.turn_value - best.turn_value < 1e-6:
-        found.append("the line overrides a move worth no more this turn")
-    floor = re.search(r"keeps your (\w+) as a low floor", text)
-    held = seat.hand[by_turn.move.rank] + sum(1 for st in seat.stacks if st and st[-1] == by_turn.move.rank)
-    if floor and floor[1].endswith("s") != (held > 1):
-        found.append("a low floor's count wrong")
-    if re.search(r"(odds favour|against it).*bust chance 50%", text):
-        found.append("an even chance called for or against")
-    if "costs only" in text and seen["pile_points"] >= 10 and "this turn" not in text:
-        found.append("'costs only' of a costly pile")
-    if "dumps a clear card" in text and a.move.size > 1:
-        found.append("one clear card said of several")
-    blind = [c for c in others if c.move.kind in ("flip", "gamble")]
-    if text.endswith("nothing you hold plays.") and blind:
-        found.append("'nothing you hold plays' with a blind card turned down unsaid")
-    turned_down = f"bust chance {max(blind, key=lambda c: c.total).bust:.0%})" if blind else ""
-    if a.move.kind == "take" and "bust chance" in text and turned_down not in text:
-        found.append("a take quoting another bust chance than its best blind card's")
     return found
 
 

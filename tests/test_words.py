@@ -108,7 +108,7 @@ def advise_text_for(move: Move) -> str:
     seen = view(state, 0)
     style, level = style_of("Madonna"), level_of("Expert")
     cand = next(c for c in evaluate(seen, style, level) if c.move == move)
-    return explain(cand, cand, seen, style=style, level=level)[0]
+    return explain(cand, cand, seen)[0]
 
 
 class TestLabels:

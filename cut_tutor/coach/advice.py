@@ -14,30 +14,17 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..engine.cards import JACK, JOKER, WILD
-from ..engine.moves import ADD, CLEAR, DONE, FLIP, GAMBLE, PLAY, PUSH, TAKE, TURNUP, Move
-from ..engine.rules import CLEAR4
-from ..engine.words import (
-    acts,
-    card_word,
-    count,
-    game_of,
-    move_labels,
-    move_phrase,
-    number,
-    percent,
-    pile_number,
-    plural,
-    pts,
-    who,
-)
+from ..engine.moves import ADD, PLAY, TAKE, Move
+from ..engine.words import card_word, game_of, move_labels, move_phrase, percent, plural
 from ..engine.words import plan as plan_phrase
 from .knowledge import Knowledge
-from .scoring import COMPONENTS, Candidate
+from .reasons import TIE, Case, Said
+from .reasons import reason as explain_reason
+from .scoring import BUST, COMPONENTS, PRINCIPLE, STRANDED, Candidate
 from .styles import COACH_STYLE, Level, Style, level_of, style_of
-from .values import GAMES, evaluate, evaluate_knowledge
+from .values import GAMES, evaluate_knowledge
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -55,6 +42,9 @@ class Advice:
     candidates: list[Candidate]
     #: Every candidate's button text, as the table words it (:func:`~cut_tutor.engine.words.move_labels`).
     labels: dict[Move, str]
+    #: The name of the reason the text gives, and the cards it names as kept (:class:`Explanation`).
+    reason: str
+    kept: tuple[int, ...]
 
     @property
     def label(self) -> str:
@@ -87,67 +77,96 @@ def choose(candidates: list[Candidate], level: Level) -> tuple[Candidate, Candid
     return candidates[0], by_turn
 
 
+class Explanation(NamedTuple):
+    """The coach's sentence, the plan it names, and the name of the reason it gives (:data:`.reasons.REASONS`, a
+    component, or the line's and the principle's own), so that a check can hold the reason to the numbers."""
+
+    text: str
+    plan: str | None
+    reason: str
+    kept: tuple[int, ...] = ()  # the cards the reason names as kept (:func:`.reasons.kept`)
+
+
 def explain(
     best: Candidate,
     by_turn: Candidate,
     view: dict[str, Any],
     names: Sequence[str] | None = None,
     *,
-    style: Style,
-    level: Level,
     candidates: Sequence[Candidate] = (),
     coach: str | None = None,
-) -> tuple[str, str | None]:
+    seat: Knowledge | None = None,
+) -> Explanation:
     """A sentence naming the deciding reason and the cards; the plan when the line decided (C5).
 
-    ``style`` and ``level`` are the scorer's, so a reason fires at the thresholds the numbers used;
-    ``candidates`` (every scored move) let the reason name what set the move apart from the next best, and
-    ``coach`` the principle (C3) when it, not the numbers, decided.
+    The reason reads the facts the scorers recorded (:mod:`.reasons`); ``candidates`` (every scored move) let it
+    name what set the move apart from the others, and ``coach`` the principle (C3) when it, not the numbers, decided;
+    ``seat`` is the view's knowledge when the caller has it already.
     """
     game = game_of(view)
     head = move_phrase(best.move, game, names)
-    seat = Knowledge.from_view(view)
+    seat = seat or Knowledge.from_view(view)
     others = [c for c in candidates if c is not best]
     # A plan of nothing but the rank just played names no plan: it only splits a group.
     own = best.move.rank if best.move.kind in (PLAY, ADD) else -1
     steps = best.steps if any(rank != own for rank, _ in best.steps) else []
     plan = plan_phrase(steps, game) if steps else None
-    principle = _principle(best, others, seat, coach)
-    reason = principle or _reason(best, view, seat, others, names, style, level)
+    principle = _principle(best, others, coach)
+    name, reason, kept = principle or explain_reason(Case(best, others, view, seat, names, game, GAMES[game].words))
     # The line overrode this turn's best only if that one is worth more this turn than rounding can tell.
     overridden = best is not by_turn and by_turn.turn_value - best.turn_value > TIE
-    if overridden and plan and not principle:
-        why = _why_line(best, by_turn, seat, game)
-        if best.move.kind == TAKE:
-            lead = "it takes the pile now"
-        elif best.move.size < by_turn.move.size:
-            lead = "it sheds less right now"  # fewer cards: the guide's own words
-        elif best.components["shed"] < by_turn.components["shed"]:
-            lead = "it is worth less this turn"
-        elif reason == _DECIDING["line"]:
-            return f"{head} — the cards it keeps play best over your next turns: {plan}.", plan
-        else:
-            return f"{head} — {reason}, and it sets up your next turns: {plan}.", plan
-        but = f"but {why}, and it" if why else "but it"
-        return f"{head} — {lead}, {but} sets up your next turns: {plan}.", plan
-    return f"{head} — {reason}.", plan
+    if not (overridden and plan and not principle):
+        return Explanation(f"{head} — {reason}.", plan, name, kept)
+    lead = _lead(best, by_turn)
+    if lead is None and name == "line":
+        return Explanation(f"{head} — the cards it keeps play best over your next turns: {plan}.", plan, name, kept)
+    if lead is None:
+        return Explanation(f"{head} — {reason}, and it sets up your next turns: {plan}.", plan, name, kept)
+    why = _why_line(best, by_turn, seat, game)
+    but = f"but {why}, and it" if why else "but it"
+    return Explanation(f"{head} — {LEADS[lead]}, {but} sets up your next turns: {plan}.", plan, f"line: {lead}", kept)
 
 
-def _principle(best: Candidate, others: Sequence[Candidate], seat: Knowledge, coach: str | None) -> str | None:
-    """The coach's principle when it decided (C3): a blind play it would not make, or one it made for it."""
+#: What a move the line chose gives up this turn, by name: said before what the line gains.
+LEADS = {
+    "takes now": "it takes the pile now",
+    "sheds less": "it sheds less right now",  # fewer cards: the guide's own words
+    "worth less": "it is worth less this turn",
+}
+
+
+def _lead(best: Candidate, by_turn: Candidate) -> str | None:
+    """What the line's move gives up this turn beside this turn's best, when it gives up something plain."""
+    if best.move.kind == TAKE:
+        return "takes now"
+    if best.move.size < by_turn.move.size:
+        return "sheds less"
+    if best.components["shed"] < by_turn.components["shed"]:
+        return "worth less"
+    return None
+
+
+def _principle(best: Candidate, others: Sequence[Candidate], coach: str | None) -> Said | None:
+    """The coach's principle when it decided (C3), named and in words: a blind play it would not make, or one it
+    made for it."""
     if coach is None:
         return None
-    if any(c.principle < 0 and c.total - c.principle > best.total for c in others):
-        return f"{coach} flips only into an empty pile, unless nothing else plays or the card would go out"
+    if any(c.fact(PRINCIPLE) < 0 and c.total - c.fact(PRINCIPLE) > best.total for c in others):
+        return Said(
+            "barred", f"{coach} flips only into an empty pile, unless nothing else plays or the card would go out"
+        )
     runner = max((c.total for c in others), default=None)
-    if best.principle > 0 and runner is not None and best.total - best.principle < runner:
-        return f"{coach} flips on a high pile, where most blind cards land (bust chance {percent(best.bust)})"
+    principle = best.fact(PRINCIPLE)
+    if principle > 0 and runner is not None and best.total - principle < runner:
+        bust = percent(best.fact(BUST))
+        return Said("high pile", f"{coach} flips on a high pile, where most blind cards land (bust chance {bust})")
     return None
 
 
 def _why_line(best: Candidate, by_turn: Candidate, seat: Knowledge, game: str) -> str | None:
     """Why the line beats shedding the most now (C5): a high card the other play strands, or a low floor kept."""
-    stranded = [card for card in by_turn.stranded if card not in best.stranded]
+    kept = _stranded(best)
+    stranded = [card for card in _stranded(by_turn) if card not in kept]
     if stranded:
         return f"it saves your {card_word(stranded[-1], game)} from being stranded"
     rank = by_turn.move.rank
@@ -157,264 +176,15 @@ def _why_line(best: Candidate, by_turn: Candidate, seat: Knowledge, game: str) -
     return None
 
 
+def _stranded(cand: Candidate) -> tuple[int, ...]:
+    """The high cards the move's line leaves held."""
+    fact = cand.facts.get(STRANDED)
+    return fact.cards if fact else ()
+
+
 def _held(seat: Knowledge, rank: int) -> int:
     """The cards of a rank the seat can play from: its hand and its face-up stack tops (R7)."""
     return seat.hand[rank] + sum(1 for stack in seat.stacks if stack and stack[-1] == rank)
-
-
-#: What each component says when it set the move apart from the next best.
-_DECIDING = {
-    "go out": "it brings you closest to going out",
-    "shed": "it sheds more cards than any other play",
-    "assets": "it keeps your better cards for later",
-    "control": "it leaves the next seat the hardest pile",
-    "risk": "it carries the least risk",
-    "line": "the cards it keeps play best over your next turns",
-}
-
-
-#: Said when no single part sets the move apart from every other play: the parts only add up to the most.
-ON_BALANCE = "taken together, its parts add up to the most of any play"
-#: The low floor's ranks, A–3: the cards that follow almost any pile (unless they are the clear rank).
-LOW = range(1, 4)
-#: Two values closer than this are equal: they differ by rounding only.
-TIE = 1e-6
-#: A pile worth fewer points than this "costs only" its points to take.
-CHEAP_PILE = 10
-
-
-def _deciding(cand: Candidate, others: Sequence[Candidate]) -> str:
-    """The part by which ``cand`` leads the next best move the most, in words, among the parts where it also leads
-    every other move (a lead over the runner-up alone says nothing of the rest)."""
-    if not others:
-        return "it is your only move"
-    runner = max(others, key=lambda c: c.total)
-    for part in sorted(COMPONENTS, key=lambda name: runner.components[name] - cand.components[name]):
-        if cand.components[part] - runner.components[part] <= TIE:
-            break
-        if part == "shed":
-            if cand.move.size > max(_sheds(c.move) for c in others):
-                return _DECIDING[part]
-            if _highest(cand, runner, others) and all(cand.components[part] > c.components[part] + TIE for c in others):
-                n = cand.move.size
-                return (
-                    f"it plays the highest {'card' if n == 1 else 'cards'} the pile allows, before a lower top "
-                    f"strands {'it' if n == 1 else 'them'}"
-                )
-            continue
-        if part == "control" and cand.components[part] <= 0:
-            continue  # only the others' costs: the next seat faces nothing harder
-        if all(cand.components[part] > c.components[part] + TIE for c in others):
-            return _DECIDING[part]
-    return ON_BALANCE
-
-
-def _reason(
-    cand: Candidate,
-    view: dict[str, Any],
-    seat: Knowledge,
-    others: Sequence[Candidate],
-    names: Sequence[str] | None,
-    style: Style,
-    level: Level,
-) -> str:
-    move, parts = cand.move, cand.components
-    pile = view["pile"]
-    seats = view["seats"]
-    me = view["seat"]
-    nxt = seats[(me + 1) % view["players"]]
-    game = game_of(view)
-    if cand.goes_out:
-        return "it empties your cards and wins the hand"
-    if move.kind == PUSH:
-        return _push_reason(move, view, names)
-    if move.kind == CLEAR and game == CLEAR4:
-        return f"sweeps a pile of {count(len(pile), 'card')} and you go again" if pile else "sheds it and you go again"
-    if move.kind in (FLIP, GAMBLE):
-        return _blind_reason(cand, view, seat)
-    if parts["go out"] >= 50:
-        return "it clears, and your go-again finishes your cards"
-    if move.kind == CLEAR:
-        near = [s for s in seats if s["seat"] != me and s["cards_left"] <= style.dump_clears_at]
-        if near:
-            value = view["rules"]["clear_value"] * move.size
-            closest = min(near, key=lambda s: s["cards_left"])["seat"]
-            dumped = "a clear card" if move.size == 1 else f"{number(move.size)} clear cards"
-            return f"dumps {dumped} worth {value} points before {acts(who(closest, names), 'go out')}"
-        if not pile:
-            return f"sheds {'it' if move.size == 1 else 'them'} and you go again"
-        return f"sweeps a pile of {count(len(pile), 'card')} ({pts(view['pile_points'])}) and you go again"
-    if cand.clears:
-        value = view.get("pile_value") if move.rank == WILD else move.rank  # Clear 4's JOKERs take the value (R22)
-        four = f"four {plural(card_word(value, game))}" if value else "four of a kind"
-        return f"completes {four}: the pile clears and you go again"
-    if move.kind == TURNUP:  # R18's two reasons: caution now, and a known card to play on purpose later
-        odds = f"bust chance {percent(cand.bust)}"
-        if len(pile) >= 3:
-            cost = pts(view["pile_points"])
-            caution = f"seeing the card first is cheaper than a blind card on this pile ({cost}, {odds})"
-        else:
-            caution = f"seeing the card first costs only this turn, and a blind card could bust ({odds})"
-        return f"{caution}; then it stays on your pile as a known card, to play when it fits"
-    if move.kind == TAKE:
-        return _take_reason(move, seat, others, game)
-    if move.kind == DONE:
-        return "another blind card is not worth the pile it could cost you"
-    if move.kind == ADD and not move.size:
-        return "keeping those cards is worth more than adding them"
-    if (
-        nxt["cards_left"] <= GAMES[seat.rules.game].hinder_at(level)
-        and parts["control"] > 2
-        and all(parts["control"] > c.components["control"] for c in others)
-    ):
-        left = count(nxt["cards_left"], "card")
-        return f"plays low so {who(nxt['seat'], names)}, down to {left}, must match or take the pile"
-    if not others:
-        return _deciding(cand, others)
-    runner = max(others, key=lambda c: c.total)
-    if all(c.move.kind == TAKE for c in others):
-        return f"it keeps you from taking the pile ({count(len(pile), 'card')}, {pts(view['pile_points'])})"
-    n = move.size
-    high = game != CLEAR4 and move.rank >= JACK  # J, Q, K: Clear 4's top value is 10, its specials are not high
-    # Against a next best that lays high as well, say what sets this one apart: more cards, or the higher rank.
-    both = high and runner.move.kind == PLAY and runner.move.rank >= JACK
-    highest = ", the highest you can lay" if both and _highest(cand, runner, others) else ""
-    if not pile and high:
-        more = f", {number(n)} cards at once" if both and n > runner.move.size else ""
-        return f"leads high on an empty pile{more or highest}"
-    kept_back = _kept_back(cand, seat, others, game)
-    if kept_back:
-        return kept_back
-    if high:
-        return f"sheds {number(n)} high {'card' if n == 1 else 'cards'} while the pile allows it{highest}"
-    if n > 1 and n >= max(_sheds(c.move) for c in others) and n > _sheds(runner.move):
-        return f"sheds {number(n)} cards at once"
-    kept = _kept(seat, move, runner.move, game)
-    bigger = [c.move for c in others if _sheds(c.move) > n]
-    if not kept and bigger and _sheds(runner.move) < n:
-        # it sheds more than the next best, and keeps what every play that sheds more would spend
-        common = set.intersection(*[set(_kept(seat, move, other, game)) for other in bigger])
-        kept = [word for word in _kept(seat, move, bigger[0], game) if word in common]
-    if kept:
-        return f"sheds {'a card' if n == 1 else f'{number(n)} cards'} while keeping your {' and '.join(kept)}"
-    return _deciding(cand, others)
-
-
-def _take_reason(move: Move, seat: Knowledge, others: Sequence[Candidate], game: str) -> str:
-    """Why take the pile: what it keeps that the best play would spend; else, when nothing in the hand plays, what
-    the blind cards and turn-ups it turns down would risk. Showing a card takes as a bare take does (R11)."""
-    lays = [c for c in others if c.move.kind not in (TAKE, FLIP, GAMBLE, TURNUP)]
-    if lays:
-        kept = _kept(seat, Move(TAKE), max(lays, key=lambda c: c.total).move, game)
-        return (
-            f"it keeps your {' and '.join(kept)}, and every other move costs more"
-            if kept
-            else "every other move costs more"
-        )
-    blind = [c for c in others if c.move.kind in (FLIP, GAMBLE)]
-    turn = any(c.move.kind == TURNUP for c in others)
-    if blind:
-        chance = percent(max(blind, key=lambda c: c.total).bust)
-        if turn:
-            return (
-                f"nothing in your hand plays, and neither a blind card (bust chance {chance}) nor turning one up is "
-                "worth it here"
-            )
-        return f"nothing in your hand plays, and a blind card is not worth its risk here (bust chance {chance})"
-    if turn:
-        return "nothing in your hand plays, and turning a card up is not worth a turn here"
-    if move.stacks:  # a Board card shown joins the hand with the pile (R11)
-        shown = card_word(move.rank, game)
-        return f"nothing you hold plays, and your {shown} from {pile_number(move.stacks[0])} joins the cards you take"
-    return "nothing you hold plays"
-
-
-def _sheds(move: Move) -> int:
-    """The cards a move gets rid of: a take's shown card goes back to the hand with the pile (R11)."""
-    return 0 if move.kind == TAKE else move.size
-
-
-def _kept_back(cand: Candidate, seat: Knowledge, others: Sequence[Candidate], game: str) -> str | None:
-    """Why a lay onto a pile holds some of its low cards back, when that decided: a bigger lay of the same rank
-    would have won without its charge for the low cards past the first (the next seat faces the same top)."""
-    move = cand.move
-    kept = seat.hand[move.rank] - move.n
-    if move.kind != PLAY or not kept:
-        return None
-    same = [c for c in others if c.move.kind == PLAY and c.move.rank == move.rank]
-    if not any(c.total + c.spare_low - cand.spare_low > cand.total for c in same):
-        return None
-    word = card_word(move.rank, game)
-    held = word if kept == 1 else f"{number(kept)} {plural(word)}"
-    return f"the next seat faces the same {word} either way, so it keeps your other {held} as a way out"
-
-
-def _kept(seat: Knowledge, move: Move, other: Move, game: str) -> list[str]:
-    """What of its low floor (A–3) and clear cards ``move`` keeps that ``other`` would give up, in words (empty when
-    nothing): keeping what the other move keeps as well sets nothing apart."""
-    if other.kind not in (PLAY, ADD, CLEAR):
-        return []
-    wild = WILD if seat.rules.game == CLEAR4 else JOKER
-    given, laid = _laid(seat, other, wild), _laid(seat, move, wild)
-    after = list(seat.hand)
-    after[move.rank] -= move.n
-    after[wild] -= move.jokers
-    for k, stack in enumerate(seat.stacks):
-        if stack and stack[-1] is not None and k not in move.stacks:
-            after[stack[-1]] += 1  # a face-up stack top still held (R7)
-    words = []
-    for rank in sorted({card for card in given if card is not None and card in LOW and not seat.is_clear[card]}):
-        if after[rank] and given.count(rank) > laid.count(rank):  # a rank both lay as many of sets nothing apart
-            word = card_word(rank, game) if after[rank] == 1 else plural(card_word(rank, game))
-            words.append(f"other {word}" if rank in laid else word)  # "keeping your other A" beside 2×A
-    clears = [r for r in range(len(after)) if seat.is_clear[r]]
-    if any(card is not None and seat.is_clear[card] for card in given) and any(after[r] for r in clears):
-        words.append("clears")
-    return words
-
-
-def _laid(seat: Knowledge, move: Move, wild: int) -> list[int | None]:
-    """The cards a move lays: from the hand, its jokers, and its stacks' tops (``None`` for a face-down one)."""
-    return [move.rank] * move.n + [wild] * move.jokers + [seat.stacks[k][-1] for k in move.stacks]
-
-
-def _highest(cand: Candidate, runner: Candidate, others: Sequence[Candidate]) -> bool:
-    """Whether the move lays the highest rank the pile allows where the next best lays a lower one (the guide's
-    "play the highest card the pile allows")."""
-    move = cand.move
-    if move.kind != PLAY or runner.move.kind != PLAY or runner.move.rank >= move.rank:
-        return False
-    return all(c.move.rank <= move.rank for c in others if c.move.kind == PLAY)
-
-
-def _blind_reason(cand: Candidate, view: dict[str, Any], seat: Knowledge) -> str:
-    """A blind card's reason: what the pile costs against the chance it busts, as the numbers have it."""
-    pile = view["pile"]
-    if not pile:
-        return "the pile is empty, so a blind card always lands"
-    odds = f"bust chance {percent(cand.bust)}"
-    cost = pts(view["pile_points"])
-    if all(m.kind == cand.move.kind for m in seat.legal):
-        return f"a blind card is all you can play ({odds})"
-    if seat.cards_left == 1:
-        return f"your last card goes out unless it busts ({odds})"
-    shown = int(percent(cand.bust).rstrip("%"))  # as the words show it: an even chance favours nothing
-    if shown < 50:
-        return f"the pile costs {cost} to take and the odds favour the {cand.move.kind} ({odds})"
-    even = "the odds are even" if shown == 50 else "the odds are against it"
-    only = " only" if view["pile_points"] < CHEAP_PILE else ""
-    return f"{even} ({odds}), but the pile costs{only} {cost} to take and the other moves cost more"
-
-
-def _push_reason(move: Move, view: dict[str, Any], names: Sequence[str] | None) -> str:
-    """Clear 4: whom the pile goes to, and why that seat (R22, C6)."""
-    pile, seats = view["pile"], view["seats"]
-    if not pile:
-        return "sheds your PUSH while the pile is empty"
-    left = seats[move.to]["cards_left"]
-    others = [s["cards_left"] for s in seats if s["seat"] != view["seat"]]
-    closest = ", the closest to going out" if left == min(others) else ""
-    return f"sends {count(len(pile), 'card')} to {who(move.to, names)}{closest} ({count(left, 'card')} left)"
 
 
 def advise(
@@ -425,13 +195,14 @@ def advise(
         raise ValueError(f"seat {view.get('seat')} has no move to advise: it is not its turn or the hand is over")
     style = style_of(coach)
     lvl = level_of(level)
-    candidates = evaluate(view, style, lvl)
+    seat = Knowledge.from_view(view)
+    candidates = evaluate_knowledge(seat, style, lvl)
     best, by_turn = choose(candidates, lvl)
     name = coach if coach in COACH_STYLE else style.name
-    text, plan = explain(best, by_turn, view, names, style=style, level=lvl, candidates=candidates, coach=name)
+    text, plan, reason, kept = explain(best, by_turn, view, names, candidates=candidates, coach=name, seat=seat)
     clears = {c.move for c in candidates if c.clears}
     labels = move_labels([c.move for c in candidates], game=game_of(view), clears=clears, names=names)
-    return Advice(name, lvl.name, best.move, text, plan, candidates, labels)
+    return Advice(name, lvl.name, best.move, text, plan, candidates, labels, reason, kept)
 
 
 def compare(view: dict[str, Any], level: str = "Expert", names: Sequence[str] | None = None) -> pd.DataFrame:

@@ -21,13 +21,21 @@ from ..engine.cards import CLEAR_CARD, NCODES, PUSH, WILD
 from ..engine.moves import ADD, CLEAR, FLIP, PLAY, TAKE, Move
 from ..engine.moves import PUSH as PUSH_MOVE
 from ..engine.rules import Rules
+from ..engine.words import count, who
 from .knowledge import Knowledge
+from .reasons import Case, GameWords
 from .scoring import (
+    BUST,
+    CLEARS,
     COMPONENTS,
     GO_AGAIN,
+    HINDERS,
+    HOLDS,
     NEAR_OUT,
+    OUT,
     PER_CARD,
     Candidate,
+    Fact,
     Numbers,
     again,
     bar,
@@ -80,6 +88,7 @@ def score(seat: Knowledge, nums: Numbers, move: Move, style: Style, level: Level
         parts["assets"] = sum([_asset(seat, c, -1, style) for c in seat.pile]) * 0.5
         parts["control"] = -8.0 * level.hinder if seat.next_left <= hinder_at(level) else 0.0
         hand = list(seat.hand)
+        cand.facts[HOLDS] = Fact(HOLDS, 0.0, seat.hand)  # the cards it keeps of its own
         for card in seat.pile:
             hand[card] += 1
         parts["line"] = line(seat, nums, hand, level, cand)
@@ -118,18 +127,20 @@ def _score_lay(seat: Knowledge, nums: Numbers, move: Move, style: Style, level: 
     hand = list(seat.hand)
     hand[move.rank] -= move.n
     hand[WILD] -= move.jokers
+    cand.facts[HOLDS] = Fact(HOLDS, 0.0, tuple(hand))
     if left == 0:
-        cand.goes_out = True
+        cand.note(OUT)
         parts["go out"] = 100.0
         return
     if run >= 4 and count:
-        cand.clears = True
-        cand.again = again(nums, hand)
+        cand.note(CLEARS, cards=(value,))
+        again(nums, hand, cand)
         parts["control"] = go_again(level, cand)
         parts["line"] = line(seat, nums, hand, level, cand, empty_first=True)
         return
     if seat.next_left <= hinder_at(level):  # C6: a low value makes a seat about to go out match or take
         parts["control"] = level.hinder * 2.8 * (10 - value) if value else -4.0 * level.hinder
+        cand.note(HINDERS, parts["control"])
     parts["line"] = line(seat, nums, hand, level, cand)
 
 
@@ -149,11 +160,11 @@ def _score_special(seat: Knowledge, nums: Numbers, move: Move, style: Style, lev
         target = seat.left[move.to]
         parts["control"] = len(seat.pile) * (1.0 + 6.0 / max(1, target)) * (0.5 + 0.5 * level.hinder)
     else:
-        cand.again = again(nums, hand)
+        again(nums, hand, cand)
         parts["control"] = go_again(level, cand)
         parts["control"] += style.spare_clear * 0.5 * min(len(seat.pile), 6) / 6
     if left == 0:
-        cand.goes_out = True
+        cand.note(OUT)
         parts["go out"] = 100.0
         return
     parts["line"] = line(seat, nums, hand, level, cand, empty_first=move.kind == CLEAR)
@@ -172,7 +183,7 @@ def _odds(seat: Knowledge, level: Level) -> tuple[float, float, float, float]:
 def _score_blind(seat: Knowledge, style: Style, level: Level, cand: Candidate) -> None:
     parts = cand.components
     p_clear, p_push, p_fit, p_bust = _odds(seat, level)
-    cand.bust = p_bust
+    cand.note(BUST, p_bust)
     parts["shed"] = round((1.0 - p_bust) * PER_CARD + p_fit * 2.5, 2)
     parts["control"] = round(p_clear * (GO_AGAIN if level.depth == 0 else 0.0) + p_push * 0.6 * len(seat.pile), 2)
     if seat.cards_left == 1:
@@ -184,3 +195,27 @@ def _score_blind(seat: Knowledge, style: Style, level: Level, cand: Candidate) -
     parts["risk"] = round(-cost, 2)
     if seat.pile and seat.top >= 8 and style.high_pile_flip:  # C3: Gambler flips on a high pile
         by_principle(cand, "risk", style.high_pile_flip, style.high_pile_flips)
+
+
+def _clear_words(case: Case) -> str:
+    """CLEAR: the pile it sweeps, and the turn again (R22)."""
+    pile = case.view["pile"]
+    return f"sweeps a pile of {count(len(pile), 'card')} and you go again" if pile else "sheds it and you go again"
+
+
+def _push_words(case: Case) -> str:
+    """PUSH: whom the pile goes to, and why that seat (R22, C6)."""
+    view, move = case.view, case.move
+    if not view["pile"]:
+        return "sheds your PUSH while the pile is empty"
+    seats = view["seats"]
+    left = seats[move.to]["cards_left"]
+    others = [s["cards_left"] for s in seats if s["seat"] != view["seat"]]
+    closest = ", the closest to going out" if left == min(others) else ""
+    sent = count(len(view["pile"]), "card")
+    return f"sends {sent} to {who(move.to, case.names)}{closest} ({count(left, 'card')} left)"
+
+
+#: Clear 4's own words: CLEAR and PUSH; its top value is 10 and its specials are not high, so no card is high;
+#: its JOKERs join number plays.
+WORDS = GameWords({CLEAR: _clear_words, PUSH_MOVE: _push_words}, high=NCODES, wild=WILD)

@@ -4,16 +4,27 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from ..engine.cards import JOKER, NCODES
+from ..engine.cards import JACK, JOKER, NCODES
 from ..engine.moves import ADD, CLEAR, DONE, FLIP, GAMBLE, PLAY, TAKE, TURNUP, Move
 from ..engine.rules import Rules
+from ..engine.words import acts, count, number, pts, who
 from .knowledge import Knowledge
+from .reasons import Case, GameWords
 from .scoring import (
+    BUST,
+    CLEARS,
     COMPONENTS,
+    DUMPS,
+    FINISHES,
     GO_AGAIN,
+    HINDERS,
+    HOLDS,
     NEAR_OUT,
+    OUT,
     PER_CARD,
+    SPARE_LOW,
     Candidate,
+    Fact,
     Numbers,
     again,
     bar,
@@ -56,33 +67,14 @@ def score(seat: Knowledge, nums: Numbers, move: Move, style: Style, level: Level
     if kind in (PLAY, ADD):
         _score_lay(seat, nums, move, style, level, cand)
     elif kind == CLEAR:
-        count = move.size
-        left = seat.cards_left - count
-        parts["shed"] = count * PER_CARD
-        parts["assets"] = _clear_assets(seat, move, style, level)
-        cand.again = again(nums, _hand_after_clear(seat, move))
-        # Spending a clear while another stays in hand seizes the board without giving up the way out.
-        spare = seat.clears_held - move.n - move.jokers >= 1
-        seize = style.spare_clear * (1.0 + 0.1 * seat.pile_points) if spare else 0.0
-        # The extra turn is worth what it sheds beyond the number play open now: on an empty pile, nothing.
-        extra = go_again(level, cand)
-        if extra:
-            extra = max(0.0, extra - best_group(nums, list(seat.hand), seat.top)[1])
-        parts["control"] = extra + seize
-        if left == 0:
-            cand.goes_out = True
-            parts["go out"] = 100.0
-        else:
-            hand = _hand_after_clear(seat, move)
-            if _one_play_empties(seat, hand, left):
-                parts["go out"] = 80.0
-            parts["line"] = line(seat, nums, hand, level, cand, empty_first=True)
+        _score_clear(seat, nums, move, style, level, cand)
     elif kind == TAKE:
         # R11: the card shown was the seat's already, so only the pile is gained; a Board card shown joins the hand.
         parts["shed"] = -sum(map(nums.shed.__getitem__, seat.pile)) * style.take
         parts["assets"] = sum([_asset_change(seat, c, -1, style, level) for c in seat.pile]) * 0.5
         parts["control"] = -8.0 * level.hinder if _about_to_go_out(seat, level) else 0.0
         hand = list(seat.hand)
+        cand.facts[HOLDS] = Fact(HOLDS, 0.0, seat.hand)  # the cards it keeps of its own
         for card in seat.pile:
             hand[card] += 1
         for shown in [seat.stacks[k][-1] for k in move.stacks]:
@@ -95,7 +87,7 @@ def score(seat: Knowledge, nums: Numbers, move: Move, style: Style, level: Level
             bar(cand)
     elif kind == TURNUP:
         risk = _blind_odds(seat, level)
-        cand.bust = risk[2]
+        cand.note(BUST, risk[2])
         parts["risk"] = round(-style.risk_aversion * risk[2] * _take_cost(seat) * 0.25, 2)
         parts["shed"] = -TURN_COST  # a turn that sheds nothing
     elif kind == DONE:
@@ -106,7 +98,7 @@ def score(seat: Knowledge, nums: Numbers, move: Move, style: Style, level: Level
 def _asset_change(seat: Knowledge, rank: int, count: int, style: Style, level: Level) -> float:
     """Spending (count > 0) or gaining (count < 0) cards of a rank, as assets and liabilities."""
     if seat.is_clear[rank]:
-        if seat.min_left <= style.dump_clears_at:  # C6: dump clears before someone goes out
+        if _dumping(seat, style):
             return count * seat.points[rank] * 0.5
         return -count * style.clear_asset * level.clear_weight
     if rank <= 3:
@@ -114,6 +106,11 @@ def _asset_change(seat: Knowledge, rank: int, count: int, style: Style, level: L
     if rank >= 11:
         return count * style.high_dump
     return 0.0
+
+
+def _dumping(seat: Knowledge, style: Style) -> bool:
+    """C6: dump clear cards, their points, before a seat this near going out catches you with them."""
+    return seat.min_left <= style.dump_clears_at
 
 
 def hinder_at(level: Level) -> int:
@@ -159,25 +156,60 @@ def _score_lay(seat: Knowledge, nums: Numbers, move: Move, style: Style, level: 
     parts["assets"] = _asset_change(seat, rank, count, style, level) - 1.5 * len(move.stacks)
     hand = list(seat.hand)
     hand[rank] -= move.n
+    cand.facts[HOLDS] = Fact(HOLDS, 0.0, tuple(hand))
     if left == 0:
-        cand.goes_out = True
+        cand.note(OUT)
         parts["go out"] = 100.0
         return
     if run >= 4 and count:
-        cand.clears = True
-        cand.again = again(nums, hand)
+        cand.note(CLEARS, cards=(rank,))
+        again(nums, hand, cand)
         parts["control"] = go_again(level, cand)
         if _one_play_empties(seat, hand, left):
+            cand.note(FINISHES)
             parts["go out"] = 80.0
         parts["line"] = line(seat, nums, hand, level, cand, empty_first=True)
         return
     parts["control"] = _control(seat, rank, level)
+    if parts["control"]:
+        cand.note(HINDERS, parts["control"])
     if seat.pile and rank <= 3 and count > 1:  # the next seat faces the same top with one low card as with all
-        cand.spare_low = level.spare_low_weight * (count - 1) * (4 - rank)
-        parts["assets"] -= cand.spare_low
+        spare = level.spare_low_weight * (count - 1) * (4 - rank)
+        cand.note(SPARE_LOW, spare)
+        parts["assets"] -= spare
     if not seat.pile and not _about_to_go_out(seat, level):  # C6: lead high, the pile every card fits
         parts["shed"] += level.lead_weight * rank
     parts["line"] = line(seat, nums, hand, level, cand)
+
+
+def _score_clear(seat: Knowledge, nums: Numbers, move: Move, style: Style, level: Level, cand: Candidate) -> None:
+    """A clear play: the cards spent, the pile swept, and the extra turn it earns (R9)."""
+    parts = cand.components
+    count = move.size
+    left = seat.cards_left - count
+    parts["shed"] = count * PER_CARD
+    parts["assets"] = _clear_assets(seat, move, style, level)
+    hand = _hand_after_clear(seat, move)
+    again(nums, hand, cand)
+    # Spending a clear while another stays in hand seizes the board without giving up the way out.
+    spare = seat.clears_held - move.n - move.jokers >= 1
+    seize = style.spare_clear * (1.0 + 0.1 * seat.pile_points) if spare else 0.0
+    # The extra turn is worth what it sheds beyond the number play open now: on an empty pile, nothing.
+    extra = go_again(level, cand)
+    if extra:
+        extra = max(0.0, extra - best_group(nums, list(seat.hand), seat.top)[1])
+    parts["control"] = extra + seize
+    if _dumping(seat, style):
+        cand.note(DUMPS)
+    cand.facts[HOLDS] = Fact(HOLDS, 0.0, tuple(hand))
+    if left == 0:
+        cand.note(OUT)
+        parts["go out"] = 100.0
+        return
+    if _one_play_empties(seat, hand, left):
+        cand.note(FINISHES)
+        parts["go out"] = 80.0
+    parts["line"] = line(seat, nums, hand, level, cand, empty_first=True)
 
 
 def _hand_after_clear(seat: Knowledge, move: Move) -> list[int]:
@@ -207,7 +239,7 @@ def _take_cost(seat: Knowledge) -> float:
 def _score_blind(seat: Knowledge, style: Style, level: Level, cand: Candidate) -> None:
     parts = cand.components
     p_clear, p_fit, p_bust = _blind_odds(seat, level)
-    cand.bust = p_bust
+    cand.note(BUST, p_bust)
     last = seat.cards_left == 1
     parts["shed"] = round((p_clear + p_fit) * PER_CARD + p_fit * 2.5, 2)
     parts["control"] = round(p_clear * (GO_AGAIN if level.depth == 0 else 0.0), 2)
@@ -229,3 +261,20 @@ def _one_play_empties(seat: Knowledge, hand: list[int], left: int) -> bool:
     if all(seat.is_clear[r] for r in ranks):
         return True
     return len(ranks) == 1 and (seat.rules.four_plus_clears or hand[ranks[0]] <= 4)
+
+
+def _clear_words(case: Case) -> str:
+    """A clear play: the points it dumps before a seat goes out (C6), else the pile it sweeps and the turn again."""
+    move, view = case.move, case.view
+    if DUMPS in case.cand.facts:
+        value = view["rules"]["clear_value"] * move.size
+        closest = min((s for s in view["seats"] if s["seat"] != view["seat"]), key=lambda s: s["cards_left"])["seat"]
+        dumped = "a clear card" if move.size == 1 else f"{number(move.size)} clear cards"
+        return f"dumps {dumped} worth {value} points before {acts(who(closest, case.names), 'go out')}"
+    if not view["pile"]:
+        return f"sheds {'it' if move.size == 1 else 'them'} and you go again"
+    return f"sweeps a pile of {count(len(view['pile']), 'card')} ({pts(view['pile_points'])}) and you go again"
+
+
+#: CUT's own words: its clear plays (R9); J, Q and K are its high cards; Jokers join clear plays.
+WORDS = GameWords({CLEAR: _clear_words}, high=JACK, wild=JOKER)

@@ -50,6 +50,7 @@ class Knowledge(NamedTuple):
     next_left: int  # cards left to the next seat
     min_left: int  # fewest cards left to any other seat
     clears_held: int  # clear cards in hand
+    tops: tuple[tuple[int, int], ...]  # the seat's own face-up stack tops: (stack, card)
 
     def pool(self, counts_cards: bool) -> tuple[int, ...]:
         """The cards a blind card may be, for a seat that counts cards (C4) or one that does not."""
@@ -127,6 +128,7 @@ def _knowledge(
         is_clear=rules.is_clear, stack_cards=stack_cards, cards_left=sum(hand) + stack_cards,
         pile_points=sum(map(points.__getitem__, pile)), next_left=left[(seat + 1) % len(left)],
         min_left=min(left[:seat] + left[seat + 1 :]), clears_held=sum(map(mul, hand, rules.is_clear)),
+        tops=tuple([(k, stack[-1]) for k, stack in enumerate(own) if stack and stack[-1] is not None]),
     )  # fmt: skip
 
 

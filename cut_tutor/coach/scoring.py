@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from operator import mul
+from typing import NamedTuple
 
 from ..engine.moves import Move
 from .knowledge import Knowledge
@@ -39,7 +40,7 @@ def by_principle(cand: Candidate, component: str, value: float, named: bool = Tr
     """Add a style's weight to a component; when it is the style's principle (C3, ``named``), keep it apart so
     the advice can say when it decided."""
     if named:
-        cand.principle += value
+        cand.note(PRINCIPLE, cand.fact(PRINCIPLE) + value)
     cand.components[component] = round(cand.components[component] + value, 2)
 
 
@@ -48,26 +49,76 @@ def bar(cand: Candidate) -> None:
     by_principle(cand, "risk", -BARRED)
 
 
+class Fact(NamedTuple):
+    """Something a scorer found true of a move, named, with the numbers its words need: recorded where the scorer
+    sets the numbers, so the advice says what the numbers saw and never works it out again."""
+
+    name: str
+    value: float = 0.0
+    cards: tuple[int, ...] = ()
+
+
+#: The move empties the seat's cards.
+OUT = "out"
+#: The move completes four of a value (``cards``: that value, 0 for four of a kind): a natural clear.
+CLEARS = "clears"
+#: After a clear: the best play of the extra turn (``value``), part of this turn's value.
+AGAIN = "again"
+#: After a clear, one play on the empty pile sheds every card left.
+FINISHES = "finishes"
+#: A blind card, or the card a turn-up shows: the chance it busts (``value``).
+BUST = "bust"
+#: The cards above the middling value the line leaves held (``cards``).
+STRANDED = "stranded"
+#: The part of the total the style's principle added or took away (``value``, C3).
+PRINCIPLE = "principle"
+#: A lay onto a pile charged for its low cards past the first (``value``): the next seat faces the same top.
+SPARE_LOW = "spare low"
+#: A lay that leaves a seat about to go out a low top to match (``value``: the control it earns, C6).
+HINDERS = "hinders"
+#: A clear played while a seat is near going out: its points dumped before they count against you (C6).
+DUMPS = "dumps"
+#: The hand the move leaves, counts by code (a take's: the hand before the pile joins it); stack cards apart.
+HOLDS = "holds"
+
+
 @dataclass
 class Candidate:
-    """One legal move with its value parts and total."""
+    """One legal move with its value parts and total, and the facts its scorer recorded on the way."""
 
     move: Move
     components: dict[str, float]
     total: float = 0.0
     steps: list[tuple[int, int]] = field(default_factory=list)  # the line's plays: (rank, count)
-    goes_out: bool = False
-    clears: bool = False  # completes four of a value: a natural clear, which costs nothing
-    again: float = 0.0  # after a clear: the best play of the extra turn, part of this turn's value
-    bust: float = 0.0  # a blind card (or the card a turn-up shows): the chance it would bust
-    stranded: tuple[int, ...] = ()  # the cards above the middling value the line leaves held
-    principle: float = 0.0  # the part of the total the style's principle added or took away (C3)
-    spare_low: float = 0.0  # what a lay onto a pile was charged for its low cards past the first
+    facts: dict[str, Fact] = field(default_factory=dict)
+
+    def note(self, name: str, value: float = 0.0, cards: tuple[int, ...] = ()) -> None:
+        """Record a fact of this move."""
+        self.facts[name] = Fact(name, value, cards)
+
+    def fact(self, name: str) -> float:
+        """A fact's number, 0 when the move lacks it."""
+        found = self.facts.get(name)
+        return found.value if found else 0.0
+
+    @property
+    def goes_out(self) -> bool:
+        """The move empties the seat's cards."""
+        return OUT in self.facts
+
+    @property
+    def clears(self) -> bool:
+        """The move completes four of a value: a natural clear, which costs nothing."""
+        return CLEARS in self.facts
 
     @property
     def turn_value(self) -> float:
         """The value of this turn alone: everything but the line, the extra turn after a clear included."""
-        return self.total - self.components["line"] + (self.again if self.components["line"] else 0.0)
+        line = self.components["line"]
+        if not line:
+            return self.total
+        again = self.facts.get(AGAIN)
+        return self.total - line + (again.value if again else 0.0)
 
 
 @dataclass(frozen=True, eq=False)
@@ -121,14 +172,16 @@ def best_group(numbers: Numbers, hand: list[int], top: int) -> tuple[int, float]
     return best, best_value
 
 
-def again(numbers: Numbers, hand: list[int]) -> float:
-    """What the extra turn after a clear is worth: the best group the kept hand leads on an empty pile."""
-    return best_group(numbers, hand, 0)[1]
+def again(numbers: Numbers, hand: list[int], cand: Candidate) -> float:
+    """What the extra turn after a clear is worth: the best group the kept hand leads on an empty pile (recorded)."""
+    value = best_group(numbers, hand, 0)[1]
+    cand.note(AGAIN, value)
+    return value
 
 
 def go_again(level: Level, cand: Candidate) -> float:
     """The extra turn after a clear; with lookahead the line already plays that turn."""
-    return cand.again if level.depth == 0 else 0.0
+    return cand.fact(AGAIN) if level.depth == 0 else 0.0
 
 
 def line(
@@ -144,7 +197,8 @@ def line(
         numbers, level.depth, tuple(hand), seat.stacks, cand.move.stacks, empty_first
     )
     cand.steps.extend(steps)
-    cand.stranded = high
+    if high:
+        cand.facts[STRANDED] = Fact(STRANDED, 0.0, high)
     # The line only pays if the hand goes on: less likely with a seat about to go out.
     continues = 0.25 if seat.min_left <= NEAR_OUT else 1.0
     return round(level.line_weight * continues * (value - level.strand_weight * stranded), 2)

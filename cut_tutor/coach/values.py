@@ -19,22 +19,24 @@ from ..engine.moves import Move
 from ..engine.rules import Rules
 from . import clear4, cut
 from .knowledge import Knowledge
+from .reasons import GameWords
 from .scoring import Candidate, Numbers
 from .styles import Level, Style
 
 
 class Scorers(NamedTuple):
-    """One game in the move-value engine: its numbers for the lookahead, and the scorer of one move."""
+    """One game in the move-value engine: its numbers for the lookahead, the scorer of one move, and the words for
+    the moves only it has."""
 
     numbers: Callable[[Rules], Numbers]
     score: Callable[[Knowledge, Numbers, Move, Style, Level], Candidate]
-    hinder_at: Callable[[Level], int]  # how few cards the next seat holds when a Level hinders it (C6)
+    words: GameWords  # what the coach says of the moves only this game has (:mod:`.reasons`)
 
 
 #: Each game's scorers, by ``Rules.game``: adding a game is a module and an entry here.
 GAMES: dict[str, Scorers] = {
-    "CUT": Scorers(cut.numbers, cut.score, cut.hinder_at),
-    "Clear 4": Scorers(clear4.numbers, clear4.score, clear4.hinder_at),
+    "CUT": Scorers(cut.numbers, cut.score, cut.WORDS),
+    "Clear 4": Scorers(clear4.numbers, clear4.score, clear4.WORDS),
 }
 
 
