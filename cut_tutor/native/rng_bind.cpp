@@ -189,6 +189,9 @@ void bind_rng(py::module_& m) {
                 Py_ssize_t n = PyObject_Length(seq.ptr());
                 if (n < 0) throw py::error_already_set();
                 if (n == 0) throw py::index_error("Cannot choose from an empty sequence");
+                if (!PyMapping_Check(seq.ptr())) {  // refused before drawing, so the generator stays as it was
+                    throw py::type_error("choice() takes a sequence, not " + type_name(seq));
+                }
                 return py::object(seq[py::int_(rng.randbelow(static_cast<std::uint64_t>(n)))]);
             },
             py::arg("seq"))
