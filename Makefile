@@ -87,5 +87,6 @@ bench: venv
 
 clean:
 	rm -rf $(VENV) $(LOWEST) cut_tutor/dashboard/guide build dist *.egg-info test-artifacts .pytest_cache .mypy_cache .ruff_cache
+	rm -f cut_tutor/_native*.so
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
 	find . -name .ipynb_checkpoints -type d -prune -exec rm -rf {} +
