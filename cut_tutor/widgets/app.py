@@ -19,10 +19,9 @@ import re
 import secrets
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import ipywidgets as w
-import pandas as pd
 
 from cut_tutor.coach import Advice, AIPlayer
 from cut_tutor.dashboard import GUIDE_ROUTE
@@ -42,6 +41,9 @@ from .scores import ScorePanel
 from .setup_form import SetupForm
 from .shared import Controls, Setup, Shown, default_home, help_html, help_links
 from .table import LAYOUTS, IntentError, TableWidget
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 #: A learner's id as the browser keeps it.
 LEARNER = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
@@ -433,7 +435,7 @@ class GameApp(Shown):
         name = layout.strip().lower()
         if name not in LAYOUTS:
             raise ValueError("view: use Auto, Table or Stacked")
-        self.table.layout = name
+        self.table.table_layout = name
         self.form.view_pick.value = name.title()
 
     def help_links(self, topics: list[str]) -> list[tuple[str, str]]:
