@@ -6,7 +6,7 @@ STAMP := $(VENV)/.stamp
 # Lint only the source directories that exist.
 LINT_DIRS := $(wildcard cut_tutor tests benchmarks guide/hooks.py)
 
-.PHONY: venv guide test test-lowest test-dashboard dashboard bench clean
+.PHONY: venv native guide test test-native-sanitized test-lowest test-dashboard dashboard bench clean
 
 # Every temporary folder a test run makes (the tests', the notebooks', the servers' and browsers') goes in one
 # folder of its own, removed when the run ends: a run leaves nothing in /tmp. Prefix a command with it.
@@ -39,7 +39,27 @@ test: venv
 		$(BIN)/python -m pytest -q --durations=20 $(QUICK) tests README.md cut_tutor || status=1; \
 		$(BIN)/python -m pytest -q --durations=20 -m "browser or slow" tests || status=1; \
 		$(BIN)/python -m pytest -q --durations=10 --nbval-lax notebooks cut_tutor/dashboard/dashboard.ipynb || status=1; \
+		$(MAKE) --no-print-directory test-native-sanitized || status=1; \
 		exit $$status
+
+# The compiled core built again with AddressSanitizer and UndefinedBehaviorSanitizer, into a temporary folder with a
+# copy of the package, and its tests (tests/test_native_*.py) run from there against that build: a memory error or undefined
+# behaviour stops the run with a report (on stderr: pytest captures only Python's streams). Python itself is not
+# instrumented, so gcc's sanitizer runtime is preloaded, and the C++ runtime with it for the exception interceptor.
+SANITIZE := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+test-native-sanitized: venv
+	$(IN_TEST_TMP) cp -r cut_tutor "$$tmp/" && rm -f "$$tmp"/cut_tutor/_native*.so && \
+		CUT_TUTOR_NATIVE_FLAGS="$(SANITIZE)" $(BIN)/python setup.py -q build_ext --build-lib "$$tmp" \
+			--build-temp "$$tmp/obj" && \
+		asan=$$($(CXX) -print-file-name=libasan.so) && cxx=$$($(CXX) -print-file-name=libstdc++.so) && \
+		test -e "$$asan" && test -e "$$cxx" && cd "$$tmp" && \
+		export PYTHONPATH="$$tmp" LD_PRELOAD="$$asan $$cxx" ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 && \
+		$(BIN)/python -c 'import sys, cut_tutor._native as core; assert core.__file__.startswith(sys.argv[1]), core' "$$tmp" && \
+		$(BIN)/python -m pytest -q --capture=sys $(CURDIR)/tests/test_native_*.py
+
+# The compiled core built into the source tree (an editable install does it too), after a change to its C++.
+native: venv
+	$(BIN)/python setup.py -q build_ext --inplace
 
 # The lowest versions pyproject.toml allows for every direct dependency, in their own environment: the
 # non-browser tests prove the declared floors install a working stack.
@@ -82,5 +102,6 @@ bench: venv
 
 clean:
 	rm -rf $(VENV) $(LOWEST) $(DASHBOARD) cut_tutor/dashboard/guide build dist *.egg-info test-artifacts .pytest_cache .mypy_cache .ruff_cache
+	rm -f cut_tutor/_native*.so
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
 	find . -name .ipynb_checkpoints -type d -prune -exec rm -rf {} +

@@ -3,10 +3,13 @@ the compiled core (``cut_tutor._native``, from ``cut_tutor/native/*.cpp``) when 
 
 Everything else about the package is declared in ``pyproject.toml``. An editable install reads the guide from the
 source tree instead, where ``make guide`` builds it; it builds the compiled core into the source tree.
+``CUT_TUTOR_NATIVE_FLAGS`` adds compiler and linker flags to the core's build (``make test-native-sanitized``).
 """
 
 from __future__ import annotations
 
+import os
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -41,6 +44,7 @@ def native_extensions() -> list[Extension]:
     native = HERE / "cut_tutor" / "native"
     sources = sorted(path.relative_to(HERE).as_posix() for path in native.glob("*.cpp"))
     headers = sorted(path.relative_to(HERE).as_posix() for path in native.glob("*.hpp"))
+    extra = shlex.split(os.environ.get("CUT_TUTOR_NATIVE_FLAGS", ""))
     return [
         Extension(
             "cut_tutor._native",
@@ -48,7 +52,8 @@ def native_extensions() -> list[Extension]:
             include_dirs=[pybind11.get_include()],
             depends=headers,
             language="c++",
-            extra_compile_args=["-std=c++17", "-O2", "-ffp-contract=off", "-fvisibility=hidden"],
+            extra_compile_args=["-std=c++17", "-O2", "-ffp-contract=off", "-fvisibility=hidden", *extra],
+            extra_link_args=extra,
             optional=True,
         )
     ]

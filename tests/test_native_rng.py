@@ -4,6 +4,7 @@ carries on identically. The compiled core and the Python path must agree bit for
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -98,6 +99,8 @@ def test_sample_both_branches(seed: int) -> None:
     cases = [(n, k) for n in range(0, 40) for k in range(0, n + 1)]
     cases += [(n, k) for k in (6, 7, 21, 22, 85, 86, 300) for n in range(k, k + 4000, 97)]
     cases += [(21 + 4**3, 6), (22 + 4**3, 6), (21 + 4**4, 22), (22 + 4**4, 22), (10**6, 1000)]
+    pooled = [n <= 21 + (4 ** math.ceil(math.log(k * 3, 4)) if k > 5 else 0) for n, k in cases]
+    assert 100 < sum(pooled) < len(cases) - 100, "both branches, many times each"
     for n, k in cases:
         assert native.sample(range(n), k) == python.sample(range(n), k), (n, k)
     assert native.getstate() == python.getstate()

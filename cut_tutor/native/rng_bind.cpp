@@ -11,12 +11,14 @@
 
 #include "bindings.hpp"
 #include "rng.hpp"
+#include "rng_py.hpp"
 
 namespace py = pybind11;
 
 namespace {
 
 using cut_tutor::Random;
+using cut_tutor::seed_key;
 
 std::string type_name(py::handle value) { return Py_TYPE(value.ptr())->tp_name; }
 
@@ -30,7 +32,10 @@ py::int_ as_index(py::handle value, const char* what) {
     return py::reinterpret_steal<py::int_>(index);
 }
 
-// The 32-bit words of abs(seed), least significant first, as random.Random.seed reads an int.
+}  // namespace
+
+namespace cut_tutor {
+
 std::vector<std::uint32_t> seed_key(py::handle seed) {
     if (!PyLong_Check(seed.ptr())) {
         throw py::type_error("a seed must be an int (or a state from getstate()), not " + type_name(seed));
@@ -46,7 +51,7 @@ std::vector<std::uint32_t> seed_key(py::handle seed) {
     return key;
 }
 
-py::tuple getstate(const Random& rng) {
+py::tuple state_to_python(const Random& rng) {
     Random::State state = rng.getstate();
     py::tuple internal(Random::N + 1);
     for (int i = 0; i < Random::N; i++) internal[i] = py::int_(state.words[i]);
@@ -55,8 +60,7 @@ py::tuple getstate(const Random& rng) {
     return py::make_tuple(3, internal, gauss_next);
 }
 
-// A state as random.Random().getstate() returns it, checked whole before any of it is used.
-Random::State parse_state(py::handle value) {
+Random::State state_from_python(py::handle value) {
     if (!PyTuple_Check(value.ptr())) {
         throw py::type_error("a state must be the tuple getstate() returns, not " + type_name(value));
     }
@@ -109,10 +113,14 @@ Random::State parse_state(py::handle value) {
     return state;
 }
 
-Random make_random(py::handle seed_or_state) {
-    if (PyTuple_Check(seed_or_state.ptr())) return Random(parse_state(seed_or_state));
+Random random_from_python(py::handle seed_or_state) {
+    if (PyTuple_Check(seed_or_state.ptr())) return Random(state_from_python(seed_or_state));
     return Random(seed_key(seed_or_state));
 }
+
+}  // namespace cut_tutor
+
+namespace {
 
 py::int_ getrandbits(Random& rng, py::handle k_value) {
     py::int_ k_int = as_index(k_value, "the number of bits");
@@ -161,11 +169,11 @@ py::list sample(Random& rng, py::handle population, py::handle k_value) {
 
 void bind_rng(py::module_& m) {
     py::class_<Random>(m, "Random", "CPython's random.Random, compiled: the same numbers and state for a seed.")
-        .def(py::init(&make_random), py::arg("seed"),
+        .def(py::init(&cut_tutor::random_from_python), py::arg("seed"),
              "Seeded like random.Random(seed) from an int, or set from a state random.Random().getstate() gave.")
         .def("seed", [](Random& rng, py::handle seed) { rng.seed(seed_key(seed)); }, py::arg("seed"))
-        .def("getstate", &getstate)
-        .def("setstate", [](Random& rng, py::handle state) { rng.setstate(parse_state(state)); }, py::arg("state"))
+        .def("getstate", &cut_tutor::state_to_python)
+        .def("setstate", [](Random& rng, py::handle state) { rng.setstate(cut_tutor::state_from_python(state)); }, py::arg("state"))
         .def("random", &Random::random)
         .def("getrandbits", &getrandbits, py::arg("k"))
         .def("randrange", [](Random& rng, py::handle n) { return rng.randrange(positive_bound(n, "randrange()'s argument")); },
@@ -189,6 +197,9 @@ void bind_rng(py::module_& m) {
                 Py_ssize_t n = PyObject_Length(seq.ptr());
                 if (n < 0) throw py::error_already_set();
                 if (n == 0) throw py::index_error("Cannot choose from an empty sequence");
+                if (!PyMapping_Check(seq.ptr())) {  // refused before drawing, so the generator stays as it was
+                    throw py::type_error("choice() takes a sequence, not " + type_name(seq));
+                }
                 return py::object(seq[py::int_(rng.randbelow(static_cast<std::uint64_t>(n)))]);
             },
             py::arg("seq"))
