@@ -267,15 +267,14 @@ def cmd_cardclear(args: argparse.Namespace) -> int:
 def cmd_class(args: argparse.Namespace) -> int:
     """A teacher's table of every learner in a tutor home (their games, or with ``--progress`` their reviewed
     hands' accuracy and kinds of mistake); what could not be read goes to stderr."""
-    from .classroom import class_progress, class_summary
-    from .engine.storage import csv_cell
+    from .classroom import class_view, table_csv
 
     if not Path(args.home).is_dir():
         raise ValueError(f"{args.home} is not a folder")
-    table, problems = (class_progress if args.progress else class_summary)(args.home)
+    view = class_view(args.home)  # the class's page reads the same
+    table, problems = (view.progress if args.progress else view.summary), view.problems
     if args.csv:
-        table["learner"] = table["learner"].map(csv_cell)
-        table.to_csv(sys.stdout, index=False)
+        sys.stdout.write(table_csv(table))
     elif table.empty:
         print(f"no learners in {Path(args.home) / 'learners'}")
     else:
