@@ -38,10 +38,14 @@ HEADINGS = {"learner": "Learner", "playing": "Playing now", "games": "Games", "h
             "tried": "Drills tried", "solved": "Drills solved"}  # fmt: skip
 
 _STYLE = """<style>
-.cut-class { max-width: 1200px; padding: 16px; box-sizing: border-box; font-size: 15px; }
+.cut-class { width: 100%; max-width: 1200px; padding: 16px; box-sizing: border-box; font-size: 15px; }
+.cut-class .widget-html, .cut-class .widget-html-content { max-width: 100%; min-width: 0; }
 .cut-class.cut-app-light { background: #ffffff; color: #1b1b1b; }
 .cut-class.cut-app-dark { background: #1e1e1e; color: #f1f1f1; }
-body:has(.cut-class.cut-app-dark), body:has(.cut-class.cut-app-dark) .jp-Notebook { background: #1e1e1e; }
+.cut-class.cut-app-light :is(h1, h2, h3, p, li, th, td, caption, span, svg) { color: #1b1b1b; }
+.cut-class.cut-app-dark :is(h1, h2, h3, p, li, th, td, caption, span, svg) { color: #f1f1f1; }
+html:has(.cut-class.cut-app-dark),
+html:has(.cut-class.cut-app-dark) :is(body, main, .jp-Notebook, .jp-Cell, .jp-OutputArea) { background: #1e1e1e; }
 .cut-class h1 { font-size: 1.6em; margin: 0 0 8px; }
 .cut-class h2 { font-size: 1.25em; margin: 20px 0 8px; }
 .cut-class h3 { font-size: 1.05em; margin: 12px 0 4px; }
@@ -49,7 +53,10 @@ body:has(.cut-class.cut-app-dark), body:has(.cut-class.cut-app-dark) .jp-Noteboo
 .cut-class.cut-app-dark a { color: #8ab4f8; }
 .cut-class .cut-class-scroll { overflow-x: auto; max-width: 100%; }
 .cut-class table { border-collapse: collapse; font-size: 0.95em; }
-.cut-class th, .cut-class td { border: 1px solid #888; padding: 4px 8px; text-align: left; vertical-align: top; }
+.cut-class th, .cut-class td { border: 1px solid #888; padding: 4px 8px; text-align: left; vertical-align: top;
+  white-space: nowrap; line-height: 1.4; }
+.cut-class td.cut-class-kinds { white-space: normal; min-width: 18em; }
+.cut-class caption { text-align: left; }
 .cut-class .cut-class-bar { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; }
 .cut-class .cut-class-bar button { min-height: 36px; }
 .cut-class.cut-app-dark .cut-class-bar button { background: #3a3a3a; color: #f1f1f1; }
@@ -146,7 +153,11 @@ def render(view: ClassView) -> str:
     rows = "".join(
         "<tr>"
         + "".join(
-            f'<th scope="row">{_cell(c, row[c])}</th>' if c == "learner" else f"<td>{_cell(c, row[c])}</td>"
+            f'<th scope="row">{_cell(c, row[c])}</th>'
+            if c == "learner"
+            else f'<td class="cut-class-kinds">{_cell(c, row[c])}</td>'
+            if c == "kinds"
+            else f"<td>{_cell(c, row[c])}</td>"
             for c in table.columns
         )
         + "</tr>"
