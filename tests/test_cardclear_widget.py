@@ -187,6 +187,29 @@ class TestGamePicker:
         assert picker.game_app.game is not None and picker.game_app.setup.rules.clear4
         assert picker.choice.value == "Clear 4" and picker.shown is picker.game_app.widget
 
+    def test_clear_4_shows_a_clear_4_table_whatever_is_on_screen(self, tmp_path: Path) -> None:
+        """Clear 4 (R22) picked while a CUT game is dealt, or from Card Clear, shows Clear 4's setup: the CUT game is
+        left, saved for Continue, and CUT picked back shows CUT's setup with that game offered again on a reload."""
+        from cut_tutor.widgets import GameApp, GamePicker
+
+        picker = GamePicker(GameApp(tmp_path))
+        app = picker.game_app
+        app.deal(seed=3)  # a CUT game in play
+        cut_uid = app.game.uid if app.game is not None else None
+        picker.pick("Card Clear")
+        picker.choice.value = "Clear 4"  # a click, from Card Clear
+        assert picker.shown is app.widget and app.game is None and app.setup.rules.clear4
+        assert app.form.box.layout.display != "none" and app.setup.rules.players <= 6, "Clear 4's setup is shown"
+        app.deal(seed=5)
+        assert app.game is not None and app.game.rules.clear4
+        picker.pick("CUT")
+        assert app.game is None and not app.setup.rules.clear4 and app.form.box.layout.display != "none"
+        picker.pick("Clear 4")
+        picker.pick("Clear 4")  # picked again: nothing changes
+        assert app.setup.rules.clear4 and app.game is None
+        waiting = {saved.uid for saved in GameApp(tmp_path).loop.waiting}
+        assert cut_uid in waiting and len(waiting) == 2, "both games left are saved for Continue"
+
 
 class TestStarLines:
     def test_a_line_lights_once_crossed_and_at_the_end_by_the_final_score(self) -> None:
