@@ -326,3 +326,51 @@ def test_the_guide_opens_beside_the_game(server: str) -> None:
         assert len(page.context.pages) == pages
         assert page.evaluate("window.__still_here === true")
         browser.close()
+
+
+#: The sizes of the screenshots these tests keep: (width, height).
+SCREENS = {"desktop": (1280, 900), "phone": (390, 844)}
+
+
+def screens(page: Any, name: str, target: Any, check: Any = None) -> None:
+    """``target`` scrolled into view, light and dark, at desktop and phone sizes, saved as
+    ``test-artifacts/screenshots/<name>-<theme>-<size>.png``; ``check()`` runs at each."""
+    from playwright.sync_api import expect
+
+    (ARTIFACTS / "screenshots").mkdir(parents=True, exist_ok=True)
+    for theme in ("light", "dark"):
+        if not page.locator(f".cut-app.cut-app-{theme}").count():
+            page.locator("button.cut-theme").first.click()
+            expect(page.locator(f".cut-app.cut-app-{theme}")).to_be_visible()
+        for size, (width, height) in SCREENS.items():
+            page.set_viewport_size({"width": width, "height": height})
+            target.evaluate("e => e.scrollIntoView({block: 'center'})")
+            page.wait_for_timeout(300)
+            if check is not None:
+                check()
+            page.screenshot(path=str(ARTIFACTS / "screenshots" / f"{name}-{theme}-{size}.png"))
+    page.set_viewport_size({"width": 1200, "height": 1600})
+
+
+def test_the_tutor_mode_threshold_is_labelled_in_full(server: str) -> None:
+    """Tutor mode's "Ask from (points)" is read whole beside its switch, on a desktop and on a phone."""
+    from playwright.sync_api import expect, sync_playwright
+
+    from cut_tutor.engine.words import TUTOR_THRESHOLD
+
+    with sync_playwright() as p:
+        browser, page = open_page(p)
+        open_setup(page, server)
+        label = page.locator(".cut-app .widget-label", has_text=TUTOR_THRESHOLD)
+        expect(label).to_be_visible()
+        expect(page.get_by_label(TUTOR_THRESHOLD)).to_be_visible()
+
+        def whole() -> None:
+            box = label.evaluate("e => [e.scrollWidth, e.clientWidth, e.getBoundingClientRect().right]")
+            assert box[0] <= box[1], f"the label is cut: {box[0]} px of text in {box[1]} px"
+            assert box[2] <= page.viewport_size["width"], "the label runs off the screen"
+            assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
+
+        screens(page, "tutor-mode-setup", label, whole)
+        assert axe_problems(page) == [], "setup with tutor mode"
+        browser.close()
