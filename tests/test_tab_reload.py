@@ -69,3 +69,15 @@ def test_a_ready_message_with_a_bad_tab_is_refused(tab: object) -> None:
     with pytest.raises(IntentError, match="'tab'"):
         parse_intent({"type": "ready", "tab": tab})
     assert parse_intent({"type": "ready", "tab": "t1"}) == ("ready", (None, "t1"))
+
+
+def test_the_table_drawn_again_on_the_same_page_keeps_its_screen(tmp_path: Path) -> None:
+    """The game picker shows the table again (the page says it is ready once more): a setup screen chosen past the
+    offer stays; a page loaded anew is offered the saved games."""
+    _page(tmp_path, "tab-1").deal(seed=4)
+    app = _page(tmp_path, "tab-2")
+    assert app.resume_label is not None
+    app.start_new()
+    assert app.table.receive({"type": "ready", "learner": "ann", "tab": "tab-2"})
+    assert app.resume_label is None, "the setup screen stays"
+    assert _page(tmp_path, "tab-2").resume_label is not None, "a new page load is offered the game"

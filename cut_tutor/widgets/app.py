@@ -503,11 +503,14 @@ class GameApp(Shown):
             self.set_theme(str(value))
         elif kind == "ready":
             learner, page = value
+            # the table drawn again on the same page (the game picker shows it again) keeps the screen it had; a
+            # page loaded anew may find a game saved since this kernel started
+            again = page is not None and page == self.page
             if page is not None:
                 self.set_page(page)
             if learner is not None:
                 self.set_learner(learner)
-            if self.game is None:
+            if self.game is None and not again:
                 self.check_resume()
                 self.refresh()
         elif kind == "board":
