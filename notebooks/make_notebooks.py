@@ -327,6 +327,7 @@ for name, description in COACHES.items():
     assert edge.loc["Daryl", "total"] > 0 and edge.loc["Madonna", "total"] > 0 > edge.loc["Marty", "total"], edge
     assert edge["shed"].idxmin() == "Marty", edge
     assert all("clear JK" not in frame.index[:4] for frame in parts.values()), parts
+    print("The 7s less the J, part by part (positive: the 7s gain)")
     edge
     """),
     md("""
