@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import os
 import re
-import secrets
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -36,7 +35,7 @@ from .play_loop import PlayLoop
 from .replayer import Replayer
 from .review_panel import ReviewPanel
 from .review_room import ReviewRoom
-from .saving import kernel_id
+from .saving import holder_name, kernel_id
 from .scores import ScorePanel
 from .setup_form import SetupForm
 from .shared import Controls, Setup, Shown, default_home, help_html, help_links
@@ -61,8 +60,9 @@ class GameApp(Shown):
         #: The tutor home; each learner the browser names keeps their games in ``learners/<id>`` below it.
         self.base_home = Path(home) if home is not None else default_home()
         self.learner: str | None = None
-        #: This tab, as the claim on the game it plays names it.
-        self.tab = secrets.token_hex(6)
+        #: This tab, as the claim on the game it plays names it: see :meth:`set_page`.
+        self.tab = holder_name()
+        self.page: str | None = None
         self._use_home(self.base_home)
         self.setup = Setup.default()
         self.game: Game | None = None
@@ -137,6 +137,16 @@ class GameApp(Shown):
         self.loop.rehome()
         self.refresh_setup(rebuild=True)
         self.refresh()
+
+    def set_page(self, page: str) -> None:
+        """The browser tab this app draws, as its page names it (an id kept for the tab's life, reloads included):
+        the claims this app makes name it, so a reload of the tab offers its game back as this tab's own."""
+        if not LEARNER.fullmatch(page):
+            raise IntentError("a browser tab is named by 1 to 64 letters, digits, '-' or '_'")
+        if page == self.page or self.game is not None:  # a game's claim keeps the holder it was made with
+            return
+        self.page, self.tab = page, holder_name(page)
+        self._use_home(self.home)
 
     # -- state --------------------------------------------------------------------------------------------
 
@@ -494,9 +504,15 @@ class GameApp(Shown):
         elif kind == "theme":
             self.set_theme(str(value))
         elif kind == "ready":
-            if value is not None:
-                self.set_learner(value)
-            if self.game is None:
+            learner, page = value
+            # the table drawn again on the same page (the game picker shows it again) keeps the screen it had; a
+            # page loaded anew may find a game saved since this kernel started
+            again = page is not None and page == self.page
+            if page is not None:
+                self.set_page(page)
+            if learner is not None:
+                self.set_learner(learner)
+            if self.game is None and not again:
                 self.check_resume()
                 self.refresh()
         elif kind == "board":

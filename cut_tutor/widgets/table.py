@@ -309,9 +309,9 @@ def parse_intent(content: Any) -> tuple[str, Any]:
         if not isinstance(value, bool):
             raise IntentError("'automate' needs a true/false field 'on'")
         return kind, value
-    if kind == "ready":  # the page is drawn; it names the learner whose browser it is, when it knows one
-        learner = content.get("learner")
-        if learner is not None and (not isinstance(learner, str) or not learner or len(learner) > _MAX_TEXT):
-            raise IntentError("'ready' takes a short text field 'learner'")
-        return kind, learner
+    if kind == "ready":  # the page is drawn; it names the learner whose browser it is and its tab, when it knows them
+        names = content.get("learner"), content.get("tab")
+        if any(name is not None and (not isinstance(name, str) or not name or len(name) > _MAX_TEXT) for name in names):
+            raise IntentError("'ready' takes short text fields 'learner' and 'tab'")
+        return kind, names
     return kind, None
