@@ -260,10 +260,15 @@ def cmd_cardclear(args: argparse.Namespace) -> int:
 
 def cmd_class(args: argparse.Namespace) -> int:
     """A teacher's table of every learner in a tutor home (their games, or with ``--progress`` their reviewed
-    hands' accuracy and kinds of mistake); what could not be read goes to stderr."""
+    hands' accuracy and kinds of mistake); what could not be read goes to stderr. ``add``, ``reset`` and ``remove``
+    change the class's roster: a new password is printed once, here, and kept only as a hash."""
     from .classroom import class_progress, class_summary
     from .engine.storage import csv_cell
 
+    if args.action:
+        return _change_roster(args.home, args.action, args.names)
+    if args.names:
+        raise ValueError("learners' names follow add, reset or remove")
     if not Path(args.home).is_dir():
         raise ValueError(f"{args.home} is not a folder")
     table, problems = (class_progress if args.progress else class_summary)(args.home)
@@ -276,6 +281,26 @@ def cmd_class(args: argparse.Namespace) -> int:
         print(table.to_string(index=False, na_rep="-"))
     for problem in problems:
         print(f"note: {problem}", file=sys.stderr)
+    return 0
+
+
+def _change_roster(home: str, action: str, names: list[str]) -> int:
+    """Add learners to the class in ``home``, give them new passwords, or take them off; each new password is
+    printed once for the teacher to hand out."""
+    from . import roster
+
+    if not names:
+        raise ValueError(f"{action} needs the learners' names")
+    for name in names:
+        if action == "remove":
+            roster.remove(home, name)
+            print(f"{name}: removed from the class (their games stay in their folder)")
+        else:
+            password = (roster.add if action == "add" else roster.reset)(home, name)
+            print(f"{name}: password {password}")
+    if action != "remove":
+        print("Hand each learner their password: it is shown only now. They sign in to the class's dashboard "
+              f"(cut-tutor dashboard --home {home}).")  # fmt: skip
     return 0
 
 
@@ -338,8 +363,15 @@ def build_parser() -> argparse.ArgumentParser:
     card.add_argument("--json", action="store_true", help="hint: one JSON object per legal swap")
     card.set_defaults(func=cmd_cardclear)
 
-    room = sub.add_parser("class", help="a teacher's table of every learner in a tutor home (read-only)")
+    room = sub.add_parser("class", help="a teacher's table of a tutor home's learners; add, reset or remove learners")
     room.add_argument("home", help="the tutor home: its learners/ folder holds one folder per learner")
+    room.add_argument(
+        "action",
+        nargs="?",
+        choices=["add", "reset", "remove"],
+        help="add learners to the class (each gets a password), give them new ones, or take them off",
+    )
+    room.add_argument("names", nargs="*", help="the learners' names (letters, digits, '-' or '_')")
     room.add_argument("--csv", action="store_true", help="the table as CSV")
     room.add_argument(
         "--progress", action="store_true", help="each learner's reviewed hands: accuracy, points lost, kinds of mistake"
@@ -353,7 +385,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return int(args.func(args))
-    except (RulesError, PositionError, ValueError, OSError) as exc:
+    except (RulesError, PositionError, ValueError, OSError) as exc:  # a RosterError is a ValueError
         print(f"error: {exc}", file=sys.stderr)
         return 2
 

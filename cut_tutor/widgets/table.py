@@ -240,6 +240,8 @@ class TableWidget(anywidget.AnyWidget):
     error = traitlets.Unicode("").tag(sync=True)
     theme = traitlets.Unicode("light").tag(sync=True)
     layout = traitlets.Enum(LAYOUTS, "auto").tag(sync=True)
+    #: The learner the server names (the hub user, or who signed in to a class): the page then names no other.
+    learner = traitlets.Unicode("").tag(sync=True)
 
     def __init__(self, on_intent: Callable[[str, Any], None] | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)

@@ -968,7 +968,7 @@ function render({ model, el }) {
   }).observe(root);
   model.on("change:theme", draw);
   draw();
-  const id = learner();
+  const id = model.get("learner") ? null : learner(); // a learner the server names is never the page's to choose
   send(id ? { type: "ready", learner: id } : { type: "ready" });
   const board = new URLSearchParams(location.search).get("board");
   if (board && !boardLinkSent) {
