@@ -13,9 +13,13 @@ from pathlib import Path
 from typing import Any
 
 import tornado.web
+from jupyter_server.auth.identity import IdentityProvider, PasswordIdentityProvider
 from jupyter_server.utils import url_path_join
+from traitlets import default
 from voila.app import Voila
+from voila.tornado.handler import TornadoVoilaHandler
 
+from ..identity import LEARNER_ENV, LEARNER_HEADER, class_home
 from . import GUIDE_ROUTE, guide_dir
 
 
@@ -48,10 +52,36 @@ def _load_jupyter_server_extension(serverapp: Any) -> None:
 
 
 class TutorVoila(Voila):  # type: ignore[misc]
-    """Standalone Voilà with the guide's route ahead of the notebook's catch-all route."""
+    """Standalone Voilà with the guide's route ahead of the notebook's catch-all route. Serving a class's home, its
+    learners sign in first (:mod:`.signin`) and each page's kernel is told by the server who signed in."""
+
+    @default("identity_provider_class")
+    def _class_sign_in(self) -> type[IdentityProvider]:
+        from .signin import ClassIdentityProvider
+
+        return ClassIdentityProvider if class_home(_home()) else PasswordIdentityProvider
+
+    def init_settings(self) -> dict[str, Any]:
+        settings: dict[str, Any] = super().init_settings()
+        from .signin import ClassIdentityProvider
+
+        if isinstance(self.identity_provider, ClassIdentityProvider):
+            self.identity_provider.home = str(_home())
+            self.voila_configuration.http_header_envs = [LEARNER_HEADER]
+        return settings
 
     def init_handlers(self) -> list[Any]:
-        return [*guide_handlers(self.server_url or self.base_url), *super().init_handlers()]
+        from .signin import LearnerVoilaHandler
+
+        handlers = [(route, LearnerVoilaHandler if handler is TornadoVoilaHandler else handler, *rest)
+                    for route, handler, *rest in super().init_handlers()]  # fmt: skip
+        return [*guide_handlers(self.server_url or self.base_url), *handlers]
+
+
+def _home() -> Path:
+    from ..widgets.shared import default_home
+
+    return default_home()
 
 
 #: The tutor's Voilà template (``cut_tutor``: Voilà's lab template, offline) lives in the package.
@@ -61,6 +91,7 @@ JUPYTER_DATA = Path(__file__).parent / "jupyter"
 def main() -> int:
     """Run the standalone Voilà; ``JUPYTER_PATH`` first names the package's own data so its template is found."""
     os.environ["JUPYTER_PATH"] = os.pathsep.join(filter(None, [str(JUPYTER_DATA), os.environ.get("JUPYTER_PATH")]))
+    os.environ.pop(LEARNER_ENV, None)  # only a request's own header, set by this server, names a learner
     TutorVoila.launch_instance()
     return 0
 
