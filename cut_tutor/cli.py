@@ -159,7 +159,8 @@ def cmd_review(args: argparse.Namespace) -> int:
 
 def cmd_dashboard(args: argparse.Namespace) -> int:
     """Serve the dashboard notebook, shipped in the package, with Voilà on 127.0.0.1."""
-    from . import dashboard
+    from . import dashboard, roster
+    from .identity import class_home
 
     if not (dashboard.guide_dir() / "index.html").is_file():
         print("note: the guide is not built (make guide, or install a built package); help links will not open",
@@ -168,6 +169,10 @@ def cmd_dashboard(args: argparse.Namespace) -> int:
     if args.home:
         env["CUT_TUTOR_HOME"] = str(Path(args.home).expanduser().resolve())
     print(f"cut_tutor {__version__}: the dashboard is at http://127.0.0.1:{args.port}/ (Ctrl+C stops it)", flush=True)
+    home = Path(env["CUT_TUTOR_HOME"]) if "CUT_TUTOR_HOME" in env else None
+    if home is not None and class_home(home):
+        print(f"{home} holds a class of {len(roster.names(home))}: each learner signs in with their password",
+              flush=True)  # fmt: skip
     command = voila_command(dashboard.notebook(), args.port, browser=not args.no_browser)
     return _wait_forwarding_signals(subprocess.Popen(command, env=env))
 
