@@ -163,3 +163,33 @@ def test_a_forged_altered_or_signed_out_cookie_opens_nothing(classroom: tuple[st
     replay.set_session(cookie)  # the cookie as it was before signing out
     assert replay.get("/")[0] == 302, "a signed-out session's cookie opens nothing"
     assert _opened(home) == before
+
+
+def test_a_kernel_answers_only_the_learner_whose_page_it_serves(classroom: tuple[str, Path, dict[str, str]]) -> None:
+    """Ben, signed in, who learned the id of Ann's kernel, can neither read it nor shut it down; his own he can."""
+    url, _home, passwords = classroom
+    pages = {}
+    for name in ("ann", "ben"):
+        browser = Browser(url)
+        assert browser.sign_in(name, passwords[name]) == 302
+        status, page, _ = browser.get("/")
+        found = re.search(r'"kernelId":\s*"([0-9a-f-]{36})"', page)
+        assert status == 200 and found, page[-2000:]
+        assert browser.get(f"/api/kernels/{found.group(1)}")[0] == 200, "the page's own learner reaches its kernel"
+        pages[name] = (browser, found.group(1))
+    (ann, ann_kernel), (ben, ben_kernel) = pages["ann"], pages["ben"]
+    assert ben.get(f"/api/kernels/{ann_kernel}")[0] == 403
+
+    def shut_down(browser: Browser, kernel: str) -> int:
+        xsrf = next(c.value for c in browser.jar if c.name == "_xsrf")
+        request = urllib.request.Request(f"{url}/voila/api/shutdown/{kernel}", data=b"", method="POST",
+                                         headers={"X-XSRFToken": xsrf})  # fmt: skip
+        try:
+            with browser.opener.open(request, timeout=60) as response:
+                return int(response.status)
+        except urllib.error.HTTPError as answer:
+            return answer.code
+
+    assert shut_down(ben, ann_kernel) == 403
+    assert ann.get(f"/api/kernels/{ann_kernel}")[0] == 200, "ann's kernel still runs"
+    assert shut_down(ben, ben_kernel) == 204, "ben may close his own page's kernel"

@@ -13,10 +13,12 @@ from pathlib import Path
 from typing import Any
 
 import tornado.web
+from jupyter_server.auth.authorizer import AllowAllAuthorizer, Authorizer
 from jupyter_server.auth.identity import IdentityProvider, PasswordIdentityProvider
 from jupyter_server.utils import url_path_join
 from traitlets import default
 from voila.app import Voila
+from voila.shutdown_kernel_handler import VoilaShutdownKernelHandler
 from voila.tornado.handler import TornadoVoilaHandler
 
 from ..identity import LEARNER_ENV, LEARNER_HEADER, class_home
@@ -61,6 +63,12 @@ class TutorVoila(Voila):  # type: ignore[misc]
 
         return ClassIdentityProvider if class_home(_home()) else PasswordIdentityProvider
 
+    @default("authorizer_class")
+    def _class_kernels(self) -> type[Authorizer]:
+        from .signin import ClassAuthorizer
+
+        return ClassAuthorizer if class_home(_home()) else AllowAllAuthorizer
+
     def init_settings(self) -> dict[str, Any]:
         settings: dict[str, Any] = super().init_settings()
         from .signin import ClassIdentityProvider
@@ -71,10 +79,10 @@ class TutorVoila(Voila):  # type: ignore[misc]
         return settings
 
     def init_handlers(self) -> list[Any]:
-        from .signin import LearnerVoilaHandler
+        from .signin import LearnerShutdownHandler, LearnerVoilaHandler
 
-        handlers = [(route, LearnerVoilaHandler if handler is TornadoVoilaHandler else handler, *rest)
-                    for route, handler, *rest in super().init_handlers()]  # fmt: skip
+        ours = {TornadoVoilaHandler: LearnerVoilaHandler, VoilaShutdownKernelHandler: LearnerShutdownHandler}
+        handlers = [(route, ours.get(handler, handler), *rest) for route, handler, *rest in super().init_handlers()]
         return [*guide_handlers(self.server_url or self.base_url), *handlers]
 
 

@@ -18,10 +18,13 @@ from dataclasses import dataclass
 from typing import Any
 
 import tornado.web
+from jupyter_core.utils import ensure_async
+from jupyter_server.auth.authorizer import Authorizer
 from jupyter_server.auth.decorator import allow_unauthenticated
 from jupyter_server.auth.identity import IdentityProvider, User
 from jupyter_server.base.handlers import JupyterHandler
 from traitlets import Float, Unicode, default
+from voila.shutdown_kernel_handler import VoilaShutdownKernelHandler
 from voila.tornado.handler import TornadoVoilaHandler
 
 from .. import roster
@@ -101,6 +104,24 @@ class ClassIdentityProvider(IdentityProvider):
         return learner
 
 
+class ClassAuthorizer(Authorizer):
+    """Only signed-in learners reach anything, and a kernel is the learner's whose page first reached it (its id
+    is sent to that page alone): no other learner may connect to it, read it or shut it down."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.owners: dict[str, str] = {}
+
+    def is_authorized(self, handler: JupyterHandler, user: User, action: str, resource: str) -> bool:
+        if not isinstance(user, Learner):
+            return False
+        if resource != "kernels":
+            return True
+        kernel = getattr(handler, "kernel_id", None) or (handler.path_kwargs or {}).get("kernel_id")
+        kernel = kernel or next(iter(handler.path_args or []), None)
+        return kernel is None or self.owners.setdefault(str(kernel), user.username) == user.username
+
+
 def _page(title: str, body: str) -> str:
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -178,3 +199,12 @@ class LearnerVoilaHandler(TornadoVoilaHandler):  # type: ignore[misc]
         await super().prepare()
         if isinstance(self.current_user, Learner):
             self.request.headers[LEARNER_HEADER] = self.current_user.username
+
+
+class LearnerShutdownHandler(VoilaShutdownKernelHandler):  # type: ignore[misc]
+    """A page's kernel shut down as the page closes: by its own learner only."""
+
+    async def post(self, kernel_id: str) -> None:
+        if not await ensure_async(self.authorizer.is_authorized(self, self.current_user, "write", "kernels")):
+            raise tornado.web.HTTPError(403)
+        await super().post(kernel_id)
