@@ -193,3 +193,12 @@ def test_a_kernel_answers_only_the_learner_whose_page_it_serves(classroom: tuple
     assert shut_down(ben, ann_kernel) == 403
     assert ann.get(f"/api/kernels/{ann_kernel}")[0] == 200, "ann's kernel still runs"
     assert shut_down(ben, ben_kernel) == 204, "ben may close his own page's kernel"
+
+
+def test_a_new_password_ends_the_old_sign_ins(classroom: tuple[str, Path, dict[str, str]]) -> None:
+    url, home, passwords = classroom
+    ann = Browser(url)
+    assert ann.sign_in("ann", passwords["ann"]) == 302 and ann.get("/")[0] == 200
+    passwords["ann"] = roster.reset(home, "ann")  # the teacher resets it while ann is signed in
+    assert ann.get("/")[0] == 302, "the session made with the old password is over"
+    assert Browser(url).sign_in("ann", passwords["ann"]) == 302
