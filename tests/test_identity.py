@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import stat
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -135,3 +136,36 @@ class TestServerNamesTheLearner:
         with pytest.raises(IdentityError, match="sign in"):
             GameApp(tmp_path)
         assert _tree(tmp_path) == before
+
+
+class TestSessions:
+    """The class dashboard's sessions: a cookie carries only a session's random token; the server decides."""
+
+    @pytest.fixture
+    def provider(self, tmp_path: Path) -> object:
+        pytest.importorskip("voila")
+        from cut_tutor.dashboard.signin import ClassIdentityProvider
+
+        self.passwords = {name: roster.add(tmp_path, name) for name in ("ann", "ben")}
+        return ClassIdentityProvider(home=str(tmp_path))
+
+    def test_a_sign_in_names_its_learner_and_nothing_else_does(self, provider: Any, tmp_path: Path) -> None:
+        assert provider.sign_in("ann", self.passwords["ben"]) is None and provider.sessions == {}
+        ann = provider.sign_in("ann", self.passwords["ann"])
+        token = provider.user_to_cookie(ann)
+        assert provider.user_from_cookie(token).username == "ann"
+        assert "ann" not in token and self.passwords["ann"] not in token
+        for forged in ("ann", "ben", token[:-1], token + "x", ""):
+            assert provider.user_from_cookie(forged) is None
+
+    def test_a_signed_out_reset_or_expired_session_is_over(self, provider: Any, tmp_path: Path) -> None:
+        token = provider.user_to_cookie(provider.sign_in("ann", self.passwords["ann"]))
+        provider.sign_out(token)
+        assert provider.user_from_cookie(token) is None, "replayed after signing out"
+        token = provider.user_to_cookie(provider.sign_in("ann", self.passwords["ann"]))
+        roster.reset(tmp_path, "ann")
+        assert provider.user_from_cookie(token) is None, "made with a password since reset"
+        ben = provider.sign_in("ben", self.passwords["ben"])
+        ben.until = 0.0
+        assert provider.user_from_cookie(provider.user_to_cookie(ben)) is None, "past its day"
+        assert provider.sessions == {}
