@@ -10,15 +10,19 @@ Voilà's request channel from the server. Without either, on one's own machine, 
 >>> server_learner("/nowhere", {})  # one's own machine: the page names its learner
 >>> server_learner("/nowhere", {"JUPYTERHUB_USER": "ann"})
 'ann'
+>>> learner_home("/srv/class", "ann").as_posix(), learner_home("/srv/class", "ann@school.org").name
+('/srv/class/learners/ann', 'ann_school_org~eaf0c85868')
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
+import re
 from collections.abc import Mapping
 from pathlib import Path
 
-from .roster import ROSTER_FILE
+from .roster import LEARNER, ROSTER_FILE
 
 #: The hub user a JupyterHub single-user server (and every kernel it starts) runs for.
 HUB_USER = "JUPYTERHUB_USER"
@@ -54,3 +58,13 @@ def server_learner(home: str | os.PathLike[str], environ: Mapping[str, str] | No
     if not learner:
         raise IdentityError(f"{home} holds a class: its learners sign in to the class's dashboard to play")
     return learner
+
+
+def learner_home(home: str | os.PathLike[str], learner: str) -> Path:
+    """A learner's folder under ``<home>/learners``: their name, or for a hub name that is not a plain name (an
+    e-mail address, say) its plain part and a short hash of the whole after a ``~``, which no plain name holds; so
+    each name has one folder and no name reaches another's or leaves ``learners``."""
+    if LEARNER.fullmatch(learner):
+        return Path(home) / "learners" / learner
+    plain = re.sub(r"[^A-Za-z0-9_-]+", "_", learner).strip("_")[:48]
+    return Path(home) / "learners" / f"{plain}~{hashlib.sha256(learner.encode()).hexdigest()[:10]}"

@@ -169,3 +169,16 @@ class TestSessions:
         ben.until = 0.0
         assert provider.user_from_cookie(provider.user_to_cookie(ben)) is None, "past its day"
         assert provider.sessions == {}
+
+
+def test_a_hub_name_that_is_not_a_plain_name_gets_a_folder_of_its_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Hub names from a school's login may be e-mail addresses; none reaches outside ``learners`` or another's."""
+    folders = set()
+    for name in ("ann@school.org", "ann.school.org", "..", "../ben", "ann"):
+        monkeypatch.setenv(HUB_USER, name)
+        app = GameApp(tmp_path)
+        assert app.learner == name and app.home.parent == tmp_path / "learners" and app.home.name not in ("", "..")
+        folders.add(app.home)
+    assert len(folders) == 5

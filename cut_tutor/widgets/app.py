@@ -27,7 +27,7 @@ from cut_tutor.coach import Advice, AIPlayer
 from cut_tutor.dashboard import GUIDE_ROUTE
 from cut_tutor.engine import Game, History, Move, State
 from cut_tutor.engine.saves import Saves
-from cut_tutor.identity import server_learner
+from cut_tutor.identity import learner_home, server_learner
 from cut_tutor.review import Drills, HandReview
 from cut_tutor.roster import LEARNER
 
@@ -61,7 +61,7 @@ class GameApp(Shown):
         self.learner = server_learner(self.base_home)
         #: This tab, as the claim on the game it plays names it.
         self.tab = secrets.token_hex(6)
-        self._use_home(self.base_home if self.learner is None else self.base_home / "learners" / self.learner)
+        self._use_home(self.base_home if self.learner is None else learner_home(self.base_home, self.learner))
         self.setup = Setup.default()
         self.game: Game | None = None
         self.ai: list[AIPlayer] = []
@@ -134,7 +134,7 @@ class GameApp(Shown):
         if self.game is not None:
             raise IntentError("a game is in play here: the learner is named before a game deals")
         self.learner = learner
-        self._use_home(self.base_home / "learners" / learner)
+        self._use_home(learner_home(self.base_home, learner))
         self.loop.rehome()
         self.refresh_setup(rebuild=True)
         self.refresh()
