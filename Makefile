@@ -6,7 +6,7 @@ STAMP := $(VENV)/.stamp
 # Lint only the source directories that exist.
 LINT_DIRS := $(wildcard cut_tutor tests benchmarks guide/hooks.py)
 
-.PHONY: venv guide test test-lowest dashboard bench clean
+.PHONY: venv guide test test-lowest test-dashboard dashboard bench clean
 
 # Every temporary folder a test run makes (the tests', the notebooks', the servers' and browsers') goes in one
 # folder of its own, removed when the run ends: a run leaves nothing in /tmp. Prefix a command with it.
@@ -51,6 +51,21 @@ test-lowest: venv
 	VIRTUAL_ENV=$(CURDIR)/$(LOWEST) $(BIN)/uv pip install -q --resolution lowest-direct -e '.[dashboard,sim,test,docs]'
 	$(IN_TEST_TMP) $(LOWEST)/bin/python -m pytest -q --durations=20 $(QUICK) tests README.md cut_tutor
 
+# What `pip install "cut_tutor[dashboard]"` installs, and the test runner, in their own environment: the app, the
+# review it runs in the background, the progress plot, Voilà's serving and the launcher work with the dashboard's
+# extra alone. A test of another extra's feature (the simulation lab's Dask cluster) skips and says why (-rs).
+DASHBOARD := .venv-dashboard
+DASHBOARD_TESTS := tests/test_widgets.py tests/test_review_room.py tests/test_review_widgets.py tests/test_progress.py \
+	tests/test_progress_room.py tests/test_serving.py tests/test_packaging.py \
+	tests/test_sim.py::test_same_results_on_a_dask_cluster \
+	tests/test_sim.py::test_cli_simulate_counts_batches_on_a_terminal_only
+test-dashboard: export CUT_TUTOR_HOME := $(CURDIR)/test-artifacts/home-dashboard
+test-dashboard: venv
+	rm -rf $(DASHBOARD)
+	$(BIN)/uv venv -q $(DASHBOARD) --python $(PY)
+	VIRTUAL_ENV=$(CURDIR)/$(DASHBOARD) $(BIN)/uv pip install -q -e '.[dashboard]' pytest pytest-timeout hypothesis
+	$(IN_TEST_TMP) $(DASHBOARD)/bin/python -m pytest -q -rs --durations=5 -m "not browser and not slow" $(DASHBOARD_TESTS)
+
 # The player's guide, built into the package (cut_tutor/dashboard/guide) where the dashboard serves it.
 guide: venv
 	$(BIN)/mkdocs build -q --strict -f guide/mkdocs.yml
@@ -66,6 +81,6 @@ bench: venv
 	done
 
 clean:
-	rm -rf $(VENV) $(LOWEST) cut_tutor/dashboard/guide build dist *.egg-info test-artifacts .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(LOWEST) $(DASHBOARD) cut_tutor/dashboard/guide build dist *.egg-info test-artifacts .pytest_cache .mypy_cache .ruff_cache
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
 	find . -name .ipynb_checkpoints -type d -prune -exec rm -rf {} +

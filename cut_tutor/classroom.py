@@ -25,6 +25,7 @@ import pandas as pd
 
 from . import roster
 from .engine import SaveError, read_save
+from .engine.storage import disk_reason
 from .engine.words import kinds_line
 from .review import HandReview, progress_frame
 from .review.drills import DRILLS_FILE, review_of
@@ -67,8 +68,9 @@ def _unfinished(home: Path) -> tuple[int, list[str]]:
             continue  # a kept or migrated file, not a game waiting
         try:
             read_save(path)
-        except (SaveError, OSError) as exc:
-            problems.append(f"{home.name}: a save cannot be read ({exc})")
+        except (SaveError, OSError) as exc:  # named by the learner's folder, never by a path on the server
+            reason = exc.reason if isinstance(exc, SaveError) else disk_reason(exc)
+            problems.append(f"{home.name}: a save cannot be read ({reason})")
             continue
         count += 1
     return count, problems
@@ -123,7 +125,8 @@ def gather_progress(
                 raise ValueError(f"not a progress export: no {missing[0]} column")
             rows.append(_progress_row(path.stem.removeprefix(PROGRESS_PREFIX), frame))
         except (OSError, ValueError, TypeError) as exc:
-            problems.append(f"{path.name}: cannot be read ({exc}); skipped")
+            problems.append(f"{path.name}: cannot be read ({disk_reason(exc) if isinstance(exc, OSError) else exc});"
+                            " skipped")  # fmt: skip
     return pd.DataFrame(rows, columns=PROGRESS_COLUMNS), problems
 
 

@@ -9,22 +9,33 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from types import FrameType
 
 from . import __version__
 from .compiled import ACTIVE
 from .engine import PositionError, RulesError, State, load_rules, view
+from .engine.reading import load_json
 
 
-def _progress(done: int, total: int) -> None:
-    width = 30
-    filled = width * done // total
-    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} batches")
-    if done == total:
-        sys.stderr.write("\n")
-    sys.stderr.flush()
+@contextmanager
+def _progress(quiet: bool, unit: str, bar_format: str | None = None) -> Iterator[Callable[[int, int], None] | None]:
+    """A progress bar on stderr, told ``(done, total)``: none with ``--quiet``, and none when stderr is not a
+    terminal (a log or a pipe would keep every redrawn line)."""
+    if quiet:
+        yield None
+        return
+    from tqdm import tqdm
+
+    with tqdm(file=sys.stderr, unit=unit, bar_format=bar_format, disable=None) as bar:
+
+        def show(done: int, total: int) -> None:
+            bar.total = total
+            bar.update(done - bar.n)
+
+        yield show
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
@@ -42,15 +53,16 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
         executor = ProcessPoolExecutor(args.workers)
     try:
-        frame = simulate(
-            args.seats,
-            rules,
-            hands=args.hands,
-            seed=args.seed,
-            executor=executor,
-            duplicate=args.duplicate,
-            progress=None if args.quiet else _progress,
-        )
+        with _progress(args.quiet, "batch") as progress:
+            frame = simulate(
+                args.seats,
+                rules,
+                hands=args.hands,
+                seed=args.seed,
+                executor=executor,
+                duplicate=args.duplicate,
+                progress=progress,
+            )
     finally:
         if executor is not None:
             executor.shutdown()
@@ -95,17 +107,11 @@ def cmd_analyse(args: argparse.Namespace) -> int:
         from concurrent.futures import ProcessPoolExecutor
 
         executor = ProcessPoolExecutor(args.workers)
-
-    def progress(share: float) -> None:
-        filled = round(30 * share)
-        sys.stderr.write(f"\r[{'#' * filled}{'.' * (30 - filled)}] {share:4.0%}")
-        if share >= 1.0:
-            sys.stderr.write("\n")
-        sys.stderr.flush()
-
     try:
-        result = analyse(view(state, state.turn), seconds=seconds, seed=args.seed, executor=executor,
-                         max_rollouts=args.rollouts, progress=None if args.quiet else progress)  # fmt: skip
+        with _progress(args.quiet, "%", "{percentage:3.0f}%|{bar}| {elapsed}") as shown:
+            share = None if shown is None else lambda spent: shown(round(100 * spent), 100)
+            result = analyse(view(state, state.turn), seconds=seconds, seed=args.seed, executor=executor,
+                             max_rollouts=args.rollouts, progress=share)  # fmt: skip
     finally:
         if executor is not None:
             executor.shutdown()
@@ -127,7 +133,7 @@ def cmd_review(args: argparse.Namespace) -> int:
     from .review import review
     from .review.hand import DEAL_ROLLOUTS, ROLLOUTS
 
-    record = json.loads(Path(args.record).read_text(encoding="utf-8"))
+    record = load_json(Path(args.record).read_text(encoding="utf-8"), "record")
     executor = None
     if args.workers > 1:
         from concurrent.futures import ProcessPoolExecutor

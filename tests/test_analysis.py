@@ -523,9 +523,16 @@ class TestVerdicts:
         assert mean == 5.0 and low < 5.0 < high and round(high - 5.0, 2) == round(2.131 * 5.164 / 4, 2)
 
 
+class Terminal(io.StringIO):
+    """A stream that says it is a terminal, as stderr is in an interactive shell."""
+
+    def isatty(self) -> bool:
+        return True
+
+
 class TestCli:
-    def run(self, *args: str) -> tuple[int, str, str]:
-        out, err = io.StringIO(), io.StringIO()
+    def run(self, *args: str, err: io.StringIO | None = None) -> tuple[int, str, str]:
+        out, err = io.StringIO(), err or io.StringIO()
         with redirect_stdout(out), redirect_stderr(err):
             code = main(["analyse", *args])
         return code, out.getvalue(), err.getvalue()
@@ -534,7 +541,7 @@ class TestCli:
         path = tmp_path / "position.json"
         path.write_text(json.dumps(ENDGAME), encoding="utf-8")
         code, out, err = self.run(str(path), "--rollouts", "60", "--seed", "4", "--json")
-        assert code == 0 and "100%" in err
+        assert code == 0 and err == "", "stderr is not a terminal: no progress bar in a log or a pipe"
         rows = [json.loads(line) for line in out.splitlines()]
         keys = {"move", "label", "expected", "low", "high", "gap", "gap_low", "gap_high", "p_out", "rollouts",
                 "verdict"}  # fmt: skip
@@ -544,6 +551,14 @@ class TestCli:
         assert {(row["move"], row["label"]) for row in rows} == {(str(m), labels[m]) for m in state.legal_moves()}
         expected = analyse(view(state, 0), seconds=None, seed=4, max_rollouts=60)
         assert rows == figures(expected)
+
+    def test_a_terminal_sees_the_progress_bar_fill(self, tmp_path: Path) -> None:
+        path = tmp_path / "position.json"
+        path.write_text(json.dumps(ENDGAME), encoding="utf-8")
+        code, _, err = self.run(str(path), "--rollouts", "60", "--csv", err=Terminal())
+        assert code == 0 and err.split("\r")[-1].startswith("100%|") and err.endswith("\n"), err
+        code, _, err = self.run(str(path), "--rollouts", "60", "--csv", "--quiet", err=Terminal())
+        assert code == 0 and err == ""
 
     def test_csv_and_bad_input(self, tmp_path: Path) -> None:
         path = tmp_path / "position.json"

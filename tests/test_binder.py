@@ -72,3 +72,35 @@ def test_binder_environment_runs_a_notebook(binder_env: tuple[Path, dict[str, st
     notebook = json.loads((tmp_path / NOTEBOOK.name).read_text(encoding="utf-8"))
     errors = [o for c in notebook["cells"] for o in c.get("outputs", []) if o.get("output_type") == "error"]
     assert not errors, errors
+
+
+def _pins(path: Path) -> dict[str, str]:
+    """``name==version`` lines of a requirements file, the names as PyPI compares them."""
+    lines = [line.split("#")[0].strip() for line in path.read_text(encoding="utf-8").splitlines()]
+    pairs = [line.split("==") for line in lines if "==" in line]
+    return {re.sub(r"[-_.]+", "-", name).lower(): version for name, version in pairs}
+
+
+def test_the_lock_keeps_binders_base_environment_as_it_is() -> None:
+    """repo2docker installs the lock over its base environment, whose notebook allows only the JupyterLab it came
+    with: every package the base has stays at its version there, so ``pip check`` passes on Binder."""
+    assert "-c base-env.txt" in (BINDER / "requirements.in").read_text(encoding="utf-8").splitlines()
+    base, lock = _pins(BINDER / "base-env.txt"), _pins(BINDER / "requirements.txt")
+    assert {"notebook", "jupyterlab", "jupyter-server"} <= set(base)
+    moved = {name: (base[name], lock[name]) for name in base.keys() & lock.keys() if base[name] != lock[name]}
+    assert not moved, f"the lock moves base packages (base, lock): {moved}"
+
+
+def test_the_base_constraints_come_from_the_conda_lock_python_packages_only() -> None:
+    import sys
+
+    sys.path.insert(0, str(BINDER))
+    try:
+        from base_env import constraints
+    finally:
+        sys.path.remove(str(BINDER))
+    lock = "\n".join(f"https://conda.anaconda.org/conda-forge/{name}#0" for name in (
+        "linux-64/python-3.11.14-hd63d673_2_cpython.conda", "linux-64/openssl-3.5.4-h26f9b46_0.conda",
+        "noarch/notebook-7.4.7-pyhd8ed1ab_0.conda", "linux-64/brotli-python-1.1.0-py311h1ddb823_4.conda",
+        "noarch/nbconvert-core-7.16.6-pyh29332c3_0.conda"))  # fmt: skip
+    assert constraints(lock) == ["brotli==1.1.0", "nbconvert==7.16.6", "notebook==7.4.7"]

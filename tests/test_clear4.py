@@ -251,6 +251,40 @@ class TestR22Joker:
         state.play("2×5 s1")
         assert view(state, 1)["pile"][-1]["as"] == "5"
 
+    def test_jokers_opening_the_pile_have_no_cap(self) -> None:
+        """R22: the cap at four counts cards of one value; JOKERs that open the pile have none."""
+        state = pos([S("J* J* J* J* J* 2", ["[2] [3] J*", "[2] [3] J*"]), "3"])
+        assert "5×J*" in legal(state) and legal(state)[-1] == "7×J* s1 s2"
+        state.play("7×J* s1 s2")
+        assert pile(state) == " ".join(["J*@0"] * 7) and state.turn == 1  # seven JOKERs: no clear, turn passes
+        assert view(state, 1)["pile_value"] is None
+
+    def test_a_joker_turned_up_beneath_joins_them(self) -> None:
+        state = pos([S("J* J* J* J* 2", ["[2] [J*] J*"]), "3"])
+        state.play("5×J* s1")
+        assert state.phase == "add" and legal(state) == ["add 0", "add 1×J* s1"]
+        state.play("add 1×J* s1")
+        assert pile(state) == " ".join(["J*@0"] * 6) and state.turn == 1
+
+    def test_jokers_in_hand_join_a_blind_joker_that_opens_the_pile(self) -> None:
+        state = pos([S("J* J* J* J* J* 2", ["[J*]"]), "3"])
+        state.play("flip 1")
+        assert legal(state) == ["add 0"] + [f"add {n}×J*" for n in range(1, 6)]
+        state.play("add 5×J*")
+        assert pile(state) == " ".join(["J*@0"] * 6) and state.turn == 1
+
+    def test_opening_jokers_never_make_a_clear_and_any_value_follows(self) -> None:
+        """R22: JOKERs with no value are not a value's cards: the four that clear are four of the number alone."""
+        state = pos(["J* J* J* J* 2", "4 4 4 4 9 10"])
+        state.play("4×J*")
+        assert pile(state) == " ".join(["J*@0"] * 4) and state.clears == [0, 0]
+        assert legal(state)[0] == "1×4" and "1×10" in legal(state) and "4×4" in legal(state)
+        state.play("3×4")
+        assert state.run() == 3 and state.turn == 0  # three 4s on the JOKERs: no clear
+        again = pos(["J* J* J* 2", "4 4 4 4 9 10"], pile="J*@0 J*@0 J*@0", turn=1)
+        again.play("4×4")
+        assert (pile(again), again.turn, again.clears[1]) == ("", 1, 1)  # four 4s clear, the JOKERs with them
+
 
 class TestR22Push:
     """PUSH, on its own on any pile: the pile goes to a seat you choose, and your turn ends."""
@@ -414,6 +448,41 @@ class TestR22GoingOut:
         state = pos(["P", "3", "4"], pile="8@1 7@2")
         state.play("push → 2")
         assert state.winner == 0 and state.scores() == [0, 1, 3]
+
+    def test_a_hand_that_ends_during_an_addition_leaves_no_step_open(self) -> None:
+        """R22: going out while adding ends the hand like any other; the finished position loads back."""
+        state = pos([S("5", ["[5]"]), "3"], pile="8@1")
+        state.play("flip 1")
+        assert state.phase == "add"
+        state.play("add 1×5")
+        assert (state.winner, state.phase, state.to_position()["exposed"]) == (0, "play", [])
+        assert State.from_position(state.to_position()).to_position() == state.to_position()
+
+    def test_a_random_hand_that_clears_and_goes_out_while_adding_loads_back(self) -> None:
+        """The deal and play that first ended a hand on an addition that cleared the pile (R22)."""
+        state = State.deal(Rules.from_preset(C4, players=4), seed=2570711190, dealer=2)
+        rng = random.Random(148)
+        while not state.over:
+            moves = state.legal_moves()
+            state.apply(moves[rng.randrange(len(moves))])
+        assert (len(state.moves), str(state.moves[-1]), state.pile) == (84, "add 3×9", [])
+        assert state.phase == "play" and state.winner == 3
+        assert State.from_position(state.to_position()).to_position() == state.to_position()
+        assert replay(record_of(state)).to_position() == state.to_position()
+
+    def test_a_hand_won_with_a_blind_push_leaves_no_step_open(self) -> None:
+        state = pos([S("", ["[P]"]), "3", "4 4"], pile="8@1")
+        state.play("flip 1")
+        state.play("push blind → 2")
+        assert (state.winner, state.phase, state.scores()) == (0, "play", [0, 1, 3])
+        assert State.from_position(state.to_position()).to_position() == state.to_position()
+
+    def test_a_finished_position_with_a_step_open_is_refused(self) -> None:
+        state = pos(["5", "3"], pile="8@1")
+        state.play("1×5")
+        for extra in ({"phase": "add"}, {"phase": "push"}):
+            with pytest.raises(PositionError, match="a finished hand leaves no step open"):
+                State.from_position(state.to_position() | extra)
 
     def test_rounds_rotate_the_lead_and_cards_left_count(self) -> None:
         rules = Rules.from_preset(C4, players=3)

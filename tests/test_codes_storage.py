@@ -117,6 +117,14 @@ class TestDealCodes:
         with pytest.raises(PositionError, match=r"^deal: "):
             state_from_deal(code)
 
+    def test_what_is_wrong_comes_first(self) -> None:
+        with pytest.raises(PositionError, match=r"^deal: expected a deal code like 4-3-20-0-7K, got NoneType$"):
+            parse_deal_code(None)  # type: ignore[arg-type]
+        with pytest.raises(PositionError, match=r"^deal: '0-3-20-0-7' names 0 as its number of seats; use 2 to 8$"):
+            parse_deal_code("0-3-20-0-7")
+        with pytest.raises(PositionError, match=r"^deal: '1-3-20-0-7' names 1 as its number"):
+            state_from_deal("1-3-20-0-7")
+
     def test_code_must_agree_with_the_rules(self) -> None:
         with pytest.raises(PositionError, match=r"^deal: code 4-3-20-0-1 deals 4 seats .* rules say 5 seats"):
             state_from_deal("4-3-20-0-1", Rules(players=5))
@@ -194,6 +202,20 @@ class TestPositions:
             ("turns", 0, r"position\.turns"),
             ("phase", "bid", r"position\.phase: 'bid' is not play, add or gamble"),
             ("exposed", [5], r"position\.exposed: expected stack numbers from 1 to 4"),
+            ("exposed", [True], r"position\.exposed: expected stack numbers from 1 to 4"),
+            ("exposed", [2, 2], r"position\.exposed: .* each at most once"),
+            ("exposed", [1], r"position\.exposed: .* not in phase 'play' \(R17, R22\)"),
+            ("seats.0.stacks.1", "[K", r"position\.seats\[0\]\.stacks\[1\]: '\[K' is neither a card like 'K' nor"),
+            ("seats.0.stacks.1", "K]", r"position\.seats\[0\]\.stacks\[1\]: 'K\]' is neither"),
+            ("seats.0.stacks.1", "[[K]]", r"position\.seats\[0\]\.stacks\[1\]: '\[\[K\]\]' is neither"),
+            ("stalemate", "no", r"position\.stalemate: expected true or false, got 'no'"),
+            ("stalemate", 0, r"position\.stalemate: expected true or false, got 0"),
+            ("dealer", 10**70, r"^position\.dealer: a whole number of more than 64 digits$"),
+            (
+                "seats.2.busts",
+                [[[[[[[1]]]]]]],
+                r"^position\.seats\[2\]\.busts\[0\]\[0\]\[0\]\[0\]\[0\]: nested deeper than 8$",
+            ),
             ("cleared", "K Z", r"position\.cleared: unknown card 'Z'"),
             ("undealt", "K", r"position\.undealt: .* count does not add up"),
             ("winner", 8, r"position\.winner"),
@@ -215,6 +237,14 @@ class TestPositions:
         position = _set(_set(_set(base_position(), "phase", "add"), "pile", ""), "undealt", _DELETE)
         with pytest.raises(PositionError, match=r"position\.phase: 'add' needs a landed blind card"):
             State.from_position(position)
+
+    def test_text_too_deep_or_with_too_long_a_number(self) -> None:
+        """JSON that would exhaust the parser's recursion or the int conversion limit is named, not a crash."""
+        with pytest.raises(PositionError, match=r"^position: nested deeper than 8$"):
+            State.from_position("[" * 100_000 + "]" * 100_000)
+        text = json.dumps(base_position()).replace('"turns": ', '"turns": ' + "9" * 5000 + ', "x": ', 1)
+        with pytest.raises(PositionError, match=r"^position\.turns: a whole number of more than 64 digits$"):
+            State.from_position(text)
 
     def test_not_json(self) -> None:
         with pytest.raises(PositionError, match=r"^position: not valid JSON"):
@@ -290,6 +320,19 @@ class TestRecords:
         record = a_record() | {key: value}
         with pytest.raises(PositionError, match=field):
             replay(record)
+
+    def test_too_deep_or_too_long_a_number(self) -> None:
+        with pytest.raises(PositionError, match=r"^record: nested deeper than 8$"):
+            replay('{"format": ' + "[" * 100_000 + "]" * 100_000 + "}")
+        with pytest.raises(PositionError, match=r"^record\.version: a whole number of more than 64 digits$"):
+            replay(json.dumps(a_record()).replace('"version": 1', '"version": 1' + "0" * 5000))
+        with pytest.raises(PositionError, match=r"^record\.rules\.players: a whole number of more than 64"):
+            replay(a_record() | {"rules": {"players": 10**5000}})
+        deep: list[Any] = []
+        for _ in range(10_000):
+            deep = [deep]
+        with pytest.raises(PositionError, match=r"^record\.moves\[0\]\[0\].*: nested deeper than 8$"):
+            replay(a_record() | {"moves": [deep]})
 
     def test_not_json_and_no_deal(self) -> None:
         with pytest.raises(PositionError, match=r"^record: not valid JSON"):

@@ -169,8 +169,8 @@ class TestForgedUpdates:
         app = _my_turn(tmp_path)
         _update(app.form.players, {"index": 99})
         assert "Players: that change was refused" in app.table.error
-        _update(app.table, {"layout": "sideways"})
-        assert "refused" in app.table.error and app.table.layout == "auto"
+        _update(app.table, {"table_layout": "sideways"})
+        assert "refused" in app.table.error and app.table.table_layout == "auto"
 
 
 def _forgeries(rng: random.Random, app: GameApp) -> list[tuple[Any, Any, bool]]:

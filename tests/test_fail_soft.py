@@ -19,6 +19,7 @@ import ipywidgets as w
 from cut_tutor.engine import storage
 from cut_tutor.widgets import GameApp, play_loop
 from cut_tutor.widgets.table import IntentError
+from tests.test_storage_safety import read_only
 
 
 def on_screen(app: GameApp, widget: w.Widget) -> bool:
@@ -57,6 +58,18 @@ class TestSavesThatDoNotResume:
         again.deal(seed=4)
         assert kept[0].read_bytes() == broken and json.loads(again.save_path.read_text())["seed"] == 4
 
+    def test_a_save_whose_seed_has_over_4300_digits_is_kept_and_the_app_opens(self, tmp_path: Path) -> None:
+        GameApp(tmp_path).deal(seed=3)
+        [path] = tmp_path.glob("save-*.json")
+        path.write_text(path.read_text().replace('"seed": 3', '"seed": ' + "1" * 4301))
+        broken = path.read_bytes()
+        app = GameApp(tmp_path)  # a seed of over 4300 digits stopped the app opening (ValueError from int)
+        [kept] = tmp_path.glob("save-*.corrupt-*.json")
+        assert app.resume_label is None and kept.read_bytes() == broken and not path.exists()
+        assert "corrupt" in app.resume_note.value and kept.name in app.resume_note.value
+        app.deal(seed=4)
+        assert app.game is not None and kept.read_bytes() == broken
+
     def test_continue_on_a_save_spoiled_since_the_offer_is_refused_and_kept(self, tmp_path: Path) -> None:
         GameApp(tmp_path).deal(seed=3)
         app = GameApp(tmp_path)
@@ -80,12 +93,65 @@ class TestHistoryTrouble:
         app.deal(seed=4)
         assert app.table.receive({"type": "automate", "on": True})  # plays the game to its end
         assert app.game is not None and app.game.over and len(app.history.pending) == 1
-        assert "locked" in app.loop.notice.value and "cannot be used" in app.loop.notice.value
+        assert "in use by another program" in app.loop.notice.value and "will be added" in app.loop.notice.value
+        assert str(tmp_path) not in app.loop.notice.value
         holder.execute("ROLLBACK")
         holder.close()
         app.deal(seed=5)
         app.set_automate(True)
         assert [g["seed"] for g in app.history.games()] == [5, 4] and app.loop.notice.value == ""
+
+    def test_a_game_finished_while_the_history_is_locked_survives_a_closed_tab(self, tmp_path: Path) -> None:
+        app = _two_player_game(tmp_path)
+        holder = sqlite3.connect(app.history.path, isolation_level=None)
+        holder.execute("BEGIN EXCLUSIVE")
+        app.deal(seed=4)
+        app.set_automate(True)  # plays the game to its end
+        assert app.game is not None and app.game.over and list(tmp_path.glob("save-*.json")) == []
+        assert len(list(tmp_path.glob("history.pending-*.json"))) == 1  # on disk, not only in this kernel
+        del app  # the tab is closed, or its kernel stopped
+        reopened = GameApp(tmp_path)  # still locked: it says so, and keeps the game waiting
+        notice = reopened.loop.notice.value
+        assert "your finished game is kept" in notice and str(tmp_path) not in notice
+        holder.execute("ROLLBACK")
+        holder.close()
+        later = GameApp(tmp_path)
+        assert [g["seed"] for g in later.history.games()] == [4] and later.loop.notice.value == ""
+        assert list(tmp_path.glob("history.pending-*")) == []
+
+    def test_a_game_finished_while_the_history_cannot_be_written_is_added_at_the_next_start(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        app = _two_player_game(tmp_path)
+        app.deal(seed=4)
+        monkeypatch.setattr(storage, "connect", read_only)
+        app.set_automate(True)
+        assert app.game is not None and app.game.over and list(tmp_path.glob("save-*.json")) == []
+        notice = app.loop.notice.value
+        assert "cannot be written" in notice and "will be added" in notice and str(tmp_path) not in notice
+        monkeypatch.undo()
+        assert [g["seed"] for g in GameApp(tmp_path).history.games()] == [4]
+
+    def test_a_finished_game_no_file_can_hold_keeps_its_save(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        app = _two_player_game(tmp_path)
+        holder = sqlite3.connect(app.history.path, isolation_level=None)
+        holder.execute("BEGIN EXCLUSIVE")
+        app.deal(seed=4)
+        [save] = tmp_path.glob("save-*.json")
+        real = storage.write_atomic
+
+        def refuse_pending(path: Path, text: str) -> Path:
+            if ".pending-" in Path(path).name:
+                raise PermissionError(errno.EACCES, "Permission denied", str(path))
+            return real(path, text)
+
+        monkeypatch.setattr(storage, "write_atomic", refuse_pending)
+        app.set_automate(True)
+        assert app.game is not None and app.game.over and save.exists(), "the save is all that is kept on disk"
+        assert "only while this page stays open" in app.loop.notice.value
+        assert str(tmp_path) not in app.loop.notice.value
 
     def test_a_damaged_history_still_opens_and_plays(self, tmp_path: Path) -> None:
         (tmp_path / "history.sqlite").write_bytes(b"\x00garbage" * 64)
@@ -177,3 +243,76 @@ class TestOneGameManyTabs:
         app.deal(seed=4)
         app.set_automate(True)
         assert len(app.history.games()) == 1 and not app.history.problem
+
+
+class TestNoticesNameNoServerPath:
+    """What the learner is told says what happened to their games; the folder on the server goes to the log only."""
+
+    @staticmethod
+    def shown(app: GameApp) -> str:
+        return " ".join((app.loop.notice.value, app.resume_note.value, app.table.error))
+
+    def test_a_folder_that_cannot_be_made(self, tmp_path: Path) -> None:
+        home = tmp_path / "learner"
+        home.write_text("a file where the folder should be")
+        app = _two_player_game(home)
+        assert "Saving is off" in self.shown(app) and str(tmp_path) not in self.shown(app)
+
+    def test_a_corrupt_save_and_one_spoiled_before_continue(self, tmp_path: Path) -> None:
+        GameApp(tmp_path).deal(seed=3)
+        [path] = tmp_path.glob("save-*.json")
+        path.write_text("{not json")
+        app = GameApp(tmp_path)
+        assert "corrupt" in self.shown(app) and str(tmp_path) not in self.shown(app)
+        GameApp(tmp_path).deal(seed=4)
+        again = GameApp(tmp_path)
+        again.save_path.write_text('{"format": "cut_tutor.save", "version": 1}')
+        with pytest.raises(IntentError) as refused:
+            again.continue_game()
+        assert "corrupt" in self.shown(again) and str(tmp_path) not in self.shown(again) + str(refused.value)
+
+    def test_a_save_the_disk_refuses(self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        app = GameApp(tmp_path)
+        app.deal(seed=8)
+        assert app.state is not None
+
+        def refused(_game: object, path: Path) -> None:
+            raise PermissionError(errno.EACCES, "Permission denied", str(path))  # str() of it names the file
+
+        monkeypatch.setattr(play_loop, "save_game", refused)
+        assert not app.table.receive({"type": "move", "move": str(app.state.legal_moves()[0])})
+        assert "permission denied" in app.table.error and str(tmp_path) not in self.shown(app)
+
+    def test_saved_games_that_cannot_be_listed(self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        app = GameApp(tmp_path)
+
+        def unreadable() -> None:
+            raise PermissionError(errno.EACCES, "Permission denied", str(tmp_path))
+
+        monkeypatch.setattr(app.saves, "waiting", unreadable)
+        app.check_resume()
+        assert "cannot be read" in self.shown(app) and str(tmp_path) not in self.shown(app)
+
+    def test_a_locked_history_and_card_clear_progress(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+    ) -> None:
+        from cut_tutor.cardclear.progress import Progress
+
+        monkeypatch.setattr(storage, "LOCK_TIMEOUT", 0.05)
+        monkeypatch.setattr(storage, "RETRY_PAUSES", (0.01,))
+        GameApp(tmp_path)
+        Progress(tmp_path / "cardclear.sqlite")
+        holders = [sqlite3.connect(tmp_path / name, isolation_level=None) for name in ("history.sqlite",
+                                                                                       "cardclear.sqlite")]  # fmt: skip
+        for holder in holders:
+            holder.execute("BEGIN EXCLUSIVE")
+        app = _two_player_game(tmp_path)
+        app.deal(seed=4)
+        app.set_automate(True)
+        progress = Progress(tmp_path / "cardclear.sqlite")
+        assert "in use by another program" in self.shown(app) and str(tmp_path) not in self.shown(app)
+        assert "in use by another program" in progress.problem and str(tmp_path) not in progress.problem
+        assert str(tmp_path / "history.sqlite") in caplog.text  # where it is, for whoever runs the server
+        for holder in holders:
+            holder.execute("ROLLBACK")
+            holder.close()

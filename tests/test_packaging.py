@@ -34,6 +34,17 @@ def test_one_version_everywhere(capsys: pytest.CaptureFixture[str]) -> None:
     assert "## [Unreleased]" in changelog or f"## [{cut_tutor.__version__}]" in changelog
 
 
+def test_python_m_runs_the_same_command(capsys: pytest.CaptureFixture[str]) -> None:
+    """``python -m cut_tutor`` is ``cut-tutor``: the same output and exit status, bad input included."""
+    env = os.environ | {"PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+    for args, status in ((["cardclear", "show", "12-0"], 0), (["class", str(ROOT / "no such home")], 2)):
+        run = subprocess.run([sys.executable, "-m", "cut_tutor", *args], env=env, capture_output=True, text=True,
+                             timeout=120)  # fmt: skip
+        assert main(args) == run.returncode == status
+        printed = capsys.readouterr()
+        assert (run.stdout, run.stderr) == (printed.out, printed.err) and (run.stdout or run.stderr)
+
+
 def test_metadata_a_package_index_shows() -> None:
     assert PYPROJECT["readme"] == "README.md" and PYPROJECT["license"] == "MIT"
     assert "MIT License" in (ROOT / "LICENSE").read_text(encoding="utf-8")
@@ -48,7 +59,8 @@ def test_extras_by_use() -> None:
     extras = PYPROJECT["optional-dependencies"]
     assert {"widgets", "dashboard", "lab", "sim", "docs", "test", "dev"} <= set(extras)
     names = {extra: {req.split("[")[0].split(">")[0].split("=")[0] for req in reqs} for extra, reqs in extras.items()}
-    assert names["widgets"] == {"ipywidgets", "anywidget", "traitlets"}, "widgets alone must not pull Voilà or Lab"
+    # matplotlib draws the progress plot the app shows: every extra that ships the app must install it
+    assert names["widgets"] == {"ipywidgets", "anywidget", "traitlets", "matplotlib"}, "no Voilà or Lab in widgets"
     assert "voila" in names["dashboard"] and "jupyterlab" not in names["dashboard"]
     assert "jupyterlab" in names["lab"]
     for reqs in extras.values():
@@ -199,6 +211,8 @@ def test_a_wheel_in_a_fresh_environment_serves_the_dashboard_and_its_guide(tmp_p
     where = subprocess.run([str(bin_dir / "python"), "-c", "import cut_tutor; print(cut_tutor.__file__)"],
                            cwd=outside, env=env, capture_output=True, text=True, check=True).stdout  # fmt: skip
     assert not Path(where.strip()).is_relative_to(ROOT), "the installed package, not this checkout"
+    template = bin_dir.parent / "share" / "jupyter" / "voila" / "templates" / "cut_tutor"
+    assert (template / "index.html.j2").is_file(), "the notebook's template where a plain `voila` looks"
 
     launcher, port = _launch([str(bin_dir / "cut-tutor")], tmp_path / "home", outside, env)
     try:

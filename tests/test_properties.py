@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from cut_tutor.engine import (
@@ -24,6 +24,7 @@ from cut_tutor.engine import (
     Rules,
     State,
     cut_for_dealer,
+    deal_code,
     load_game,
     record_of,
     replay,
@@ -393,3 +394,56 @@ def test_clear4_save_and_load_resume_exactly(rules: Rules, seed: int, play_seed:
 @given(rules=clear4_rules_st(), seed=SEEDS, play_seed=SEEDS, shuffle_seed=SEEDS)
 def test_clear4_view_never_shows_a_hidden_card(rules: Rules, seed: int, play_seed: int, shuffle_seed: int) -> None:
     test_view_never_shows_a_hidden_card.hypothesis.inner_test(rules, seed, play_seed, shuffle_seed)  # type: ignore[attr-defined]
+
+
+# -- every state comes back: its position, its record and its game's save (R14, R22) -------------------
+
+
+def check_every_state_comes_back(rules: Rules, seed: int, play_seed: int, save_turn: int) -> None:
+    """Every state of a hand played at random, the last included, comes back the same from its position and from
+    its record; its game comes back from a save made mid-hand (as of that turn's start, which is what a save keeps)
+    and from one made at the end. A finished hand leaves no step open (R22), so its position loads back too."""
+    dealer = seed % rules.players
+    game = Game(rules, seed, first=deal_code(rules, seed, dealer))
+    state, rng = game.state, random.Random(play_seed)
+    again = State.deal(rules, seed, dealer)  # follows the record's move texts one by one
+    turn_start = state.to_position()
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "game.json"
+        for _ in range(MAX_MOVES):
+            position = state.to_position()
+            assert State.from_position(json.loads(json.dumps(position))).to_position() == position
+            assert again.to_position() == position, f"the record's text differs after {len(state.moves)} moves"
+            if state.turn_start == len(state.moves):
+                turn_start = position
+            if state.turns == save_turn and not state.over:
+                save_turn = 0  # once
+                assert load_game(save_game(game, path), rules).state.to_position() == turn_start
+            if state.over:
+                break
+            moves = state.legal_moves()
+            move = moves[rng.randrange(len(moves))]
+            game.play(move)
+            again.play(str(move))
+        assert state.over and state.phase == "play", "the hand did not end, or ended with a step open"
+        assert replay(json.loads(json.dumps(record_of(state)))).to_position() == position
+        loaded = load_game(save_game(game, path), rules)
+    assert loaded.state.to_position() == position and loaded.results == game.results
+
+
+ROUND_TRIPS = settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@ROUND_TRIPS
+@given(rules=rules_st(), ending=st.sampled_from(["score", "rounds"]), seed=SEEDS, play_seed=SEEDS,
+       save_turn=st.integers(1, 40))  # fmt: skip
+def test_every_state_comes_back(rules: Rules, ending: str, seed: int, play_seed: int, save_turn: int) -> None:
+    check_every_state_comes_back(dataclasses.replace(rules, end_condition=ending), seed, play_seed, save_turn)
+
+
+@ROUND_TRIPS
+@given(rules=clear4_rules_st(), seed=SEEDS, play_seed=SEEDS, save_turn=st.integers(1, 40))
+@example(rules=Rules.from_preset("Clear 4", players=4), seed=2570711190, play_seed=148, save_turn=10)
+def test_clear4_every_state_comes_back(rules: Rules, seed: int, play_seed: int, save_turn: int) -> None:
+    """The explicit example went out on an addition that cleared the pile, and its end once failed to load (R22)."""
+    check_every_state_comes_back(rules, seed, play_seed, save_turn)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import http.client
+import logging
+import os
 import socket
 from pathlib import Path
 
@@ -31,6 +33,23 @@ ESCAPES = [
     "/etc/passwd",
     "//etc/passwd",
     "link/secret.json",
+]
+#: Paths no file of the guide has, spelled oddly: an encoded NUL byte, dot segments alone, very long names and
+#: deep paths, encoded slashes and backslashes, invalid UTF-8.
+ODD = [
+    "%00",
+    "index.html%00",
+    "%00/index.html",
+    "css/%00.css",
+    "%2e%2e",
+    "%2e%2e%00",
+    "a" * 5000,
+    "a/" * 3000,
+    ("b" * 250 + "/") * 40,
+    "css%5cprint.css",
+    "\\etc\\passwd",
+    "%ff",
+    "%c0%ae%c0%ae/",
 ]
 
 
@@ -82,3 +101,32 @@ def test_nothing_outside_the_guide(site: Path, path: str) -> None:
     [(status, body)] = _serve(site, [path])
     assert status in (400, 403, 404), (path, status)
     assert b"hidden" not in body and b"root:" not in body
+
+
+@pytest.mark.parametrize("path", ODD)
+def test_an_odd_path_is_not_found_without_a_fault(site: Path, path: str, caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.WARNING):
+        [(status, _)] = _serve(site, [path])
+    assert status in (400, 404), (path[:40], status)
+    faults = [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
+    assert faults == [], [r.getMessage()[:200] for r in faults]
+
+
+def test_the_notebook_names_the_offline_template_voila_then_finds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Jupyter server's own Voilà renders the dashboard with the template its metadata names, looked up on the
+    Jupyter data path, where the package's server extension puts the package's data (once, however often)."""
+    import json
+
+    from voila.paths import collect_template_paths
+
+    from cut_tutor import dashboard
+    from cut_tutor.dashboard.server import JUPYTER_DATA, with_package_data
+
+    metadata = json.loads(dashboard.notebook().read_text(encoding="utf-8"))["metadata"]
+    assert metadata["voila"]["template"] == "cut_tutor"
+    monkeypatch.setenv("JUPYTER_PATH", "/elsewhere")
+    with_package_data()
+    with_package_data()
+    assert os.environ["JUPYTER_PATH"].split(os.pathsep) == [str(JUPYTER_DATA), "/elsewhere"]
+    found = [Path(p) for p in collect_template_paths(["voila", "nbconvert"], "cut_tutor")]
+    assert JUPYTER_DATA / "voila" / "templates" / "cut_tutor" in found

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import io
 import json
 import re
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import pandas as pd
@@ -122,6 +124,22 @@ def test_cli_simulate_writes_csv(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert len(pd.read_csv(out)) == 6
 
 
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("terminal", [True, False])
+def test_cli_simulate_counts_batches_on_a_terminal_only(terminal: bool) -> None:
+    err = Terminal() if terminal else io.StringIO()
+    with redirect_stdout(io.StringIO()), redirect_stderr(err):
+        assert main(["simulate", "--seats", "Random", "Random", "--hands", "60", "--seed", "1"]) == 0
+    if terminal:  # 60 hands in batches of 25: three batches, the bar left at its end
+        assert err.getvalue().split("\r")[-1].startswith("100%|") and " 3/3 [" in err.getvalue(), err.getvalue()
+    else:  # a log or a pipe: no redrawn lines
+        assert err.getvalue() == ""
+
+
 def test_cli_rules_file_and_bad_rules(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     rules = tmp_path / "rules.json"
     rules.write_text(json.dumps(Rules(players=2, risk_play=True).to_dict()))
@@ -155,3 +173,22 @@ def test_cli_advise_reports_a_bad_position(tmp_path: Path, capsys: pytest.Captur
     path.write_text('{"rules": {"players": 2}, "seats": [{"hand": "Z"}, {}]}')
     assert main(["advise", str(path)]) == 2
     assert "position.seats[0].hand" in capsys.readouterr().err
+
+
+def test_cli_refuses_deep_json_and_too_long_numbers(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Positions, records and rules files that would exhaust the parser or the int conversion limit: one line each."""
+    deep, huge = "[" * 100_000 + "]" * 100_000, '{"players": 2, "turn": ' + "9" * 5000 + "}"
+    cases = [
+        (["advise"], deep, "error: position: nested deeper than 8"),
+        (["analyse", "--rollouts", "1"], huge, "error: position.turn: a whole number of more than 64 digits"),
+        (["review", "--seat", "0"], deep, "error: record: nested deeper than 8"),
+        (["review", "--seat", "0"], huge, "error: record.turn: a whole number of more than 64 digits"),
+    ]
+    path = tmp_path / "file.json"
+    for command, text, error in cases:
+        path.write_text(text)
+        assert main([command[0], str(path), *command[1:]]) == 2
+        assert capsys.readouterr().err.strip() == error
+    path.write_text('{"players": ' + "2" * 5000 + "}")
+    assert main(["simulate", "--seats", "Random", "Random", "--rules", str(path), "--quiet"]) == 2
+    assert capsys.readouterr().err.strip() == f"error: rules: {path}.players: a whole number of more than 64 digits"

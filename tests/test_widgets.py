@@ -268,7 +268,7 @@ class TestSetup:
         assert setup.coach == "Madonna"
         assert (setup.pile_counts, setup.dim, setup.pacing, setup.coaching) == (True, True, "Auto", False)
         assert app.form.pile_counts.value and app.form.dim.value and app.form.pacing.value == "Auto"
-        assert not app.form.coaching.value and app.table.layout == "stacked"
+        assert not app.form.coaching.value and app.table.table_layout == "stacked"
 
 
 class TestHints:
@@ -796,6 +796,12 @@ class TestDashboardFiles:
         assert config["VoilaConfiguration"]["preheat_kernel"] is True
         assert config["VoilaKernelManager"]["cull_idle_timeout"] > 0
         assert config["VoilaConfiguration"]["file_allowlist"] == [], "Voilà serves no files: the guide has its route"
+        from voila.execute import VoilaExecutor
+
+        assert set(config["VoilaExecutor"]) <= set(VoilaExecutor.class_trait_names(config=True))
+        # a busy server reads the cell's widget messages late: with nbclient's 4 s the cell was given up and its
+        # widget never reached the page (a blank page)
+        assert config["VoilaExecutor"]["iopub_timeout"] >= 30
 
     def test_cli_dashboard(self) -> None:
         args = build_parser().parse_args(["dashboard", "--port", "9001", "--no-browser"])
@@ -839,14 +845,14 @@ class TestLayout:
     """View: Auto picks the arc when it fits, Table and Stacked are kept as chosen; the page may switch."""
 
     def test_view_picker_and_page_switch(self, app: GameApp) -> None:
-        assert app.table.layout == "auto"
+        assert app.table.table_layout == "auto"
         app.view_pick.value = "Table"
-        assert app.table.layout == "table"
+        assert app.table.table_layout == "table"
         assert app.table.receive({"type": "layout", "layout": "stacked"})
-        assert app.table.layout == "stacked" and app.view_pick.value == "Stacked"
+        assert app.table.table_layout == "stacked" and app.view_pick.value == "Stacked"
         assert not app.table.receive({"type": "layout", "layout": "circle"})
         assert "layout is 'auto', 'table' or 'stacked'" in app.table.error
-        assert app.table.layout == "stacked"
+        assert app.table.table_layout == "stacked"
         with pytest.raises(ValueError, match="view"):
             app.set_layout("grid")
 
@@ -1574,6 +1580,16 @@ class TestDealCodes:
         again.continue_game()
         assert again.game is not None and again.game.first == code and again.state is not None
         assert again.state.to_position() == position
+
+    @pytest.mark.parametrize("seed", ["9" * 5000, str(2**63)])
+    def test_a_seed_too_large_is_refused_with_the_seeds_range(self, tmp_path: Path, seed: str) -> None:
+        app = GameApp(tmp_path)
+        app.seed.value = seed
+        app.deal_button.click()
+        assert app.game is None and "seed: too large; a seed is a whole number from" in app.table.error
+        app.seed.value = "0" * 30 + "21"  # leading zeros are no part of its size
+        app.deal_button.click()
+        assert app.game is not None and app.game.seed == 21
 
     def test_a_code_for_other_seats_is_refused(self, tmp_path: Path) -> None:
         app = GameApp(tmp_path)

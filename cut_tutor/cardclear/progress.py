@@ -14,7 +14,7 @@ import sqlite3
 from collections.abc import Mapping
 from pathlib import Path
 
-from ..engine.storage import now_stamp, open_store, retry
+from ..engine.storage import now_stamp, open_store, retry, store_trouble
 from .levels import LEVELS
 from .state import State
 
@@ -47,10 +47,7 @@ class Progress:
         db.executescript(_SCHEMA)
 
     def _explain(self, exc: Exception) -> str:
-        return (
-            f"Card Clear's progress {self.path} cannot be used ({exc}): the levels you clear now are not kept."
-            " Check that its folder can be written."
-        )
+        return f"{store_trouble('Card Clear progress', self.path, exc)}: the levels you clear now are not kept."
 
     def record(self, state: State) -> None:
         """Keep a game played to its end, and for a cleared level its best final score and stars."""

@@ -2,7 +2,8 @@
 
 The same handler is added to the standalone Voilà that ``cut-tutor dashboard`` runs and, as a Jupyter server
 extension, to JupyterLab, Binder and JupyterHub's single-user servers, always at ``{base_url}cut-tutor/guide/``.
-Nothing else of the package or of the tutor's home is reachable through it.
+Nothing else of the package or of the tutor's home is reachable through it. Both also find the package's Voilà
+template, which the dashboard notebook names in its metadata, so it renders offline wherever Voilà renders it.
 """
 
 from __future__ import annotations
@@ -23,13 +24,18 @@ from voila.tornado.handler import TornadoVoilaHandler
 
 from ..identity import LEARNER_ENV, LEARNER_HEADER, class_home
 from . import GUIDE_ROUTE, guide_dir
+from .signin import ClassAuthorizer, ClassIdentityProvider, Learner, LearnerShutdownHandler
 
 
 class GuideHandler(tornado.web.StaticFileHandler):
-    """Files of the built guide only: the path is resolved (``..``, encoded slashes, symlinks) and must stay inside."""
+    """Files of the built guide only: the path is resolved (``..``, encoded slashes, symlinks) and must stay inside;
+    one no file can have (an encoded NUL byte) is not found, like any other."""
 
     def get_absolute_path(self, root: str, path: str) -> str:  # type: ignore[override]
-        return os.path.realpath(os.path.join(root, path))
+        try:
+            return os.path.realpath(os.path.join(root, path))
+        except ValueError:  # ``embedded null byte``: no such file, not a fault of the server
+            raise tornado.web.HTTPError(404) from None
 
     def validate_absolute_path(self, root: str, absolute_path: str) -> str | None:
         real_root = os.path.realpath(root)
@@ -49,39 +55,55 @@ def _jupyter_server_extension_points() -> list[dict[str, str]]:
 
 
 def _load_jupyter_server_extension(serverapp: Any) -> None:
-    """Add the guide to a Jupyter server (JupyterLab, Binder, a JupyterHub single-user server)."""
+    """Add the guide to a Jupyter server (JupyterLab, Binder, a JupyterHub single-user server), and the package's
+    template to where its Voilà (``/voila/render/``) looks for the template a notebook names."""
     serverapp.web_app.add_handlers(".*$", guide_handlers(serverapp.base_url))
+    with_package_data()
+
+
+class TutorPageHandler(TornadoVoilaHandler):  # type: ignore[misc]
+    """The dashboard's page, which also hands the browser its ``_xsrf`` cookie, and on a class's dashboard tells
+    the page's kernel who signed in, in a header that is the server's own (the browser's is dropped).
+
+    Leaving the page, Voilà's widget manager asks the server to shut the page's kernel down with the ``_xsrf``
+    value it reads from the page's cookies. The page is rendered ahead of the request (a preheated kernel), so
+    nothing else asks for the token and tornado would never set the cookie: the request would be refused (403)
+    and the kernel would live on until the idle cull.
+    """
+
+    async def prepare(self) -> None:
+        self.request.headers.pop(LEARNER_HEADER, None)
+        await super().prepare()
+        if isinstance(self.current_user, Learner):
+            self.request.headers[LEARNER_HEADER] = self.current_user.username
+
+    async def get(self, path: str | None = None) -> None:
+        self.xsrf_token  # noqa: B018 - reading it is what sets the cookie, before the page's first byte is sent
+        await super().get(path=path)
 
 
 class TutorVoila(Voila):  # type: ignore[misc]
-    """Standalone Voilà with the guide's route ahead of the notebook's catch-all route. Serving a class's home, its
-    learners sign in first (:mod:`.signin`) and each page's kernel is told by the server who signed in."""
+    """Standalone Voilà with the guide's route ahead of the notebook's catch-all route, whose page sets the cookie
+    that lets leaving the page shut its kernel down. Serving a class's home, its learners sign in first
+    (:mod:`.signin`) and each page's kernel is told by the server who signed in."""
 
     @default("identity_provider_class")
     def _class_sign_in(self) -> type[IdentityProvider]:
-        from .signin import ClassIdentityProvider
-
         return ClassIdentityProvider if class_home(_home()) else PasswordIdentityProvider
 
     @default("authorizer_class")
     def _class_kernels(self) -> type[Authorizer]:
-        from .signin import ClassAuthorizer
-
         return ClassAuthorizer if class_home(_home()) else AllowAllAuthorizer
 
     def init_settings(self) -> dict[str, Any]:
         settings: dict[str, Any] = super().init_settings()
-        from .signin import ClassIdentityProvider
-
         if isinstance(self.identity_provider, ClassIdentityProvider):
             self.identity_provider.home = str(_home())
             self.voila_configuration.http_header_envs = [LEARNER_HEADER]
         return settings
 
     def init_handlers(self) -> list[Any]:
-        from .signin import LearnerShutdownHandler, LearnerVoilaHandler
-
-        ours = {TornadoVoilaHandler: LearnerVoilaHandler, VoilaShutdownKernelHandler: LearnerShutdownHandler}
+        ours = {TornadoVoilaHandler: TutorPageHandler, VoilaShutdownKernelHandler: LearnerShutdownHandler}
         handlers = [(route, ours.get(handler, handler), *rest) for route, handler, *rest in super().init_handlers()]
         return [*guide_handlers(self.server_url or self.base_url), *handlers]
 
@@ -96,9 +118,17 @@ def _home() -> Path:
 JUPYTER_DATA = Path(__file__).parent / "jupyter"
 
 
+def with_package_data() -> None:
+    """Name the package's own Jupyter data first on ``JUPYTER_PATH``, where Voilà looks up a template on each
+    render (once: a server that loads the extension again adds nothing)."""
+    paths = [path for path in os.environ.get("JUPYTER_PATH", "").split(os.pathsep) if path]
+    if str(JUPYTER_DATA) not in paths:
+        os.environ["JUPYTER_PATH"] = os.pathsep.join([str(JUPYTER_DATA), *paths])
+
+
 def main() -> int:
-    """Run the standalone Voilà; ``JUPYTER_PATH`` first names the package's own data so its template is found."""
-    os.environ["JUPYTER_PATH"] = os.pathsep.join(filter(None, [str(JUPYTER_DATA), os.environ.get("JUPYTER_PATH")]))
+    """Run the standalone Voilà with the package's template on the path."""
+    with_package_data()
     os.environ.pop(LEARNER_ENV, None)  # only a request's own header, set by this server, names a learner
     TutorVoila.launch_instance()
     return 0

@@ -26,10 +26,8 @@ from jupyter_server.auth.identity import IdentityProvider, User
 from jupyter_server.base.handlers import JupyterHandler
 from traitlets import Float, Unicode, default
 from voila.shutdown_kernel_handler import VoilaShutdownKernelHandler
-from voila.tornado.handler import TornadoVoilaHandler
 
 from .. import roster
-from ..identity import LEARNER_HEADER
 
 #: How long a session lasts without signing in again (seconds): a school day.
 SESSION_SECONDS = 12 * 3600
@@ -190,16 +188,6 @@ class SignOutHandler(JupyterHandler):
             provider.sign_out(user.session)
         provider.clear_login_cookie(self)
         self.write(_page("Signed out", f'<p>You are signed out. <a href="{self.base_url}login">Sign in</a></p>'))
-
-
-class LearnerVoilaHandler(TornadoVoilaHandler):  # type: ignore[misc]
-    """The notebook's page: the learner header is the server's own (the signed-in learner), never the browser's."""
-
-    async def prepare(self) -> None:
-        self.request.headers.pop(LEARNER_HEADER, None)
-        await super().prepare()
-        if isinstance(self.current_user, Learner):
-            self.request.headers[LEARNER_HEADER] = self.current_user.username
 
 
 class LearnerShutdownHandler(VoilaShutdownKernelHandler):  # type: ignore[misc]

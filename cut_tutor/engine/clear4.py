@@ -7,7 +7,8 @@ module writes Clear 4's rules with the shared mechanics of :class:`~cut_tutor.en
   above it is played, then turned up at once) and the face-up *top*;
 - the pile holds the cards as laid. A JOKER (``J*``) has no value of its own: it takes the value of the nearest
   number below it, which is the value of the cards it was laid with (they are laid first) or of the top card
-  when it was played alone; a JOKER that opens the pile has no value, and any number may follow it;
+  when it was played alone; JOKERs that open the pile have no value: any number of them may lie together, they
+  never clear it, and any number may follow them;
 - ``phase`` is ``play``, ``add`` (adding cards to a landed blind card, or a middle card just turned up that
   matches the play) or ``push`` (choosing the seat for a PUSH turned up blind); ``turned_up`` lists the stacks
   whose middle card this play turned up and which may be added now.
@@ -20,6 +21,7 @@ module writes Clear 4's rules with the shared mechanics of :class:`~cut_tutor.en
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -43,6 +45,8 @@ WINNER_DEALS = False
 OFF_PILE = {PUSH: "is played on its own and never lies on the pile (R22)"}
 #: The most cards of one value the pile may hold; the fourth clears it (R22).
 FOUR = 4
+#: JOKERs with no value (opening the pile) have no cap: any number may be laid together (R22).
+UNCAPPED = sys.maxsize
 _TAKE, _ADD0 = Move(TAKE), Move(ADD)
 _FLIP = [Move(FLIP, stacks=(k,)) for k in range(9)]
 
@@ -109,8 +113,11 @@ def run(pile: Sequence[int]) -> int:
 
 
 def cap(pile: Sequence[int], value: int) -> int:
-    """The most cards of ``value`` one play may lay: never more than four of a value on the pile (R22)."""
-    return FOUR - run(pile) if value and value == top_value(pile) else FOUR
+    """The most cards of ``value`` one play may lay: never more than four of a value on the pile; JOKERs with no
+    value to take (``value`` 0) have no cap, since the cap counts cards of one value (R22)."""
+    if not value:
+        return UNCAPPED
+    return FOUR - run(pile) if value == top_value(pile) else FOUR
 
 
 # -- legal moves ------------------------------------------------------------------------------------------

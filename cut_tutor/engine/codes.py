@@ -17,7 +17,6 @@ replays a hand exactly.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from typing import Any
 
@@ -25,6 +24,7 @@ from .deals import PositionError, deal_code, parse, parse_deal_code
 from .games import GAMES
 from .moves import Move, MoveSyntaxError
 from .position import POSITION_FORMAT, VERSION, position_of
+from .reading import JSONLimitError, load_json
 from .rules import Rules, RulesError
 from .state import IllegalMoveError, State
 
@@ -83,11 +83,10 @@ def record_of(state: State) -> dict[str, Any]:
 
 def replay(record: Any, upto: int | None = None) -> State:
     """Replay a record (dict or JSON text) move by move; errors name the move that fails."""
-    if isinstance(record, str):
-        try:
-            record = json.loads(record)
-        except json.JSONDecodeError as exc:
-            raise PositionError(f"record: not valid JSON ({exc})") from None
+    try:
+        record = load_json(record, "record")
+    except JSONLimitError as exc:
+        raise PositionError(str(exc)) from None
     if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
         raise PositionError(f"record.format: expected {RECORD_FORMAT!r}")
     if record.get("version") != VERSION:

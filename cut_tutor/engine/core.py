@@ -199,10 +199,16 @@ class Core:
         return taken
 
     def gone_out(self, seat: int) -> bool:
-        """Has ``seat`` played its last card? If so it wins the hand (R14)."""
+        """Has ``seat`` played its last card? If so it wins the hand (R14), which ends like any other: no step is
+        left open, not an addition nor a blind PUSH's seat (R13, R22), so its position loads back."""
         if self.hand_count[seat] or any(self.stacks[seat]):
             return False
         self.winner = seat
+        self.phase = PHASE_PLAY
+        if self.exposed:
+            self.exposed.clear()
+        if self.turned_up:
+            self.turned_up.clear()
         return True
 
     def new_turn(self, seat: int) -> None:

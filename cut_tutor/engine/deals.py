@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 
 from .games import GAMES, game_of
-from .rules import Rules
+from .rules import SETTINGS, Rules
 
 _B32 = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 #: Deck codes of the games with their own deck, and the game each names; a number of decks means the other one.
@@ -54,6 +54,8 @@ def parse_deal_code(code: str) -> tuple[int, int, int, int, int]:
 
 def parse(code: str) -> tuple[str, int, int, int, int, int]:
     """The game and the five numbers of a deal code."""
+    if not isinstance(code, str):
+        raise PositionError(f"deal: expected a deal code like 4-3-20-0-7K, got {type(code).__name__}")
     match = _CODE.fullmatch(code)
     if not match:
         raise PositionError(f"deal: {code!r} is not a deal code like 4-3-20-0-7K (players-decks-dealt-dealer-seed)")
@@ -66,6 +68,9 @@ def parse(code: str) -> tuple[str, int, int, int, int, int]:
         if char not in _B32:
             raise PositionError(f"deal: {code!r} has {char!r} in its seed, which base 32 does not use")
         seed = seed * 32 + _B32.index(char)
+    seats = SETTINGS["players"]
+    if not seats.allows(players):
+        raise PositionError(f"deal: {code!r} names {players} as its number of seats; {seats.allowed}")
     if dealer >= players:
         raise PositionError(f"deal: dealer {dealer} is not one of the {players} seats")
     return game, players, decks, dealt, dealer, seed

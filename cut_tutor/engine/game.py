@@ -23,6 +23,13 @@ from .rules import Rules
 from .state import State
 
 DEFAULT_NAMES = ("You", "Daryl", "Madonna", "Marty", "Ann", "Ben", "Cleo", "Dev")
+#: Whole numbers the history keeps are SQLite's: from ``-INT_LIMIT`` to ``INT_LIMIT - 1``. A game's seed is one.
+INT_LIMIT = 2**63
+
+
+def seed_too_large() -> ValueError:
+    """The refusal of a seed the history could not keep (see :data:`INT_LIMIT`)."""
+    return ValueError(f"seed: too large; a seed is a whole number from {-INT_LIMIT} to {INT_LIMIT - 1}")
 
 
 @dataclass(frozen=True)
@@ -86,6 +93,8 @@ class Game:
     """A series of hands under one set of rules, reproducible from its seed."""
 
     def __init__(self, rules: Rules, seed: int, names: list[str] | None = None, first: str | None = None) -> None:
+        if not -INT_LIMIT <= seed < INT_LIMIT:  # the history could not keep it when the game ends
+            raise seed_too_large()
         self.rules = rules
         self.seed = seed
         #: A deal code the first hand is dealt from instead of the seed (a learner pasted it); its dealer deals.

@@ -24,14 +24,14 @@ awaits its seat. A JOKER on the pile is written ``J*``: its value is the number 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 from .cards import RANK_MASK, STACKS, UP, CardError, card_name, cards_of, counts_of, names, parse_card
-from .core import PHASE_ADD, PHASE_PLAY, PHASE_PUSH, Core
+from .core import PHASE_ADD, PHASE_GAMBLE, PHASE_PLAY, PHASE_PUSH, Core
 from .deals import PositionError
 from .games import game_of
+from .reading import JSONLimitError, load_json
 from .rules import Rules, RulesError
 
 POSITION_FORMAT, VERSION = "cut_tutor.position", 1
@@ -139,11 +139,10 @@ def _int(data: dict[str, Any], key: str, where: str, low: int, high: int, defaul
 def read_position(data: Any, make: Callable[[Rules, int], C]) -> C:
     """A state from a JSON position (a dict or JSON text), checking every field; ``make(rules, dealer)`` builds it
     (:meth:`State.from_position <cut_tutor.engine.state.State.from_position>` passes its class)."""
-    if isinstance(data, str):
-        try:
-            data = json.loads(data)
-        except json.JSONDecodeError as exc:
-            raise PositionError(f"position: not valid JSON ({exc})") from None
+    try:
+        data = load_json(data, "position")
+    except JSONLimitError as exc:
+        raise PositionError(str(exc)) from None
     if not isinstance(data, dict):
         raise PositionError("position: expected a JSON object")
     if data.get("format", POSITION_FORMAT) != POSITION_FORMAT:
@@ -211,12 +210,21 @@ def read_position(data: Any, make: Callable[[Rules, int], C]) -> C:
     if phase == PHASE_ADD and not state.pile:
         raise PositionError("position.phase: 'add' needs a landed blind card on the pile")
     exposed = data.get("exposed", [])
-    if not isinstance(exposed, list) or not all(isinstance(k, int) and 1 <= k <= STACKS for k in exposed):
-        raise PositionError(f"position.exposed: expected stack numbers from 1 to {STACKS}")
+    numbers = isinstance(exposed, list) and all(type(k) is int and 1 <= k <= STACKS for k in exposed)
+    if not numbers or len(set(exposed)) != len(exposed):
+        raise PositionError(f"position.exposed: expected stack numbers from 1 to {STACKS}, each at most once")
+    if exposed and phase not in (PHASE_ADD, PHASE_GAMBLE):
+        raise PositionError(
+            f"position.exposed: stacks wait on a turn only while it adds cards or offers a gamble, not in phase"
+            f" {phase!r} (R17, R22)"
+        )
     game.offered(state)[:] = [k - 1 for k in exposed]
     if "winner" in data:
         state.winner = _int(data, "winner", "position", 0, n - 1)
-    state.stalemate = bool(data.get("stalemate", False))
+    stalemate = data.get("stalemate", False)
+    if not isinstance(stalemate, bool):
+        raise PositionError(f"position.stalemate: expected true or false, got {stalemate!r}")
+    state.stalemate = stalemate
     _check_play(state)
     return state
 
@@ -252,6 +260,10 @@ def _check_play(state: Core) -> None:
             raise PositionError(f"{where}: holds no cards, but the hand has no winner (R14)")
         if state.winner == seat and not empty:
             raise PositionError(f"position.winner: seat {seat} still holds cards (R14)")
+    if state.over and state.phase != PHASE_PLAY:
+        raise PositionError(
+            f"position.phase: a finished hand leaves no step open: not {state.phase!r} but 'play' (R14, R22)"
+        )
     if state.phase == "gamble" and not rules.risk_play:
         raise PositionError("position.phase: 'gamble' needs Risk Play on (R17)")
 
@@ -262,7 +274,10 @@ def _stack(text: Any, where: str) -> list[int]:
     stack = []
     for token in text.split():
         down = token.startswith("[") and token.endswith("]")
-        card = _one_card(token.strip("[]"), where)
+        name = token[1:-1] if down else token
+        if "[" in name or "]" in name:
+            raise PositionError(f"{where}: {token!r} is neither a card like 'K' nor a face-down one like '[K]'")
+        card = _one_card(name, where)
         stack.append(card if down else card | UP)
     return stack
 

@@ -43,6 +43,7 @@ from .cards import (
     parse_card,
     standard_deck,
 )
+from .reading import JSONLimitError, load_json
 
 CardScoring = Literal["rank", "flat5"]
 EndCondition = Literal["score", "rounds"]
@@ -392,6 +393,10 @@ class Rules:
         """Rules from :meth:`to_dict` output; an error names the bad field."""
         if not isinstance(data, dict):
             raise RulesError(f"{where}: expected an object of settings, got {type(data).__name__}")
+        try:
+            load_json(data, where)
+        except JSONLimitError as exc:
+            raise RulesError(str(exc)) from None
         known = {f.name for f in dataclasses.fields(cls)}
         unknown = sorted(set(data) - known)
         if unknown:
@@ -441,7 +446,7 @@ def load_rules(spec: str) -> Rules:
         if not path.exists():
             raise RulesError(f"rules: {spec!r} is neither a preset (USA, Canada, Clear 4) nor a rules file") from None
         try:
-            data = json.loads(path.read_text())
-        except json.JSONDecodeError as exc:
-            raise RulesError(f"rules: {spec} is not valid JSON ({exc})") from None
+            data = load_json(path.read_text(encoding="utf-8"), f"rules: {spec}")
+        except JSONLimitError as exc:
+            raise RulesError(str(exc)) from None
         return Rules.from_dict(data)

@@ -6,13 +6,15 @@ A claim whose heartbeat is older than :data:`CLAIM_STALE` seconds is free (its k
 another tab's, which a tab takes over only when the learner asks. Finishing a game removes its own save and
 claim, never another's. Every look at a claim and what is done about it (renew, take over, remove) happens under
 a file lock in the learner's folder, so two kernels cannot interleave: a heartbeat never writes back a claim another
-tab has just taken. The single ``save.json`` of earlier versions is moved into place and its file kept.
+tab has just taken. The single ``save.json`` of earlier versions is moved into place and its file kept. Listing the
+saves sweeps the temporary files of writes that were killed part-way.
 """
 
 from __future__ import annotations
 
 import errno
 import json
+import logging
 import threading
 import time
 import weakref
@@ -26,8 +28,10 @@ from typing import Any
 from filelock import FileLock, Timeout
 
 from .game import Game
-from .storage import SaveError, keep_aside, load_game, read_save, save_game, write_atomic
+from .storage import SaveError, keep_aside, load_game, read_save, save_game, sweep_temps, write_atomic
 
+#: Where the path of a save set aside goes: a learner is told only its name.
+LOG = logging.getLogger(__name__)
 #: Seconds after its last heartbeat that a claim is stale, and between the heartbeats of a claim held.
 CLAIM_STALE, BEAT = 90.0, 20.0
 #: The single save of earlier versions, in the learner's home.
@@ -204,6 +208,8 @@ class Saves:
         """The unfinished games that resume, newest first, and a line for each save that does not (moved aside,
         kept, and named); an old single ``save.json`` is migrated first."""
         problems = self._migrate()
+        if self.home.is_dir():
+            sweep_temps(self.home)  # what a write killed part-way (a stopped kernel) left behind
         found: list[tuple[int, Waiting]] = []
         paths = sorted(self.home.glob("save-*.json")) if self.home.is_dir() else []
         for path in paths:
@@ -216,7 +222,7 @@ class Saves:
                     (path.stat().st_mtime_ns, Waiting(game.uid, path, game, saved_at, self.elsewhere(game.uid)))
                 )
             except SaveError as exc:
-                problems.append(_kept(path, exc))
+                problems.append(set_aside(exc))
             except OSError:
                 continue  # finished and removed by another tab meanwhile
         return [w for _, w in sorted(found, key=lambda item: -item[0])], problems
@@ -229,7 +235,7 @@ class Saves:
         try:
             game = load_game(legacy)
         except SaveError as exc:
-            return [_kept(legacy, exc)]
+            return [set_aside(exc)]
         except OSError:
             return []  # another tab moved it a moment ago
         stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
@@ -243,11 +249,13 @@ class Saves:
         return []
 
 
-def _kept(path: Path, exc: SaveError) -> str:
-    """A save that does not resume, moved aside: the reason and where it is kept."""
-    kept = keep_aside(path, load_game)
-    where = f" It is kept as {kept.name} in {kept.parent}." if kept else ""
-    return f"{exc}.{where}"
+def set_aside(exc: SaveError) -> str:
+    """Move the save that does not resume aside, and say why and the name it is kept under (its folder, a path on
+    the server, goes to the log only)."""
+    kept = keep_aside(exc.path, load_game)
+    LOG.warning("%s; kept as %s", exc, kept)
+    where = f" It is kept as {kept.name}." if kept else ""
+    return f"{exc.reason}.{where}"
 
 
 #: Every tab's saves in this process: one thread beats the claims they hold.

@@ -10,8 +10,10 @@ it, so a reader sees the old file or the new one, never part of one. Stamps are 
 from __future__ import annotations
 
 import csv
+import errno
 import io
 import json
+import logging
 import os
 import sqlite3
 import tempfile
@@ -23,13 +25,16 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from .codes import PositionError, record
-from .game import Game, HandResult
+from .game import INT_LIMIT, Game, HandResult
 from .moves import Move, MoveSyntaxError
+from .reading import JSONLimitError, load_json
 from .rules import Rules, RulesError
 from .state import IllegalMoveError
 
 SAVE_FORMAT, SAVE_VERSION = "cut_tutor.save", 1
 T = TypeVar("T")
+#: Where a file's path and its error go when a learner is told only what it means for them.
+LOG = logging.getLogger(__name__)
 
 
 def now_stamp() -> str:
@@ -49,14 +54,21 @@ def read_stamp(text: str) -> datetime:
     return stamp if stamp.tzinfo is not None else stamp.astimezone()
 
 
+#: How a temporary file of :func:`write_atomic` ends, and how long after its last write one whose writer holds no lock
+#: on it may be swept (:func:`sweep_temps`); a write takes milliseconds.
+TEMP_SUFFIX, STALE_TEMP = ".tmp", 60.0
+
+
 def write_atomic(path: str | os.PathLike[str], text: str) -> Path:
     """Write ``text`` to ``path`` through a temporary file of this writer's own, flushed and synced, then renamed
-    over it: concurrent writers never share a temporary file and a reader never sees a partial file."""
+    over it: concurrent writers never share a temporary file and a reader never sees a partial file. The writer
+    holds a lock on its temporary file while it writes, so :func:`sweep_temps` leaves it alone."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=TEMP_SUFFIX)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as out:
+            _lock(out.fileno())  # a new file of this writer's own: nobody else holds it
             out.write(text)
             out.flush()
             os.fsync(out.fileno())
@@ -67,8 +79,52 @@ def write_atomic(path: str | os.PathLike[str], text: str) -> Path:
     return path
 
 
+def _lock(fd: int) -> bool:
+    """Lock the open file ``fd`` without waiting; ``False`` when another process (or file object) holds it. The lock
+    goes with the process, however it ends. Without ``fcntl`` (Windows) there is none to take: there a file open in
+    another process cannot be deleted, which guards a live writer instead."""
+    try:
+        import fcntl
+    except ImportError:
+        return True
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    return True
+
+
+def sweep_temps(folder: Path) -> list[Path]:
+    """Remove the temporary files :func:`write_atomic` left in ``folder`` when its writer was killed mid-write, and
+    return them: those unchanged for :data:`STALE_TEMP` seconds whose writer no longer holds its lock. A live
+    writer's file is never touched, however long it takes."""
+    swept = []
+    for tmp in folder.glob(f".*{TEMP_SUFFIX}"):
+        try:
+            if time.time() - tmp.stat().st_mtime < STALE_TEMP:
+                continue  # just made: its writer may not have locked it yet
+            with open(tmp, "rb") as probe:
+                free = _lock(probe.fileno())
+            if free:  # no writer holds it, and none ever opens a temporary file it did not make
+                tmp.unlink()
+                swept.append(tmp)
+        except OSError:  # gone meanwhile (its writer finished), or open elsewhere (Windows)
+            continue
+    if swept:
+        LOG.warning("removed %d temporary file(s) left by interrupted writes in %s", len(swept), folder)
+    return swept
+
+
 class SaveError(ValueError):
-    """A save file that cannot be resumed: corrupt, from a newer version, or from other rules."""
+    """A save file that cannot be resumed: corrupt, from a newer version, or from other rules. Its text names the
+    file; :attr:`reason` alone is what a learner is told (never a path on the server)."""
+
+    def __init__(self, path: Path, reason: str) -> None:
+        super().__init__(f"{path}: {reason}")
+        self.path, self.reason = path, reason
+
+    def __reduce__(self) -> tuple[type[SaveError], tuple[Path, str]]:
+        return SaveError, (self.path, self.reason)
 
 
 class HistoryError(ValueError):
@@ -100,61 +156,35 @@ def save_data(game: Game) -> dict[str, Any]:
     }
 
 
-#: Limits a save must keep: nesting of its JSON, its size, and the length of any text or list in it.
-MAX_DEPTH, MAX_BYTES, MAX_TEXT, MAX_ITEMS = 8, 4_000_000, 64, 100_000
-
-
-def json_depth(text: str) -> int:
-    """How deeply a JSON text nests its arrays and objects, counted without parsing it (a deep one would exhaust
-    the parser's recursion).
-
-    >>> json_depth('{"a": [1, "[["]}')
-    2
-    """
-    depth = deepest = 0
-    in_string = escaped = False
-    for char in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif char == "\\":
-                escaped = True
-            elif char == '"':
-                in_string = False
-        elif char == '"':
-            in_string = True
-        elif char in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif char in "]}":
-            depth -= 1
-    return deepest
+#: Limits a save must keep besides those of every JSON read (:mod:`~cut_tutor.engine.reading`): its size, and the
+#: length of any text or list in it.
+MAX_BYTES, MAX_TEXT, MAX_ITEMS = 4_000_000, 64, 100_000
 
 
 def _parse(text: str, path: Path) -> dict[str, Any]:
     if len(text) > MAX_BYTES:
-        raise SaveError(f"{path}: the save file is corrupt (larger than {MAX_BYTES} bytes); it has been kept as it is")
-    if json_depth(text) > MAX_DEPTH:
-        raise SaveError(f"{path}: the save file is corrupt (nested deeper than {MAX_DEPTH}); it has been kept as it is")
+        raise SaveError(path, f"the save file is corrupt (larger than {MAX_BYTES} bytes); it has been kept as it is")
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise SaveError(f"{path}: the save file is corrupt ({exc}); it has been kept as it is") from None
+        data = load_json(text, "save")
+    except JSONLimitError as exc:
+        raise SaveError(path, f"the save file is corrupt ({exc}); it has been kept as it is") from None
     if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
-        raise SaveError(f"{path}: not a cut_tutor save file; it has been kept as it is")
+        raise SaveError(path, "not a cut_tutor save file; it has been kept as it is")
     version = data.get("version")
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
-        raise SaveError(f"{path}: the save file has no valid version ({version!r}); it has been kept as it is")
+        raise SaveError(path, f"the save file has no valid version ({version!r}); it has been kept as it is")
     if version > SAVE_VERSION:
-        raise SaveError(f"{path}: saved by a newer version (save format {version}); this version reads {SAVE_VERSION}")
+        raise SaveError(path, f"saved by a newer version (save format {version}); this version reads {SAVE_VERSION}")
     return data
 
 
 def _typed(value: Any, kind: type, where: str, players: int | None = None) -> Any:
-    """``value`` if it is a ``kind`` (a bool is no int), one per seat when ``players`` is given, else a ``TypeError``
-    naming the field."""
+    """``value`` if it is a ``kind`` (a bool is no int; an int one the history can keep), one per seat when
+    ``players`` is given, else a ``TypeError`` naming the field."""
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
         raise TypeError(f"{where} should be {kind.__name__}, not {type(value).__name__}")
+    if isinstance(value, int) and not -INT_LIMIT <= value < INT_LIMIT:
+        raise TypeError(f"{where} is out of range")
     size = len(value) if isinstance(value, str | list) else 0
     if size > (MAX_TEXT if isinstance(value, str) else MAX_ITEMS):
         raise TypeError(f"{where} is too long ({size})")
@@ -179,6 +209,8 @@ def _check_shape(data: dict[str, Any], players: int) -> None:
         _typed(result, dict, where)
         for key in ("number", "dealer"):
             _typed(result[key], int, f"{where}.{key}")
+        if result["winner"] is not None and _typed(result["winner"], int, f"{where}.winner") not in range(players):
+            raise TypeError(f"{where}.winner is not one of the {players} seats")
         for key, kind in (("scores", int), ("busts", int), ("automated", bool)):
             _per_seat(result[key], kind, f"{where}.{key}", players)
         _typed(result["deal"], str, f"{where}.deal")
@@ -197,7 +229,7 @@ def read_save(path: str | os.PathLike[str]) -> dict[str, Any]:
     try:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError:
-        raise SaveError(f"{path}: the save file is corrupt (not text); it has been kept as it is") from None
+        raise SaveError(path, "the save file is corrupt (not text); it has been kept as it is") from None
     return _parse(text, path)
 
 
@@ -209,7 +241,7 @@ def load_game(path: str | os.PathLike[str], rules: Rules | None = None) -> Game:
         saved = Rules.from_dict(data.get("rules"), where="rules")
         if rules is not None and saved != rules:
             changed = [k for k, v in rules.to_dict().items() if saved.to_dict()[k] != v]
-            raise SaveError(f"{path}: saved under different rules ({', '.join(changed)}); not reopened")
+            raise SaveError(path, f"saved under different rules ({', '.join(changed)}); not reopened")
         _check_shape(data, saved.players)
         first = data.get("first")  # the deal code of the first hand, for a game dealt from one
         if first is not None:
@@ -218,33 +250,33 @@ def load_game(path: str | os.PathLike[str], rules: Rules | None = None) -> Game:
         if "uid" in data:  # saves from before games carried an id become a game of their own
             game.uid = _typed(data["uid"], str, "uid")
             if not game.uid.isalnum() or len(game.uid) > 64:
-                raise SaveError(f"{path}: uid {game.uid[:64]!r} is not a game id; the file has been kept")
+                raise SaveError(path, f"uid {game.uid[:64]!r} is not a game id; the file has been kept")
         game.automated = [bool(a) for a in data["automated"]]
         game.results = [HandResult.from_dict(r) for r in data["results"]]
         hand = data["hand"]
         game.dealer = int(hand["dealer"])
         if not 0 <= game.dealer < saved.players:
-            raise SaveError(f"{path}: hand.dealer {game.dealer} is not one of the {saved.players} seats")
+            raise SaveError(path, f"hand.dealer {game.dealer} is not one of the {saved.players} seats")
         # a save made just after a hand ended holds that hand, already in ``results``
         number = int(hand["number"])
         if number not in (len(game.results), len(game.results) + 1) or number < 1:
-            raise SaveError(f"{path}: hand.number {number} does not follow the {len(game.results)} finished hands")
+            raise SaveError(path, f"hand.number {number} does not follow the {len(game.results)} finished hands")
         game.state = game.deal_hand(number)
         if game.state.deal_code != hand["deal"]:
-            raise SaveError(f"{path}: the current hand's deal {hand['deal']} does not match the seed")
+            raise SaveError(path, f"the current hand's deal {hand['deal']} does not match the seed")
         for index, text in enumerate(hand["moves"]):
             try:
                 game.play(Move.parse(str(text)))
             except (MoveSyntaxError, IllegalMoveError) as exc:
-                raise SaveError(f"{path}: hand.moves[{index}]: {exc}; the file has been kept") from None
+                raise SaveError(path, f"hand.moves[{index}]: {exc}; the file has been kept") from None
         if number == len(game.results) and not game.state.over:
-            raise SaveError(f"{path}: hand {number} is recorded as finished but its moves do not finish it")
+            raise SaveError(path, f"hand {number} is recorded as finished but its moves do not finish it")
     except (KeyError, TypeError, ValueError) as exc:
         if isinstance(exc, SaveError):
             raise
         detail = f"missing field {exc}" if isinstance(exc, KeyError) else str(exc)
         kind = "rules" if isinstance(exc, RulesError | PositionError) else "file"
-        raise SaveError(f"{path}: the save {kind} is corrupt ({detail}); it has been kept as it is") from None
+        raise SaveError(path, f"the save {kind} is corrupt ({detail}); it has been kept as it is") from None
     return game
 
 
@@ -347,6 +379,29 @@ def retry(path: Path, work: Callable[[sqlite3.Connection], T]) -> T:
     raise AssertionError("unreachable")  # the last pause is None: the loop returns or raises
 
 
+def disk_reason(exc: OSError) -> str:
+    """What went wrong with a file, in a learner's words and without its path (``str(exc)`` names the file)."""
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        return "the disk is full"
+    return (exc.strerror or "the disk could not be used").lower()
+
+
+def store_trouble(what: str, path: Path, exc: Exception) -> str:
+    """What is wrong with a learner's file, in the learner's words (``The score history is in use …``) and never with
+    its path: the path and the error go to the server's log."""
+    LOG.warning("%s %s: %s", what, path, exc)
+    text = str(exc).lower()
+    if "locked" in text or "busy" in text:
+        reason = "is in use by another program just now"
+    elif "readonly" in text or "read-only" in text or isinstance(exc, PermissionError):
+        reason = "cannot be written"
+    elif isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        reason = f"cannot be written: {disk_reason(exc)}"
+    else:
+        reason = "cannot be opened"
+    return f"The {what} {reason}"
+
+
 def open_store(
     path: Path, migrate: Callable[[sqlite3.Connection], None], what: str, explain: Callable[[Exception], str]
 ) -> str:
@@ -371,14 +426,34 @@ def open_store(
 class History:
     """Finished games in an SQLite file: hand-by-hand scores, busts and automated seats.
 
-    A game that cannot be written now (the file locked by another program, or unwritable) waits in
-    :attr:`pending` and is written before the next one; :attr:`problem` says in plain words what is wrong.
+    A finished game is written to disk first, beside the file as ``<stem>.pending-<id>.json`` (its save, which
+    replays it whole), then into the history, and only then is its pending file removed: a game the history cannot
+    take now (the file locked by another program, or unwritable) stays on disk through a closed tab or a stopped
+    kernel, and is written the next time the history is opened or a game added. Only a game whose pending file cannot
+    be written either waits in memory (:attr:`unsaved`). :attr:`problem` says in plain words what is wrong.
     """
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
-        self.pending: list[Game] = []
-        self.problem = open_store(self.path, self._migrate, "score history", self._explain)
+        #: Finished games neither the history nor a pending file could hold: kept while this process lives.
+        self.unsaved: list[Game] = []
+        self.problem = ""
+        self._ready = self._open()
+        if self._ready and self._waiting_files():  # games finished while it could not be written, or in a lost tab
+            opened = self.problem  # a damaged file kept aside, say
+            self.flush()
+            self.problem = " ".join(filter(None, (opened, self.problem)))
+
+    def _open(self) -> bool:
+        """Ready the file (see :func:`open_store`); whether it can be used (a damaged one replaced can)."""
+        failed: list[Exception] = []
+
+        def explain(exc: Exception) -> str:
+            failed.append(exc)
+            return self._explain(exc)
+
+        self.problem = open_store(self.path, self._migrate, "score history", explain)
+        return not failed
 
     @staticmethod
     def _migrate(db: sqlite3.Connection) -> None:
@@ -389,43 +464,106 @@ class History:
         db.execute("CREATE UNIQUE INDEX IF NOT EXISTS games_uid ON games(uid)")
 
     def _explain(self, exc: Exception) -> str:
-        return (
-            f"The score history {self.path} cannot be used ({exc}): finished games are kept until it can be written."
-            " Close any other program using it, or check that its folder can be written."
-        )
+        waiting = len(self.pending)
+        if self.unsaved:
+            kept = "your finished game is kept only while this page stays open, and will be added when it can be"
+        elif waiting:
+            games = "your finished game is" if waiting == 1 else f"your {waiting} finished games are"
+            kept = f"{games} kept, and will be added to it when it can be written"
+        else:
+            kept = "a game you finish now is kept, and will be added to it when it can be written"
+        return f"{store_trouble('score history', self.path, exc)}: {kept}."
 
     def _retry(self, work: Callable[[sqlite3.Connection], T]) -> T:
         return retry(self.path, work)
 
+    def _pending_path(self, uid: str) -> Path:
+        return self.path.with_name(f"{self.path.stem}.pending-{uid}.json")
+
+    def _waiting_files(self) -> list[Path]:
+        """The pending files beside the history, oldest first (a kept bad one, ``…pending-<id>.corrupt-…``, is not)."""
+        prefix = f"{self.path.stem}.pending-"
+        try:
+            found = [(p.stat().st_mtime_ns, p) for p in self.path.parent.glob(f"{prefix}*.json")
+                     if p.stem.removeprefix(prefix).isalnum()]  # fmt: skip
+        except OSError:  # the folder cannot be read, or a file went meanwhile (written by another tab)
+            return []
+        return [p for _, p in sorted(found)]
+
+    @property
+    def pending(self) -> list[str]:
+        """The ids of the finished games waiting to be written: in memory, then on disk, oldest first."""
+        in_memory = [game.uid for game in self.unsaved]
+        on_disk = [p.stem.removeprefix(f"{self.path.stem}.pending-") for p in self._waiting_files()]
+        return in_memory + [uid for uid in on_disk if uid not in in_memory]
+
+    def on_disk(self, game: Game) -> bool:
+        """Is ``game`` kept on disk, in the history or in its pending file (so its save may go)?"""
+        return all(waiting.uid != game.uid for waiting in self.unsaved)
+
     def add(self, game: Game) -> int | None:
-        """Store a finished game with every hand's record; its id, or ``None`` if it waits in :attr:`pending`."""
+        """Store a finished game with every hand's record; its id, or ``None`` while it waits (see :attr:`pending`)."""
         if not game.over:
             raise ValueError("only finished games are recorded")
-        self.pending.append(game)
-        return self.flush()
+        try:
+            write_atomic(self._pending_path(game.uid), json.dumps(save_data(game)))
+        except OSError as exc:
+            LOG.warning("score history %s: the pending file of game %s cannot be written: %s", self.path, game.uid, exc)
+            self.unsaved.append(game)
+        return self.flush().get(game.uid)
 
-    def flush(self) -> int | None:
-        """Write the games waiting in :attr:`pending`, oldest first; the id of the last one written."""
-        game_id = None
-        while self.pending:
+    def flush(self) -> dict[str, int]:
+        """Write the games waiting (see :attr:`pending`), oldest first, until one cannot be; the id each game
+        written has, by its game id."""
+        written: dict[str, int] = {}
+        self._ready = self._ready or self._open()
+        if not self._ready:
+            return written
+        damaged = []
+        while self.unsaved:
+            if not self._write(self.unsaved[0], now_stamp(), written):
+                return written
+            self.unsaved.pop(0)
+        for path in self._waiting_files():
             try:
-                game_id = self._retry(lambda db: self._insert(db, self.pending[0]))
-            except (sqlite3.Error, OSError) as exc:
+                game = load_game(path)
+                finished = _saved_at(path)  # when it ended, not when it is written
+            except FileNotFoundError:
+                continue  # another tab wrote it a moment ago
+            except SaveError as exc:  # a damaged pending file is kept aside and named
+                LOG.warning("score history %s: %s", self.path, exc)
+                kept = keep_aside(path, load_game)
+                damaged.append(f"A finished game could not be read to be added to the score history: it is kept as"
+                               f" {(kept or path).name}.")  # fmt: skip
+                continue
+            except OSError as exc:
                 self.problem = self._explain(exc)
-                return None
-            self.pending.pop(0)
-        self.problem = ""
-        return game_id
+                return written
+            if not self._write(game, finished, written):
+                return written
+            path.unlink(missing_ok=True)  # only now: the history holds the game
+        self.problem = " ".join(damaged)
+        return written
+
+    def _write(self, game: Game, finished: str, written: dict[str, int]) -> bool:
+        """Insert ``game``, which ended at ``finished``, in one transaction (its id noted in ``written``); ``False``,
+        :attr:`problem` set, if it must wait."""
+        try:
+            written[game.uid] = self._retry(lambda db: self._insert(db, game, finished))
+        except (sqlite3.Error, OSError) as exc:
+            self.problem = self._explain(exc)
+            return False
+        return True
 
     @staticmethod
-    def _insert(db: sqlite3.Connection, game: Game) -> int:
+    def _insert(db: sqlite3.Connection, game: Game, finished: str) -> int:
         known = db.execute("SELECT id FROM games WHERE uid = ?", (game.uid,)).fetchone()
         if known is not None:  # the same game finished in another tab too: recorded once
             return int(known[0])
         cursor = db.execute(
             "INSERT INTO games (finished, rules, seed, names, totals, winners, uid) VALUES (?, ?, ?, ?, ?, ?, ?)",
             (
-                now_stamp(),
+                finished,
                 game.rules.to_json(),
                 game.seed,
                 json.dumps(game.names),
@@ -537,6 +675,14 @@ class History:
                      row["points"], row["busts"], row["went_out"], row["automated"]]
                 )  # fmt: skip
         return out.getvalue()
+
+
+def _saved_at(path: Path) -> str:
+    """When the save at ``path`` was made, as a stamp; now, if it holds no time that reads as one."""
+    try:
+        return read_stamp(str(read_save(path)["saved_at"])).isoformat(timespec="seconds")
+    except (KeyError, ValueError):
+        return now_stamp()
 
 
 #: What a spreadsheet reads as the start of a formula (and the controls that can hide one).

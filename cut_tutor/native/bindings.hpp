@@ -4,3 +4,4 @@
 #include <pybind11/pybind11.h>
 
 void bind_rng(pybind11::module_& m);
+void bind_engine(pybind11::module_& m);

@@ -21,7 +21,7 @@ import fsrs
 
 from ..analysis import Analysis
 from ..engine import View, replay, view
-from ..engine.storage import retry
+from ..engine.storage import retry, store_trouble
 from .hand import Decision, HandReview, Summary
 
 T = TypeVar("T")
@@ -128,7 +128,7 @@ class Drills:
             self.problem = self._explain(exc)
 
     def _explain(self, exc: Exception) -> str:
-        return f"The drills file {self.path} cannot be used ({exc}): drills are off until it can be."
+        return f"{store_trouble('drills file', self.path, exc)}: drills are off until it can be used."
 
     def _retry(self, work: Callable[[sqlite3.Connection], T]) -> T:
         return retry(self.path, work)

@@ -18,10 +18,9 @@ import os
 import secrets
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import ipywidgets as w
-import pandas as pd
 
 from cut_tutor.coach import Advice, AIPlayer
 from cut_tutor.dashboard import GUIDE_ROUTE
@@ -43,6 +42,9 @@ from .scores import ScorePanel
 from .setup_form import SetupForm
 from .shared import Controls, Setup, Shown, default_home, help_html, help_links
 from .table import LAYOUTS, IntentError, TableWidget
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 #: Where the guide is served, below the Jupyter base URL; the page resolves it (links marked ``data-base-relative``).
 GUIDE_BASE = GUIDE_ROUTE
@@ -436,7 +438,7 @@ class GameApp(Shown):
         name = layout.strip().lower()
         if name not in LAYOUTS:
             raise ValueError("view: use Auto, Table or Stacked")
-        self.table.layout = name
+        self.table.table_layout = name
         self.form.view_pick.value = name.title()
 
     def help_links(self, topics: list[str]) -> list[tuple[str, str]]:

@@ -11,9 +11,9 @@ import json
 import threading
 from collections.abc import Callable
 from html import escape
+from typing import TYPE_CHECKING
 
 import ipywidgets as w
-import pandas as pd
 
 from cut_tutor.analysis import Analysis, analyse
 from cut_tutor.analysis.seat import hands_open
@@ -25,6 +25,9 @@ from ..engine.words import ANALYSE_LONGER, CUT, OPEN_ENDGAME, game_of, recommend
 from .move_table import compare_html, move_rows, move_table_html
 from .shared import YOU, Host
 from .table import IntentError, move_label
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 #: Seconds each press of *Analyse longer* adds to the analysis of the position.
 LONGER = 4.0
@@ -117,6 +120,8 @@ class CoachPanel:
         chosen = next(a for a in advices if a.coach == self.host.setup.coach)
         rows = [{"coach": a.coach, "move": a.label, "total": a.candidates[0].total, "advice": a.text,
                  "differs": a.move != chosen.move} for a in advices]  # fmt: skip
+        import pandas as pd
+
         return pd.DataFrame(rows)
 
     def select_play(self, text: str | Move) -> None:

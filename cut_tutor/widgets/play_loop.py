@@ -30,8 +30,8 @@ from cut_tutor.coach import Advice
 from cut_tutor.engine import Game, Move, SaveError, State, load_game, save_game, view
 from cut_tutor.engine.cards import RANK_MASK, UP, cards_of
 from cut_tutor.engine.moves import FLIP, GAMBLE, TURNUP
-from cut_tutor.engine.saves import LEGACY, ClaimLost, Waiting
-from cut_tutor.engine.storage import keep_aside, write_atomic
+from cut_tutor.engine.saves import LEGACY, ClaimLost, Waiting, set_aside
+from cut_tutor.engine.storage import disk_reason, write_atomic
 
 from ..engine.outcome import BUST, CLEAR, NATURAL, OUT, Outcome
 from ..engine.words import (
@@ -151,7 +151,7 @@ class PlayLoop:
         try:
             self.waiting, problems = host.saves.waiting()
         except OSError as exc:
-            self.waiting, problems = [], [f"the saved games in {host.home} cannot be read ({exc.strerror or exc})"]
+            self.waiting, problems = [], [f"the saved games cannot be read ({disk_reason(exc)})"]
         self.resume_note.value = "".join(_could_not_read(problem) for problem in problems)
         if self.waiting:
             self.resume_label = self.waiting[0].label
@@ -190,11 +190,11 @@ class PlayLoop:
         """The saved game, or ``None`` with the save kept aside and the reason on the setup screen."""
         try:
             return load_game(waiting.path)
-        except (SaveError, OSError) as exc:
-            kept = keep_aside(waiting.path, load_game) if isinstance(exc, SaveError) else None
-            where = f" It is kept as {kept.name} in {kept.parent}." if kept else ""
-            self.resume_note.value = _could_not_read(f"{exc}.{where}")
-            return None
+        except SaveError as exc:
+            self.resume_note.value = _could_not_read(set_aside(exc))
+        except OSError as exc:
+            self.resume_note.value = _could_not_read(f"it cannot be opened ({disk_reason(exc)}).")
+        return None
 
     @_all_or_nothing
     def continue_game(self, uid: str | None = None) -> None:
@@ -214,7 +214,7 @@ class PlayLoop:
             try:
                 host.saves.claim(game.uid)
             except OSError as exc:
-                raise IntentError(cannot_save(exc, host.home, "the game was not continued")) from None
+                raise IntentError(cannot_save(exc, "the game was not continued")) from None
         host.game = game
         if host.setup_path.exists():
             try:
@@ -268,7 +268,7 @@ class PlayLoop:
             try:
                 write_atomic(host.setup_path, json.dumps(host.setup.to_dict()))
             except OSError as exc:
-                raise _SaveFailed(cannot_save(exc, self.host.home, "the game was not dealt")) from None
+                raise _SaveFailed(cannot_save(exc, "the game was not dealt")) from None
         self._advance()
 
     @_all_or_nothing
@@ -506,10 +506,10 @@ class PlayLoop:
                 self._recorded = game
                 host.history.add(game)  # a history that cannot be written keeps it for later (its problem says)
                 try:
-                    if not self.save_problem:
+                    if not self.save_problem and host.history.on_disk(game):  # else its save is all that is left
                         host.saves.finish(game)  # its own save only: other games' saves stay
                 except OSError as exc:
-                    self.save_problem = cannot_save(exc, self.host.home, "the finished game's save is still on disk")
+                    self.save_problem = cannot_save(exc, "the finished game's save is still on disk")
         else:
             self._save()
         host.refresh()
@@ -527,7 +527,7 @@ class PlayLoop:
         try:
             save_game(game, self.host.saves.path(game.uid))
         except OSError as exc:
-            raise _SaveFailed(cannot_save(exc, self.host.home, "that was not played")) from None
+            raise _SaveFailed(cannot_save(exc, "that was not played")) from None
 
     def _hold(self, game: Game) -> None:
         """This tab still plays ``game``: refused (and the tab leaves it) when another tab has taken it over."""
@@ -538,7 +538,7 @@ class PlayLoop:
         except ClaimLost as exc:
             raise _TakenOver(str(exc)) from None
         except OSError as exc:
-            raise _SaveFailed(cannot_save(exc, self.host.home, "that was not played")) from None
+            raise _SaveFailed(cannot_save(exc, "that was not played")) from None
 
     def _draw_notice(self) -> None:
         """What is wrong with the save or the history, in plain words, with what to do."""

@@ -7,10 +7,16 @@ nothing here changes a game.
 from __future__ import annotations
 
 import errno
+import logging
 import os
 from collections.abc import Iterable
 from html import escape
 from pathlib import Path
+
+from cut_tutor.engine.storage import disk_reason
+
+#: Where the paths and errors go that a learner is told about only in plain words.
+LOG = logging.getLogger(__name__)
 
 
 def kernel_id() -> str:
@@ -25,22 +31,25 @@ def kernel_id() -> str:
 
 
 def probe_home(home: Path) -> str:
-    """Why saving is off for this session, or ``""``: the tutor home must be a folder this user can write."""
+    """Why saving is off for this session, or ``""``: the tutor home must be a folder this user can write. Its
+    path, a place on the server, goes to the log only."""
     try:
         home.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        return f"Saving is off: the tutor home {home} cannot be made ({exc.strerror or exc})."
+        LOG.warning("tutor home %s cannot be made: %s", home, exc)
+        return f"Saving is off: your folder for saved games cannot be made ({disk_reason(exc)})."
     if not os.access(home, os.W_OK | os.X_OK):
-        return f"Saving is off: the tutor home {home} cannot be written."
+        LOG.warning("tutor home %s cannot be written", home)
+        return "Saving is off: your folder for saved games cannot be written."
     return ""
 
 
-def cannot_save(exc: OSError, home: Path, what: str) -> str:
-    """A save that failed, and what became of the change (``what``)."""
+def cannot_save(exc: OSError, what: str) -> str:
+    """A save that failed, and what became of the change (``what``); the file's path goes to the log only."""
+    LOG.warning("a save failed: %s", exc)
     full = exc.errno in (errno.ENOSPC, errno.EDQUOT)
-    reason = "the disk is full" if full else exc.strerror or str(exc)
     advice = "free some space and try again" if full else "try again"
-    return f"the game could not be saved in {home} ({reason}), so {what}: {advice}"
+    return f"the game could not be saved ({disk_reason(exc)}), so {what}: {advice}"
 
 
 def notice_html(save_problem: str, others: Iterable[str]) -> str:

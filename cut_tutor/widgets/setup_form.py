@@ -14,6 +14,7 @@ import ipywidgets as w
 
 from cut_tutor.coach import COACHES, LEVELS, STYLES
 from cut_tutor.engine import Rules, RulesError
+from cut_tutor.engine.game import INT_LIMIT, seed_too_large
 from cut_tutor.engine.rules import CLEAR4_MAX_PLAYERS, PRESETS, SETTINGS, Setting
 from cut_tutor.engine.words import SEAT_NAMES
 
@@ -76,7 +77,7 @@ class SetupForm:
         self.view_pick = w.ToggleButtons(options=["Auto", "Table", "Stacked"], value="Auto", description="View")
         controls.watch(self.view_pick, host.set_layout)
         # the page's own "Switch to Stacked" offer changes the table's layout: keep the picker in step
-        host.table.observe(lambda c: setattr(self.view_pick, "value", c["new"].title()), "layout")
+        host.table.observe(lambda c: setattr(self.view_pick, "value", c["new"].title()), "table_layout")
         self.preset = w.Dropdown(options=list(PRESETS), value="USA", description="Preset")
         controls.watch(self.preset, self.set_preset)
         self.rule_widgets = self._rule_widgets()
@@ -295,6 +296,8 @@ class SetupForm:
         if text and not text.isdigit():
             self.host.deal_code(text)  # refused with the reason when it is no deal code for this setup
             return
+        if len(text.lstrip("0")) > len(str(INT_LIMIT)):  # no seed is that long, and past 4300 digits int() fails
+            raise seed_too_large()
         self.host.deal(int(text) if text else None)
 
     # -- drawing ------------------------------------------------------------------------------------------

@@ -239,7 +239,9 @@ class TableWidget(anywidget.AnyWidget):
     table = traitlets.Dict().tag(sync=True)
     error = traitlets.Unicode("").tag(sync=True)
     theme = traitlets.Unicode("light").tag(sync=True)
-    layout = traitlets.Enum(LAYOUTS, "auto").tag(sync=True)
+    #: Auto, Table or Stacked. Not ``layout``: every widget's ``layout`` is its CSS Layout widget, which the page's
+    #: widget manager draws as a view of its own (a string there is an error in the browser's console).
+    table_layout = traitlets.Enum(LAYOUTS, "auto").tag(sync=True)
     #: The learner the server names (the hub user, or who signed in to a class): the page then names no other.
     learner = traitlets.Unicode("").tag(sync=True)
 
@@ -256,7 +258,7 @@ class TableWidget(anywidget.AnyWidget):
         try:
             kind, value = parse_intent(content)
             if kind == "layout":  # how the table is drawn changes nothing in the game
-                self.layout = value
+                self.table_layout = value
                 return True
             if self._on_intent is None:
                 raise IntentError("the table is not connected to a game")
@@ -274,7 +276,8 @@ class TableWidget(anywidget.AnyWidget):
     def synced_json(self) -> str:
         """Every synced game trait as the page receives it (tests check it holds no hidden card)."""
         return json.dumps(
-            {"table": self.table, "error": self.error, "theme": self.theme, "layout": self.layout}, ensure_ascii=False
+            {"table": self.table, "error": self.error, "theme": self.theme, "table_layout": self.table_layout},
+            ensure_ascii=False,
         )
 
 

@@ -69,7 +69,7 @@ def landed_five(home: Path) -> dict[str, Any]:
     app = app_at(home, LANDED_FIVE)
     app.set_pacing("Step")
     app.play("flip 1")
-    return {"table": app.table.table, "theme": "light", "layout": "auto", "error": ""}
+    return {"table": app.table.table, "theme": "light", "table_layout": "auto", "error": ""}
 
 
 def test_a_landed_blind_card_is_card_1_of_a_numbered_list(tmp_path: Path) -> None:

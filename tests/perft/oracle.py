@@ -30,7 +30,8 @@ from cut_tutor.engine import IllegalMoveError, Move, Rules, State, parse_card, s
 JK = parse_card("JK")
 #: Clear 4's PUSH, JOKER and CLEAR cards (R22).
 PUSH_CARD, WILD, CLEAR_CARD = parse_card("P"), parse_card("J*"), parse_card("CL")
-#: More cards than a play may ever lay in Clear 4 (four), so candidates test its cap.
+#: More cards of a number than a play may ever lay in Clear 4 (four), so candidates test its cap; JOKERs that
+#: open the pile have no cap, so every JOKER in the hand is a candidate (R22).
 C4_MOST = 5
 NO_CAP = 10**6
 POSITIONS = Path(__file__).resolve().parent / "positions.json"
@@ -231,7 +232,7 @@ def clear4_candidates(t: Table) -> Iterator[Move]:
     """Every move shape: each value, count and JOKER count from the hand with each set of stacks, each seat."""
     for chosen in subsets(range(len(t.stacks))):
         for value in (*range(1, 11), WILD):
-            for n in range(min(t.hand[value], C4_MOST) + 1):
+            for n in range((t.hand[value] if value == WILD else min(t.hand[value], C4_MOST)) + 1):
                 for jokers in range(min(t.hand[WILD], C4_MOST) + 1 if value != WILD else 1):
                     if n or jokers or chosen:
                         yield Move("play", value, n, chosen, jokers)
@@ -275,7 +276,7 @@ def clear4_allows(t: Table, move: Move) -> bool:
                 m.n <= t.hand[WILD]
                 and not m.jokers
                 and all(t.face_up(k) == WILD for k in m.stacks)
-                and m.size <= room(value)
+                and (not value or m.size <= room(value))  # JOKERs with no value to take: any number
             )
         real = m.n + sum(t.face_up(k) == m.rank for k in m.stacks)
         return (

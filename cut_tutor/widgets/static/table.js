@@ -293,7 +293,7 @@ function render({ model, el }) {
     applyView(t);
     root.appendChild(titleBar(t));
     if (viewOpen) root.appendChild(viewPanel());
-    const wanted = model.get("layout") || "auto";
+    const wanted = model.get("table_layout") || "auto";
     const fits = t.view ? tableFits(t.view.players - 1) : true;
     const arc = wanted === "table" || (wanted === "auto" && fits);
     if (t.view) root.appendChild(playBar(t, wanted, arc ? "table" : "stacked"));
@@ -432,7 +432,7 @@ function render({ model, el }) {
     layouts.setAttribute("role", "group");
     layouts.setAttribute("aria-label", "View");
     layouts.appendChild(h("span", "", "View "));
-    const wanted = model.get("layout") || "auto";
+    const wanted = model.get("table_layout") || "auto";
     for (const [key, label] of LAYOUTS) {
       const b = h("button", "cut-view-layout-pick" + (key === wanted ? " cut-on" : ""), label);
       b.dataset.key = "layout:" + key;
@@ -951,8 +951,8 @@ function render({ model, el }) {
     draw();
   });
   model.on("change:error", draw);
-  model.on("change:layout", () => {
-    keepLayout(model.get("layout") || "auto");  // chosen here, on the setup screen or by Switch to Stacked
+  model.on("change:table_layout", () => {
+    keepLayout(model.get("table_layout") || "auto");  // chosen here, on the setup screen or by Switch to Stacked
     draw();
   });
   // Auto re-resolves whenever the width changes: narrow the window and the table becomes a list.
@@ -976,7 +976,7 @@ function render({ model, el }) {
     send({ type: "board", code: board });
   }
   const kept = keptLayout();
-  if (kept && kept !== (model.get("layout") || "auto")) send({ type: "layout", layout: kept });
+  if (kept && kept !== (model.get("table_layout") || "auto")) send({ type: "layout", layout: kept });
   if (!hostThemeTaken) {
     hostThemeTaken = true;
     if (hostIsDark() && model.get("theme") !== "dark") send({ type: "theme", theme: "dark" });
