@@ -23,6 +23,7 @@ from typing import Any
 
 import pandas as pd
 
+from . import roster
 from .engine import SaveError, read_save
 from .engine.storage import disk_reason
 from .engine.words import kinds_line
@@ -75,14 +76,20 @@ def _unfinished(home: Path) -> tuple[int, list[str]]:
     return count, problems
 
 
+def _learners(home: str | os.PathLike[str]) -> list[Path]:
+    """Each learner's folder under ``<home>/learners``, and in a class every learner on its roster (named, never
+    with a secret; a learner who has not played yet has no folder and no games)."""
+    folder = Path(home) / "learners"
+    found = {p.name for p in folder.iterdir() if p.is_dir()} if folder.is_dir() else set()
+    return [folder / name for name in sorted(found | set(roster.names(home)))]
+
+
 def class_summary(home: str | os.PathLike[str]) -> tuple[pd.DataFrame, list[str]]:
     """Each learner under ``<home>/learners``: games played, hands, average points per hand, busts, when they
     last finished a game and how many games wait unfinished; with what could not be read (those learners skipped).
     """
     rows, problems = [], []
-    folder = Path(home) / "learners"
-    learners = sorted(p for p in folder.iterdir() if p.is_dir()) if folder.is_dir() else []
-    for learner in learners:
+    for learner in _learners(home):
         try:
             figures = _history(learner / "history.sqlite")
         except sqlite3.Error as exc:
@@ -136,8 +143,7 @@ def class_progress(home: str | os.PathLike[str]) -> tuple[pd.DataFrame, list[str
     ``<home>/learners``, opened read-only (a learner with no file has no hands); a file that cannot be read now is
     named in the problems and its learner skipped."""
     rows, problems = [], []
-    folder = Path(home) / "learners"
-    for learner in sorted(p for p in folder.iterdir() if p.is_dir()) if folder.is_dir() else []:
+    for learner in _learners(home):
         path = learner / DRILLS_FILE
         try:
             kept = _reviews(path) if path.exists() else []

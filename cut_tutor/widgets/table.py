@@ -242,6 +242,8 @@ class TableWidget(anywidget.AnyWidget):
     #: Auto, Table or Stacked. Not ``layout``: every widget's ``layout`` is its CSS Layout widget, which the page's
     #: widget manager draws as a view of its own (a string there is an error in the browser's console).
     table_layout = traitlets.Enum(LAYOUTS, "auto").tag(sync=True)
+    #: The learner the server names (the hub user, or who signed in to a class): the page then names no other.
+    learner = traitlets.Unicode("").tag(sync=True)
 
     def __init__(self, on_intent: Callable[[str, Any], None] | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)

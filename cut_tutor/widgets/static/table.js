@@ -983,7 +983,8 @@ function render({ model, el }) {
   }).observe(root);
   model.on("change:theme", draw);
   draw();
-  const id = learner(), tab = browserTab();
+  // A learner the server names is never the page's to choose.
+  const id = model.get("learner") ? null : learner(), tab = browserTab();
   send({ type: "ready", ...(id ? { learner: id } : {}), ...(tab ? { tab } : {}) });
   const board = new URLSearchParams(location.search).get("board");
   if (board && !boardLinkSent) {
