@@ -27,10 +27,12 @@ from typing import Any
 
 import pandas as pd
 
+from . import roster
 from .engine import SaveError, read_save
 from .engine.saves import playing
 from .engine.storage import csv_cell, disk_reason
 from .engine.words import kinds_line
+from .identity import HUB_USER
 from .review import HandReview, progress_frame
 from .review.drills import DRILLS_FILE, review_of
 from .review.progress import COLUMNS as COLUMNS_OF_PROGRESS
@@ -81,14 +83,20 @@ def _unfinished(home: Path) -> tuple[int, list[str]]:
     return count, problems
 
 
+def _learners(home: str | os.PathLike[str]) -> list[Path]:
+    """Each learner's folder under ``<home>/learners``, and in a class every learner on its roster (named, never
+    with a secret; a learner who has not played yet has no folder and no games)."""
+    folder = Path(home) / "learners"
+    found = {p.name for p in folder.iterdir() if p.is_dir()} if folder.is_dir() else set()
+    return [folder / name for name in sorted(found | set(roster.names(home)))]
+
+
 def class_summary(home: str | os.PathLike[str]) -> tuple[pd.DataFrame, list[str]]:
     """Each learner under ``<home>/learners``: games played, hands, average points per hand, busts, when they
     last finished a game and how many games wait unfinished; with what could not be read (those learners skipped).
     """
     rows, problems = [], []
-    folder = Path(home) / "learners"
-    learners = sorted(p for p in folder.iterdir() if p.is_dir()) if folder.is_dir() else []
-    for learner in learners:
+    for learner in _learners(home):
         try:
             figures = _history(learner / "history.sqlite")
         except sqlite3.Error as exc:
@@ -153,8 +161,7 @@ def _progress_frames(
     (:data:`DRILL_COLUMNS`), from their drills file opened read-only; with a line for each file that cannot be read
     now (its learner left out)."""
     frames, drills, problems = {}, {}, []
-    folder = Path(home) / "learners"
-    for learner in sorted(p for p in folder.iterdir() if p.is_dir()) if folder.is_dir() else []:
+    for learner in _learners(home):
         path = learner / DRILLS_FILE
         try:
             kept, counts = _drills(path) if path.exists() else ([], dict.fromkeys(DRILL_COLUMNS, 0))
@@ -233,6 +240,6 @@ def is_teacher(environ: Mapping[str, str] | None = None) -> bool:
     the hub signed in) is one of :data:`TEACHERS_ENV`'s names. Nobody else is: a page cannot name itself a teacher,
     and without a hub user no teacher can be established, so the class's page shows nobody the class."""
     env = os.environ if environ is None else environ
-    user = env.get("JUPYTERHUB_USER", "")
+    user = env.get(HUB_USER, "")
     teachers = {name.strip() for name in env.get(TEACHERS_ENV, "").split(",") if name.strip()}
     return bool(user) and user in teachers

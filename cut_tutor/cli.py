@@ -165,7 +165,8 @@ def cmd_review(args: argparse.Namespace) -> int:
 
 def cmd_dashboard(args: argparse.Namespace) -> int:
     """Serve the dashboard notebook, shipped in the package, with Voilà on 127.0.0.1."""
-    from . import dashboard
+    from . import dashboard, roster
+    from .identity import class_home
 
     if not (dashboard.guide_dir() / "index.html").is_file():
         print("note: the guide is not built (make guide, or install a built package); help links will not open",
@@ -174,6 +175,10 @@ def cmd_dashboard(args: argparse.Namespace) -> int:
     if args.home:
         env["CUT_TUTOR_HOME"] = str(Path(args.home).expanduser().resolve())
     print(f"cut_tutor {__version__}: the dashboard is at http://127.0.0.1:{args.port}/ (Ctrl+C stops it)", flush=True)
+    home = Path(env["CUT_TUTOR_HOME"]) if "CUT_TUTOR_HOME" in env else None
+    if home is not None and class_home(home):
+        print(f"{home} holds a class of {len(roster.names(home))}: each learner signs in with their password",
+              flush=True)  # fmt: skip
     command = voila_command(dashboard.notebook(), args.port, browser=not args.no_browser)
     return _wait_forwarding_signals(subprocess.Popen(command, env=env))
 
@@ -266,9 +271,14 @@ def cmd_cardclear(args: argparse.Namespace) -> int:
 
 def cmd_class(args: argparse.Namespace) -> int:
     """A teacher's table of every learner in a tutor home (their games, or with ``--progress`` their reviewed
-    hands' accuracy and kinds of mistake); what could not be read goes to stderr."""
+    hands' accuracy and kinds of mistake); what could not be read goes to stderr. ``add``, ``reset`` and ``remove``
+    change the class's roster: a new password is printed once, here, and kept only as a hash."""
     from .classroom import class_view, table_csv
 
+    if args.action:
+        return _change_roster(args.home, args.action, args.names)
+    if args.names:
+        raise ValueError("learners' names follow add, reset or remove")
     if not Path(args.home).is_dir():
         raise ValueError(f"{args.home} is not a folder")
     view = class_view(args.home)  # the class's page reads the same
@@ -281,6 +291,26 @@ def cmd_class(args: argparse.Namespace) -> int:
         print(table.to_string(index=False, na_rep="-"))
     for problem in problems:
         print(f"note: {problem}", file=sys.stderr)
+    return 0
+
+
+def _change_roster(home: str, action: str, names: list[str]) -> int:
+    """Add learners to the class in ``home``, give them new passwords, or take them off; each new password is
+    printed once for the teacher to hand out."""
+    from . import roster
+
+    if not names:
+        raise ValueError(f"{action} needs the learners' names")
+    for name in names:
+        if action == "remove":
+            roster.remove(home, name)
+            print(f"{name}: removed from the class (their games stay in their folder)")
+        else:
+            password = (roster.add if action == "add" else roster.reset)(home, name)
+            print(f"{name}: password {password}")
+    if action != "remove":
+        print("Hand each learner their password: it is shown only now. They sign in to the class's dashboard "
+              f"(cut-tutor dashboard --home {home}).")  # fmt: skip
     return 0
 
 
@@ -343,8 +373,15 @@ def build_parser() -> argparse.ArgumentParser:
     card.add_argument("--json", action="store_true", help="hint: one JSON object per legal swap")
     card.set_defaults(func=cmd_cardclear)
 
-    room = sub.add_parser("class", help="a teacher's table of every learner in a tutor home (read-only)")
+    room = sub.add_parser("class", help="a teacher's table of a tutor home's learners; add, reset or remove learners")
     room.add_argument("home", help="the tutor home: its learners/ folder holds one folder per learner")
+    room.add_argument(
+        "action",
+        nargs="?",
+        choices=["add", "reset", "remove"],
+        help="add learners to the class (each gets a password), give them new ones, or take them off",
+    )
+    room.add_argument("names", nargs="*", help="the learners' names (letters, digits, '-' or '_')")
     room.add_argument("--csv", action="store_true", help="the table as CSV")
     room.add_argument(
         "--progress", action="store_true", help="each learner's reviewed hands: accuracy, points lost, kinds of mistake"
@@ -358,7 +395,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return int(args.func(args))
-    except (RulesError, PositionError, ValueError, OSError) as exc:
+    except (RulesError, PositionError, ValueError, OSError) as exc:  # a RosterError is a ValueError
         print(f"error: {exc}", file=sys.stderr)
         return 2
 

@@ -20,9 +20,11 @@ pytest.importorskip("anywidget")
 from test_progress import finished, graded, value  # noqa: F401 - ``finished`` is a fixture
 from test_teacher_view import _files, _learner
 
+from cut_tutor import roster
 from cut_tutor.analysis import Analysis
 from cut_tutor.classroom import TABLE_COLUMNS, class_view, is_teacher, table_csv
 from cut_tutor.cli import main
+from cut_tutor.engine import History
 from cut_tutor.engine.words import MISTAKE_KINDS
 from cut_tutor.review import Drills, hand_kinds, kind_counts
 from cut_tutor.review.drills import DRILLS_FILE
@@ -53,6 +55,8 @@ def home(tmp_path: Path, finished: dict[str, Any]) -> Any:  # noqa: F811
     dan = GameApp(tmp_path)
     assert dan.table.receive({"type": "ready", "learner": "dan"})
     dan.deal(seed=9)  # dan's tab plays this game now
+    for name in ("ann", "ben", "dan", "eve"):  # the class's roster: eve has not played yet
+        roster.add(tmp_path, name)
     yield tmp_path, dan
     dan.reset_play()
 
@@ -62,13 +66,13 @@ def test_one_reading_of_the_class(home: tuple[Path, GameApp], finished: dict[str
     view = class_view(path)
     table = view.table.set_index("learner")
     assert view.problems == [] and list(view.table.columns) == TABLE_COLUMNS
-    assert list(table.index) == ["ann", "ben", "dan"]
-    assert list(table["playing"]) == [False, False, True], "only dan's tab holds a live claim"
+    assert list(table.index) == ["ann", "ben", "dan", "eve"]
+    assert list(table["playing"]) == [False, False, True, False], "only dan's tab holds a live claim"
+    assert tuple(table.loc["eve", ["games", "reviewed", "drills"]]) == (0, 0, 0)
     assert tuple(table.loc["ann", ["games", "hands", "unfinished"]]) == (2, 4, 1)
     assert tuple(table.loc["dan", ["games", "hands", "unfinished"]]) == (0, 0, 1)
-    ann = GameApp(path)
-    ann.set_learner("ann")
-    rows = [r for g in ann.history.games() for r in ann.history.hands(g["id"]) if r["seat"] == 0]
+    history = History(path / "learners" / "ann" / "history.sqlite")
+    rows = [r for g in history.games() for r in history.hands(g["id"]) if r["seat"] == 0]
     assert table.loc["ann", "points_per_hand"] == round(sum(r["points"] for r in rows) / len(rows), 2)
     assert table.loc["ann", "reviewed"] == 2 and table.loc["ben", "reviewed"] == 0
     assert tuple(table.loc["ann", ["tried", "solved"]]) == (2, 1) and table.loc["ann", "drills"] >= 2
@@ -97,7 +101,8 @@ def test_the_page_shows_the_class_to_its_teacher_and_writes_nothing(home: tuple[
     before = _files(path)
     page = ClassPage(path, environ=TEACHER, every=None)
     text = page.body.value
-    assert "Playing now: dan." in text and all(f'<th scope="row">{n}</th>' in text for n in ("ann", "ben", "dan"))
+    assert "Playing now: dan." in text
+    assert all(f'<th scope="row">{n}</th>' in text for n in ("ann", "ben", "dan", "eve"))
     link = re.search(r'href="data:text/csv;charset=utf-8;base64,([^"]+)"', text)
     assert link is not None and base64.b64decode(link.group(1)).decode() == table_csv(class_view(path).table)
     assert text.count("<svg ") == 1, "accuracy over time for the one learner with reviewed hands"
@@ -106,6 +111,8 @@ def test_the_page_shows_the_class_to_its_teacher_and_writes_nothing(home: tuple[
     claim = json.loads(next((path / "learners" / "dan").glob("save-*.claim")).read_text())
     assert claim["holder"] not in text and claim["kernel"] not in text, "nothing that names a tab or a kernel"
     assert str(path) not in text
+    kept = json.loads((path / roster.ROSTER_FILE).read_text())["learners"]
+    assert all(entry["hash"] not in text and entry["salt"] not in text for entry in kept.values())
     page.refresh()
     assert _files(path) == before, "reading the class writes no learner's file"
 

@@ -115,8 +115,10 @@ class ReviewRoom:
         self.tutor_on, self.threshold = False, TUTOR_THRESHOLD_DEFAULT
         self.tutor_check = w.Checkbox(value=False, description=TUTOR_MODE)
         controls.watch(self.tutor_check, lambda on: self.set_tutor(bool(on)))
+        # the label its own width, whole, and the box no wider than a phone's row beside the switch
         self.tutor_points = w.BoundedFloatText(value=self.threshold, min=0.5, max=200.0, step=0.5,
-                                               description=TUTOR_THRESHOLD)  # fmt: skip
+                                               description=TUTOR_THRESHOLD, style={"description_width": "initial"},
+                                               layout=w.Layout(width="230px"))  # fmt: skip
         controls.watch(self.tutor_points, lambda points: self.set_tutor(self.tutor_on, float(points)))
         self.tutor_setup = w.HBox([self.tutor_check, self.tutor_points], layout=w.Layout(flex_flow="row wrap"))
         self.tutor_setup.add_class("cut-wrap")
