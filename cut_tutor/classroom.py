@@ -235,11 +235,20 @@ def table_csv(table: pd.DataFrame) -> str:
 TEACHERS_ENV = "CUT_TUTOR_TEACHERS"
 
 
+#: Set (to ``1``) by ``cut-tutor class --serve`` on the Voilà it starts for the teacher, which serves nothing to
+#: anyone without the token it printed to them.
+TEACHER_SERVER_ENV = "CUT_TUTOR_TEACHER_SERVER"
+
+
 def is_teacher(environ: Mapping[str, str] | None = None) -> bool:
-    """Whether the server says the person at this page teaches the class: the hub user whose server this is (which
-    the hub signed in) is one of :data:`TEACHERS_ENV`'s names. Nobody else is: a page cannot name itself a teacher,
-    and without a hub user no teacher can be established, so the class's page shows nobody the class."""
+    """Whether the server says the person at this page teaches the class: under JupyterHub, the hub user whose server
+    this is (signed in by the hub; :mod:`cut_tutor.identity`) is one of :data:`TEACHERS_ENV`'s names; or the page is
+    served by the teacher's own ``cut-tutor class --serve``, whose token they alone were given. Nobody else is: a
+    page cannot name itself a teacher, a learner signed in to a class's dashboard is a learner, and where no teacher
+    can be established the class's page shows nobody the class. Every teacher check goes through here."""
     env = os.environ if environ is None else environ
+    if env.get(TEACHER_SERVER_ENV) == "1":
+        return True
     user = env.get(HUB_USER, "")
     teachers = {name.strip() for name in env.get(TEACHERS_ENV, "").split(",") if name.strip()}
     return bool(user) and user in teachers

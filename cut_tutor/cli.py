@@ -281,6 +281,8 @@ def cmd_class(args: argparse.Namespace) -> int:
         raise ValueError("learners' names follow add, reset or remove")
     if not Path(args.home).is_dir():
         raise ValueError(f"{args.home} is not a folder")
+    if args.serve:
+        return _serve_class(args.home, args.port)
     view = class_view(args.home)  # the class's page reads the same
     table, problems = (view.progress if args.progress else view.summary), view.problems
     if args.csv:
@@ -292,6 +294,33 @@ def cmd_class(args: argparse.Namespace) -> int:
     for problem in problems:
         print(f"note: {problem}", file=sys.stderr)
     return 0
+
+
+def class_server(home: str | os.PathLike[str], port: int) -> tuple[list[str], dict[str, str], str]:
+    """The Voilà command line, environment and token that serve the class's page for ``home`` on 127.0.0.1: it
+    serves nothing without the token (handed over in the environment, never on a command line others can list),
+    and its page's kernel is told that whoever reached it holds the token (:func:`~cut_tutor.classroom.is_teacher`).
+    """
+    import secrets
+
+    from . import dashboard
+    from .classroom import TEACHER_SERVER_ENV
+
+    token = secrets.token_urlsafe(24)
+    env = os.environ | {"PYTHONUNBUFFERED": "1", "CUT_TUTOR_HOME": str(Path(home).expanduser().resolve()),
+                        "JUPYTER_TOKEN": token, TEACHER_SERVER_ENV: "1"}  # fmt: skip
+    # the token is the one sign-in, even where the home holds a class whose learners sign in to its dashboard
+    sign_in = ["--token", "--Voila.identity_provider_class=jupyter_server.auth.identity.PasswordIdentityProvider",
+               "--Voila.authorizer_class=jupyter_server.auth.authorizer.AllowAllAuthorizer"]  # fmt: skip
+    return [*voila_command(dashboard.class_notebook(), port), *sign_in], env, token
+
+
+def _serve_class(home: str, port: int) -> int:
+    """Serve the class's page for its teacher until stopped; its address, with the token, is printed here only."""
+    command, env, token = class_server(home, port)
+    print(f"cut_tutor {__version__}: the class's page is at http://127.0.0.1:{port}/?token={token}"
+          " (for you only: the token opens it; Ctrl+C stops it)", flush=True)  # fmt: skip
+    return _wait_forwarding_signals(subprocess.Popen(command, env=env))
 
 
 def _change_roster(home: str, action: str, names: list[str]) -> int:
@@ -386,6 +415,8 @@ def build_parser() -> argparse.ArgumentParser:
     room.add_argument(
         "--progress", action="store_true", help="each learner's reviewed hands: accuracy, points lost, kinds of mistake"
     )
+    room.add_argument("--serve", action="store_true", help="serve the class's page for you, its teacher, on 127.0.0.1")
+    room.add_argument("--port", type=int, default=8867, help="the class's page's port (with --serve)")
     room.set_defaults(func=cmd_class)
     return parser
 

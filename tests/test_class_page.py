@@ -131,3 +131,14 @@ def test_no_teacher_no_class(home: tuple[Path, GameApp], environ: dict[str, str]
 
 def test_a_teacher_is_named_by_the_server() -> None:
     assert is_teacher(TEACHER) and is_teacher({"JUPYTERHUB_USER": "mr_b", "CUT_TUTOR_TEACHERS": "mr_b"})
+
+
+def test_the_teachers_server_asks_for_its_token(tmp_path: Path) -> None:
+    from cut_tutor.classroom import TEACHER_SERVER_ENV
+    from cut_tutor.cli import class_server
+
+    command, env, token = class_server(tmp_path, 8867)
+    assert "--token" in command and not any(token in part for part in command), "never on a listed command line"
+    assert env["JUPYTER_TOKEN"] == token and len(token) >= 32 and env["CUT_TUTOR_HOME"] == str(tmp_path.resolve())
+    assert any("PasswordIdentityProvider" in part for part in command), "the token, not a class's learners' sign-in"
+    assert is_teacher({TEACHER_SERVER_ENV: "1"}) and not is_teacher({TEACHER_SERVER_ENV: "yes"})

@@ -1,9 +1,12 @@
-"""The class's page served by Voilà in Chromium: a teacher sees who plays now, the table, the plots and the kinds of
-mistake, downloads the table, refreshes it; nothing critical or serious for axe-core in either theme; no secret
-shown; and a server that names no teacher shows nobody the class."""
+"""The class's page served by Voilà in Chromium: the teacher, who holds the token of ``cut-tutor class --serve``,
+sees who plays now, the table, the plots and the kinds of mistake, downloads the table, refreshes it; nothing
+critical or serious for axe-core in either theme; no secret shown; a browser without the token, or a hub user who
+is no teacher, is shown no class."""
 
 from __future__ import annotations
 
+import json
+import os
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -14,8 +17,8 @@ from typing import Any
 import pytest
 from serving import ARGS, CHROMIUM, ROOT, SHOTS, VoilaServer, axe_problems, free_port
 
-from cut_tutor import dashboard
-from cut_tutor.cli import voila_command
+from cut_tutor import dashboard, roster
+from cut_tutor.cli import class_server, voila_command
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
 #: The screenshot sizes of the class's page: (width, height).
@@ -23,12 +26,9 @@ SIZES = {"desktop": (1280, 900), "phone": (390, 844)}
 
 
 @contextmanager
-def class_server(home: Path, env: dict[str, str]) -> Iterator[str]:
-    import os
-
-    port = free_port()
-    full = os.environ | {"CUT_TUTOR_HOME": str(home), "PYTHONUNBUFFERED": "1"} | env
-    server = VoilaServer("class", voila_command(dashboard.class_notebook(), port), port, ROOT, full, home / "voila.log")
+def served(home: Path, command: list[str], port: int, env: dict[str, str]) -> Iterator[str]:
+    """Voilà running ``command`` on ``port`` with ``env``; its address once it answers."""
+    server = VoilaServer("class", command, port, ROOT, env, home / "voila.log")
     try:
         server.start()
         server.wait_http()
@@ -78,13 +78,19 @@ def test_the_teacher_sees_the_class() -> None:
         pytest.skip("chromium is not on PATH")
     home = Path(tempfile.mkdtemp(prefix="cut-class-"))
     dan = make_class(home)
+    passwords = [roster.add(home, name) for name in ("ann", "ben", "dan")]  # a class whose learners sign in
     claim = next((home / "learners" / "dan").glob("save-*.claim")).read_text()
-    teacher = {"JUPYTERHUB_USER": "mrs_t", "CUT_TUTOR_TEACHERS": "mrs_t"}
-    with class_server(home, teacher) as url, sync_playwright() as p:
+    port = free_port()
+    command, env, token = class_server(home, port)
+    with served(home, command, port, env) as url, sync_playwright() as p:
         expect.set_options(timeout=60_000)
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        stranger = browser.new_page()
+        stranger.goto(url)  # without the teacher's token: Voilà's sign-in asks for it, and shows no class
+        expect(stranger.locator("input[type=password]").first).to_be_visible()
+        assert not any(name in stranger.content() for name in ("ann", "ben", "dan"))
         page = browser.new_page(viewport={"width": 1280, "height": 900})
-        page.goto(url)
+        page.goto(f"{url}?token={token}")
         expect(page.get_by_text("Playing now: dan.")).to_be_visible()
         table = page.get_by_role("table")
         for name in ("ann", "ben", "dan"):
@@ -94,10 +100,10 @@ def test_the_teacher_sees_the_class() -> None:
         ).to_have_count(1)
         expect(page.get_by_role("heading", name="Most frequent mistakes")).to_be_visible()
         content = page.content()
-        import json
-
         held = json.loads(claim)
         assert held["holder"] not in content and held["kernel"] not in content and str(home) not in content
+        kept = json.loads((home / roster.ROSTER_FILE).read_text())["learners"].values()
+        assert not any(secret in content for secret in [*passwords, token, *(e["hash"] for e in kept)])
         with page.expect_download() as info:
             page.get_by_role("link", name="Download the table (CSV)").click()
         assert Path(info.value.path()).read_text() == table_csv(class_view(home).table)
@@ -126,7 +132,10 @@ def test_no_teacher_is_shown_no_class() -> None:
         pytest.skip("chromium is not on PATH")
     home = Path(tempfile.mkdtemp(prefix="cut-class-"))
     (home / "learners" / "ann").mkdir(parents=True)
-    with class_server(home, {"JUPYTERHUB_USER": "ann", "CUT_TUTOR_TEACHERS": "mrs_t"}) as url, sync_playwright() as p:
+    port = free_port()
+    hub = {"CUT_TUTOR_HOME": str(home), "JUPYTERHUB_USER": "ann", "CUT_TUTOR_TEACHERS": "mrs_t"}
+    command = voila_command(dashboard.class_notebook(), port)  # ann's own server under a hub: ann is no teacher
+    with served(home, command, port, os.environ | hub) as url, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
         page = browser.new_page(viewport={"width": 1280, "height": 900})
         page.goto(url)
