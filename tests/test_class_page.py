@@ -142,3 +142,21 @@ def test_the_teachers_server_asks_for_its_token(tmp_path: Path) -> None:
     assert env["JUPYTER_TOKEN"] == token and len(token) >= 32 and env["CUT_TUTOR_HOME"] == str(tmp_path.resolve())
     assert any("PasswordIdentityProvider" in part for part in command), "the token, not a class's learners' sign-in"
     assert is_teacher({TEACHER_SERVER_ENV: "1"}) and not is_teacher({TEACHER_SERVER_ENV: "yes"})
+
+
+def test_the_page_reads_the_class_again_on_its_timer(tmp_path: Path) -> None:
+    import asyncio
+
+    async def watch() -> str:
+        page = ClassPage(tmp_path, environ=TEACHER, every=0.05)
+        assert "No learners yet." in page.body.value
+        (tmp_path / "learners" / "fay").mkdir(parents=True)  # a learner arrives while the page is open
+        for _ in range(200):  # however slow the machine: until the timer has read the class again, or 10 s
+            await asyncio.sleep(0.05)
+            if "fay" in page.body.value:
+                break
+        assert page._timer is not None
+        page._timer.cancel()
+        return str(page.body.value)
+
+    assert '<th scope="row">fay</th>' in asyncio.run(watch())
