@@ -32,7 +32,7 @@ from .engine import SaveError, read_save
 from .engine.saves import playing
 from .engine.storage import csv_cell, disk_reason
 from .engine.words import kinds_line
-from .identity import HUB_USER
+from .identity import HUB_USER, TEACHER_ENV
 from .review import HandReview, progress_frame
 from .review.drills import DRILLS_FILE, review_of
 from .review.progress import COLUMNS as COLUMNS_OF_PROGRESS
@@ -240,14 +240,19 @@ TEACHERS_ENV = "CUT_TUTOR_TEACHERS"
 TEACHER_SERVER_ENV = "CUT_TUTOR_TEACHER_SERVER"
 
 
-def is_teacher(environ: Mapping[str, str] | None = None) -> bool:
+def is_teacher(environ: Mapping[str, str] | None = None, home: str | os.PathLike[str] | None = None) -> bool:
     """Whether the server says the person at this page teaches the class: under JupyterHub, the hub user whose server
-    this is (signed in by the hub; :mod:`cut_tutor.identity`) is one of :data:`TEACHERS_ENV`'s names; or the page is
-    served by the teacher's own ``cut-tutor class --serve``, whose token they alone were given. Nobody else is: a
-    page cannot name itself a teacher, a learner signed in to a class's dashboard is a learner, and where no teacher
-    can be established the class's page shows nobody the class. Every teacher check goes through here."""
+    this is (signed in by the hub; :mod:`cut_tutor.identity`) is one of :data:`TEACHERS_ENV`'s names; on the class's
+    dashboard, a teacher of the class in ``home`` signed in (the server names them in its own
+    :data:`~cut_tutor.identity.TEACHER_ENV`, and the roster still names them a teacher); or the page is served by the
+    teacher's own ``cut-tutor class --serve``, whose token they alone were given. Nobody else is: a page cannot name
+    itself a teacher, a learner signed in to a class's dashboard is a learner, and where no teacher can be
+    established the class's page shows nobody the class. Every teacher check goes through here."""
     env = os.environ if environ is None else environ
     if env.get(TEACHER_SERVER_ENV) == "1":
+        return True
+    signed_in = env.get(TEACHER_ENV, "")
+    if signed_in and home is not None and roster.is_teacher(home, signed_in):
         return True
     user = env.get(HUB_USER, "")
     teachers = {name.strip() for name in env.get(TEACHERS_ENV, "").split(",") if name.strip()}

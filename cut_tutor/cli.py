@@ -271,14 +271,14 @@ def cmd_cardclear(args: argparse.Namespace) -> int:
 
 def cmd_class(args: argparse.Namespace) -> int:
     """A teacher's table of every learner in a tutor home (their games, or with ``--progress`` their reviewed
-    hands' accuracy and kinds of mistake); what could not be read goes to stderr. ``add``, ``reset`` and ``remove``
-    change the class's roster: a new password is printed once, here, and kept only as a hash."""
+    hands' accuracy and kinds of mistake); what could not be read goes to stderr. ``add``, ``teacher``, ``reset`` and
+    ``remove`` change the class's roster: a new password is printed once, here, and kept only as a hash."""
     from .classroom import class_view, table_csv
 
     if args.action:
         return _change_roster(args.home, args.action, args.names)
     if args.names:
-        raise ValueError("learners' names follow add, reset or remove")
+        raise ValueError("names follow add, teacher, reset or remove")
     if not Path(args.home).is_dir():
         raise ValueError(f"{args.home} is not a folder")
     if args.serve:
@@ -324,8 +324,8 @@ def _serve_class(home: str, port: int) -> int:
 
 
 def _change_roster(home: str, action: str, names: list[str]) -> int:
-    """Add learners to the class in ``home``, give them new passwords, or take them off; each new password is
-    printed once for the teacher to hand out."""
+    """Add learners (or teachers) to the class in ``home``, give them new passwords, or take them off; each new
+    password is printed once for the teacher to hand out."""
     from . import roster
 
     if not names:
@@ -335,9 +335,13 @@ def _change_roster(home: str, action: str, names: list[str]) -> int:
             roster.remove(home, name)
             print(f"{name}: removed from the class (their games stay in their folder)")
         else:
-            password = (roster.add if action == "add" else roster.reset)(home, name)
+            teacher = action == "teacher"
+            password = roster.reset(home, name) if action == "reset" else roster.add(home, name, teacher=teacher)
             print(f"{name}: password {password}")
-    if action != "remove":
+    if action == "teacher":
+        print("The password is shown only now. A teacher signs in to the class's dashboard "
+              f"(cut-tutor dashboard --home {home}) as a learner does, and is shown the class's page.")  # fmt: skip
+    elif action != "remove":
         print("Hand each learner their password: it is shown only now. They sign in to the class's dashboard "
               f"(cut-tutor dashboard --home {home}).")  # fmt: skip
     return 0
@@ -407,10 +411,10 @@ def build_parser() -> argparse.ArgumentParser:
     room.add_argument(
         "action",
         nargs="?",
-        choices=["add", "reset", "remove"],
-        help="add learners to the class (each gets a password), give them new ones, or take them off",
+        choices=["add", "teacher", "reset", "remove"],
+        help="add learners to the class (each gets a password), add its teachers, give new passwords, or take off",
     )
-    room.add_argument("names", nargs="*", help="the learners' names (letters, digits, '-' or '_')")
+    room.add_argument("names", nargs="*", help="the learners' or teachers' names (letters, digits, '-' or '_')")
     room.add_argument("--csv", action="store_true", help="the table as CSV")
     room.add_argument(
         "--progress", action="store_true", help="each learner's reviewed hands: accuracy, points lost, kinds of mistake"

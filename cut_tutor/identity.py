@@ -30,6 +30,10 @@ HUB_USER = "JUPYTERHUB_USER"
 LEARNER_HEADER = "X-Cut-Tutor-Learner"
 #: The same header as Voilà hands it to the kernel (RFC 3875 naming).
 LEARNER_ENV = "HTTP_" + LEARNER_HEADER.upper().replace("-", "_")
+#: The header the class's dashboard server sets, on the class's page only, to a signed-in teacher's name.
+TEACHER_HEADER = "X-Cut-Tutor-Teacher"
+#: The same header as Voilà hands it to the kernel.
+TEACHER_ENV = "HTTP_" + TEACHER_HEADER.upper().replace("-", "_")
 
 
 class IdentityError(ValueError):

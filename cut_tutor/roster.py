@@ -4,7 +4,9 @@ The roster is ``class.json`` in the tutor home (written whole, then moved into p
 A learner's password is made by :func:`add` or :func:`reset` and shown once; the file keeps its scrypt hash with
 its own salt, so reading the file gives no one a way in. Each reset also moves the learner's *generation* on, which
 ends every sign-in made with an older password. A learner's games stay in ``learners/<name>`` below the home; the
-teacher's table (``cut-tutor class``) names learners, and a name alone opens nothing.
+teacher's table (``cut-tutor class``) names learners, and a name alone opens nothing. A *teacher* (:func:`add` with
+``teacher=True``) signs in the same way and with the same kind of password, has no games of their own, and is shown
+the class's page instead of the tutor.
 
 >>> import tempfile
 >>> home = tempfile.mkdtemp()
@@ -81,43 +83,58 @@ def _password() -> str:
     return "-".join("".join(secrets.choice(LETTERS) for _ in range(GROUP)) for _ in range(GROUPS))
 
 
-def _entry(password: str, generation: int) -> dict[str, Any]:
+def _entry(password: str, generation: int, teacher: bool = False) -> dict[str, Any]:
     salt = secrets.token_bytes(16)
-    return {"salt": salt.hex(), "hash": _hash(password, salt).hex(), "cost": list(COST), "generation": generation}
+    entry = {"salt": salt.hex(), "hash": _hash(password, salt).hex(), "cost": list(COST), "generation": generation}
+    return entry | {"teacher": True} if teacher else entry
 
 
 def names(home: str | os.PathLike[str]) -> list[str]:
-    """The learners of the class in ``home``, by name (empty when the home holds no class)."""
-    return sorted(_read(home)["learners"])
+    """The learners of the class in ``home``, by name (empty when the home holds no class); its teachers are not."""
+    return sorted(name for name, entry in _read(home)["learners"].items() if not entry.get("teacher"))
 
 
-def add(home: str | os.PathLike[str], name: str) -> str:
-    """Add a learner to the class in ``home`` (making the roster if it is the first); their new password, which
-    is shown now and never kept."""
+def teachers(home: str | os.PathLike[str]) -> list[str]:
+    """The teachers of the class in ``home``, by name."""
+    return sorted(name for name, entry in _read(home)["learners"].items() if entry.get("teacher"))
+
+
+def is_teacher(home: str | os.PathLike[str], name: str) -> bool:
+    """Whether ``name`` is one of the class's teachers now (a learner, an unknown name or no class: no)."""
+    entry = _read(home)["learners"].get(name) if isinstance(name, str) else None
+    return bool(entry is not None and entry.get("teacher"))
+
+
+def add(home: str | os.PathLike[str], name: str, *, teacher: bool = False) -> str:
+    """Add a learner (or with ``teacher``, a teacher) to the class in ``home``, making the roster if it is the
+    first; their new password, which is shown now and never kept."""
     if not isinstance(name, str) or not LEARNER.fullmatch(name):
-        raise RosterError(f"{name!r}: a learner is named by 1 to 64 letters, digits, '-' or '_'")
+        raise RosterError(f"{name!r}: a learner or teacher is named by 1 to 64 letters, digits, '-' or '_'")
     data = _read(home)
     if name in data["learners"]:
         raise RosterError(f"{name} is already in the class (reset gives them a new password)")
     password = _password()
-    data["learners"][name] = _entry(password, 1)
+    data["learners"][name] = _entry(password, 1, teacher)
     _write(home, data)
     return password
 
 
 def reset(home: str | os.PathLike[str], name: str) -> str:
-    """A new password for a learner of the class; their old password and every sign-in made with it end."""
+    """A new password for a learner (or teacher) of the class; their old password and every sign-in made with it
+    end."""
     data = _read(home)
     if name not in data["learners"]:
         raise RosterError(f"{name} is not in the class")
     password = _password()
-    data["learners"][name] = _entry(password, int(data["learners"][name]["generation"]) + 1)
+    old = data["learners"][name]
+    data["learners"][name] = _entry(password, int(old["generation"]) + 1, bool(old.get("teacher")))
     _write(home, data)
     return password
 
 
 def remove(home: str | os.PathLike[str], name: str) -> None:
-    """Take a learner off the class: they can no longer sign in (their games stay in their folder)."""
+    """Take a learner or teacher off the class: they can no longer sign in (a learner's games stay in their
+    folder)."""
     data = _read(home)
     if data["learners"].pop(name, None) is None:
         raise RosterError(f"{name} is not in the class")

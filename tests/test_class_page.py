@@ -133,6 +133,24 @@ def test_a_teacher_is_named_by_the_server() -> None:
     assert is_teacher(TEACHER) and is_teacher({"JUPYTERHUB_USER": "mr_b", "CUT_TUTOR_TEACHERS": "mr_b"})
 
 
+def test_a_teacher_signed_in_to_the_class_is_named_by_the_server_and_the_roster(tmp_path: Path) -> None:
+    """Only the server's own teacher header, naming a teacher the roster still has, makes a teacher: not a learner's
+    name in it, not a teacher's name in the learner's header, not a name the roster does not hold."""
+    from cut_tutor.identity import LEARNER_ENV, TEACHER_ENV
+
+    roster.add(tmp_path, "ann")
+    roster.add(tmp_path, "mrs_t", teacher=True)
+    assert is_teacher({TEACHER_ENV: "mrs_t"}, tmp_path)
+    assert not is_teacher({LEARNER_ENV: "ann"}, tmp_path), "a learner's session"
+    assert not is_teacher({TEACHER_ENV: "ann"}, tmp_path), "a learner named where a teacher would be"
+    assert not is_teacher({LEARNER_ENV: "mrs_t"}, tmp_path) and not is_teacher({TEACHER_ENV: "mr_x"}, tmp_path)
+    assert not is_teacher({TEACHER_ENV: "mrs_t"}), "no class to check the name against"
+    page = ClassPage(tmp_path, environ={TEACHER_ENV: "mrs_t"}, every=None)
+    assert page.teacher and '<th scope="row">ann</th>' in page.body.value and "mrs_t" not in page.body.value
+    roster.remove(tmp_path, "mrs_t")
+    assert not is_teacher({TEACHER_ENV: "mrs_t"}, tmp_path), "taken off the class, no longer a teacher"
+
+
 def test_the_teachers_server_asks_for_its_token(tmp_path: Path) -> None:
     from cut_tutor.classroom import TEACHER_SERVER_ENV
     from cut_tutor.cli import class_server

@@ -54,6 +54,30 @@ class TestRoster:
         roster.remove(tmp_path, "ann")
         assert roster.verify(tmp_path, "ann", new) is None and roster.names(tmp_path) == []
 
+    def test_a_teacher_is_on_the_roster_hashed_like_a_learner_with_no_games(self, tmp_path: Path) -> None:
+        ann, mrs_t = roster.add(tmp_path, "ann"), roster.add(tmp_path, "mrs_t", teacher=True)
+        assert roster.verify(tmp_path, "mrs_t", mrs_t) == 1 and roster.verify(tmp_path, "mrs_t", ann) is None
+        assert roster.teachers(tmp_path) == ["mrs_t"] and roster.names(tmp_path) == ["ann"], "a teacher is no learner"
+        assert roster.is_teacher(tmp_path, "mrs_t") and not roster.is_teacher(tmp_path, "ann")
+        assert not roster.is_teacher(tmp_path, "cleo") and not roster.is_teacher(tmp_path / "none", "mrs_t")
+        text = (tmp_path / roster.ROSTER_FILE).read_text(encoding="utf-8")
+        assert mrs_t not in text and mrs_t.replace("-", "") not in text
+        with pytest.raises(roster.RosterError, match="already in the class"):
+            roster.add(tmp_path, "ann", teacher=True)  # one name, one account: a learner is not made a teacher
+        new = roster.reset(tmp_path, "mrs_t")
+        assert roster.verify(tmp_path, "mrs_t", new) == 2 and roster.is_teacher(tmp_path, "mrs_t"), "still a teacher"
+        roster.remove(tmp_path, "mrs_t")
+        assert roster.teachers(tmp_path) == [] and roster.verify(tmp_path, "mrs_t", new) is None
+
+    def test_the_cli_adds_a_teacher_and_prints_their_password_once(
+        self, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        assert main(["class", str(tmp_path), "teacher", "mrs_t"]) == 0
+        password = capsys.readouterr().out.split("password ")[1].split()[0]
+        assert roster.verify(tmp_path, "mrs_t", password) == 1 and roster.teachers(tmp_path) == ["mrs_t"]
+        assert main(["class", str(tmp_path)]) == 0
+        assert "mrs_t" not in capsys.readouterr().out, "the class's table lists learners, not its teacher"
+
     @pytest.mark.parametrize("name", ["../ann", "", "ann ben", "a" * 65, "-ann", "ann/ben"])
     def test_a_bad_name_is_refused_and_nothing_written(self, tmp_path: Path, name: str) -> None:
         with pytest.raises(roster.RosterError, match="letters, digits"):

@@ -16,6 +16,8 @@ from pathlib import Path
 
 #: Where the guide is served, below the Jupyter base URL (``/``, ``/user/<name>/`` on JupyterHub and Binder).
 GUIDE_ROUTE = "cut-tutor/guide/"
+#: Where a class's dashboard serves the class's page to a signed-in teacher.
+CLASS_ROUTE = "class"
 
 
 def _here() -> Path:

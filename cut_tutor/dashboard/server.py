@@ -22,9 +22,9 @@ from voila.app import Voila
 from voila.shutdown_kernel_handler import VoilaShutdownKernelHandler
 from voila.tornado.handler import TornadoVoilaHandler
 
-from ..identity import LEARNER_ENV, LEARNER_HEADER, class_home
-from . import GUIDE_ROUTE, guide_dir
-from .signin import ClassAuthorizer, ClassIdentityProvider, Learner, LearnerShutdownHandler
+from ..identity import LEARNER_ENV, LEARNER_HEADER, TEACHER_ENV, TEACHER_HEADER, class_home
+from . import CLASS_ROUTE, GUIDE_ROUTE, class_notebook, guide_dir
+from .signin import ClassAuthorizer, ClassIdentityProvider, Learner, LearnerShutdownHandler, refusal_page
 
 
 class GuideHandler(tornado.web.StaticFileHandler):
@@ -73,13 +73,36 @@ class TutorPageHandler(TornadoVoilaHandler):  # type: ignore[misc]
 
     async def prepare(self) -> None:
         self.request.headers.pop(LEARNER_HEADER, None)
+        self.request.headers.pop(TEACHER_HEADER, None)
         await super().prepare()
-        if isinstance(self.current_user, Learner):
-            self.request.headers[LEARNER_HEADER] = self.current_user.username
+        user = self.current_user
+        if isinstance(user, Learner):
+            self.request.headers[TEACHER_HEADER if user.teacher else LEARNER_HEADER] = user.username
 
     async def get(self, path: str | None = None) -> None:
+        user = self.current_user
+        if isinstance(user, Learner) and user.teacher:  # a teacher has no games: the class's page is theirs
+            self.redirect(url_path_join(self.base_url, CLASS_ROUTE))
+            return
         self.xsrf_token  # noqa: B018 - reading it is what sets the cookie, before the page's first byte is sent
         await super().get(path=path)
+
+
+class ClassPageHandler(TutorPageHandler):
+    """``/class`` on a class's dashboard: the class's page (``class.ipynb``), rendered for a signed-in teacher only,
+    whose page's kernel the server tells that a teacher is there; a learner is refused it and shown nothing of it."""
+
+    async def get(self, path: str | None = None) -> None:
+        user = self.current_user
+        if not isinstance(user, Learner):  # not signed in: to the sign-in, as every other page
+            await super().get(path=path)
+            return
+        if not user.teacher:
+            self.set_status(403)
+            self.finish(refusal_page(self.base_url))
+            return
+        self.xsrf_token  # noqa: B018 - as on the dashboard's page: leaving the page shuts its kernel down
+        await TornadoVoilaHandler.get(self, path=path)
 
 
 class TutorVoila(Voila):  # type: ignore[misc]
@@ -99,12 +122,16 @@ class TutorVoila(Voila):  # type: ignore[misc]
         settings: dict[str, Any] = super().init_settings()
         if isinstance(self.identity_provider, ClassIdentityProvider):
             self.identity_provider.home = str(_home())
-            self.voila_configuration.http_header_envs = [LEARNER_HEADER]
+            self.voila_configuration.http_header_envs = [LEARNER_HEADER, TEACHER_HEADER]
         return settings
 
     def init_handlers(self) -> list[Any]:
         ours = {TornadoVoilaHandler: TutorPageHandler, VoilaShutdownKernelHandler: LearnerShutdownHandler}
         handlers = [(route, ours.get(handler, handler), *rest) for route, handler, *rest in super().init_handlers()]
+        if isinstance(self.identity_provider, ClassIdentityProvider):  # ahead of the dashboard's catch-all route
+            at = next(i for i, (_, handler, *_) in enumerate(handlers) if handler is TutorPageHandler)
+            page = handlers[at][2] | {"notebook_path": os.path.relpath(class_notebook(), self.root_dir)}
+            handlers.insert(at, (url_path_join(self.server_url, CLASS_ROUTE), ClassPageHandler, page))
         return [*guide_handlers(self.server_url or self.base_url), *handlers]
 
 
@@ -129,7 +156,8 @@ def with_package_data() -> None:
 def main() -> int:
     """Run the standalone Voilà with the package's template on the path."""
     with_package_data()
-    os.environ.pop(LEARNER_ENV, None)  # only a request's own header, set by this server, names a learner
+    for name in (LEARNER_ENV, TEACHER_ENV):  # only a request's own header, set by this server, names anyone
+        os.environ.pop(name, None)
     TutorVoila.launch_instance()
     return 0
 

@@ -7,6 +7,9 @@ token, in a cookie signed with the server's secret (HttpOnly, and Secure over HT
 fails its signature, a cookie of a session that signed out or whose password was reset names no session, and either
 way the request is treated as not signed in. The notebook's page then carries the learner's name to the kernel in a
 header the server sets itself (:data:`~cut_tutor.identity.LEARNER_HEADER`; the browser's own is dropped first).
+A teacher of the class signs in at the same ``/login``; their session is a teacher's, which is served the class's
+page (``/class``) and no game, and whose page the server tells, in its own :data:`~cut_tutor.identity.TEACHER_HEADER`,
+that a teacher signed in. A learner's session is refused the class's page.
 """
 
 from __future__ import annotations
@@ -35,11 +38,13 @@ SESSION_SECONDS = 12 * 3600
 
 @dataclass
 class Learner(User):
-    """A signed-in learner: their name (the username) and the session that signed them in."""
+    """A signed-in learner or teacher: their name (the username), the session that signed them in, and whether
+    the roster named them a teacher then (a session lasts only while it still does)."""
 
     session: str = ""
     generation: int = 0
     until: float = 0.0
+    teacher: bool = False
 
 
 class ClassIdentityProvider(IdentityProvider):
@@ -73,7 +78,8 @@ class ClassIdentityProvider(IdentityProvider):
         if generation is None:
             return None
         learner = Learner(name, session=secrets.token_urlsafe(32), generation=generation,
-                          until=time.time() + self.session_seconds)  # fmt: skip
+                          until=time.time() + self.session_seconds,
+                          teacher=roster.is_teacher(self.home, name))  # fmt: skip
         self.sessions[learner.session] = learner
         return learner
 
@@ -86,15 +92,17 @@ class ClassIdentityProvider(IdentityProvider):
         return user.session
 
     def user_from_cookie(self, cookie_value: str) -> User | None:
-        """The session's learner while it lasts and their password is the one they signed in with."""
+        """The session's learner while it lasts, their password is the one they signed in with and the roster still
+        names them a teacher, or a learner, as it did then."""
         learner = self.sessions.get(cookie_value)
         if learner is None:
             return None
         try:
             current = roster.generation(self.home, learner.username)
+            teacher = roster.is_teacher(self.home, learner.username)
         except roster.RosterError:
-            current = None
-        if current != learner.generation or time.time() > learner.until:
+            current, teacher = None, False
+        if current != learner.generation or teacher != learner.teacher or time.time() > learner.until:
             self.sign_out(cookie_value)
             return None
         return learner
@@ -128,6 +136,15 @@ button{{font:inherit;margin-top:1.2rem;padding:.4rem 1.2rem}}.cut-refused{{color
 </head><body><main><h1>{title}</h1>
 {body}
 </main></body></html>"""
+
+
+def refusal_page(base_url: str) -> str:
+    """What a learner signed in to a class's dashboard is shown for the class's page: a refusal, nothing of it."""
+    return _page(
+        "Not for learners",
+        f'<p class="cut-refused" role="alert">The class\'s page is for the class\'s teacher.</p>'
+        f'<p><a href="{html.escape(base_url)}">Back to the tutor</a></p>',
+    )
 
 
 class SignInHandler(JupyterHandler):
@@ -165,9 +182,9 @@ class SignInHandler(JupyterHandler):
         learner = await asyncio.to_thread(provider.sign_in, name, password)
         if learner is None:
             self.set_status(401)
-            self._form("That name and password do not match a learner of this class.")
+            self._form("That name and password do not match a learner or teacher of this class.")
             return
-        self.log.info("%s signed in", learner.username)
+        self.log.info("%s signed in%s", learner.username, " as a teacher" if learner.teacher else "")
         provider.set_login_cookie(self, learner)
         self.redirect(self._next())
 

@@ -80,7 +80,7 @@ class ClassPage:
         self.root.add_class("cut-app-light")
         self.root.add_class("cut-class")
         self.theme = "light"
-        self.teacher = is_teacher(environ)
+        self.teacher = is_teacher(environ, self.home)
         self.body = w.HTML()
         self._timer: asyncio.Task[None] | None = None
         if not self.teacher:
