@@ -21,7 +21,7 @@ pytest.importorskip("voila")
 
 from cut_tutor import dashboard, roster
 from cut_tutor.cli import voila_command
-from cut_tutor.identity import HUB_USER, LEARNER_ENV, LEARNER_HEADER
+from cut_tutor.identity import HUB_USER, LEARNER_ENV, LEARNER_HEADER, TEACHER_HEADER
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
 
@@ -78,9 +78,11 @@ def _free_port() -> int:
 
 @pytest.fixture(scope="module")
 def classroom(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path, dict[str, str]]]:
-    """The dashboard serving a class of two (Ann and Ben); its URL, its home and the learners' passwords."""
+    """The dashboard serving a class of two (Ann and Ben) and its teacher (Mrs T); its URL, its home and the
+    passwords."""
     home = tmp_path_factory.mktemp("class")
     passwords = {name: roster.add(home, name) for name in ("ann", "ben")}
+    passwords["mrs_t"] = roster.add(home, "mrs_t", teacher=True)
     port = _free_port()
     env = {k: v for k, v in os.environ.items() if k not in (HUB_USER, LEARNER_ENV)}
     env |= {"CUT_TUTOR_HOME": str(home), "PYTHONUNBUFFERED": "1", LEARNER_ENV: "ben"}  # the launcher's own is dropped
@@ -202,3 +204,22 @@ def test_a_new_password_ends_the_old_sign_ins(classroom: tuple[str, Path, dict[s
     passwords["ann"] = roster.reset(home, "ann")  # the teacher resets it while ann is signed in
     assert ann.get("/")[0] == 302, "the session made with the old password is over"
     assert Browser(url).sign_in("ann", passwords["ann"]) == 302
+
+
+def test_the_class_page_is_served_to_a_teacher_only(classroom: tuple[str, Path, dict[str, str]]) -> None:
+    """The teacher signs in at the same /login and is sent from the tutor to the class's page (no games of their
+    own); a learner is refused it whatever header the browser sends, and a stranger is asked to sign in."""
+    url, home, passwords = classroom
+    before = _opened(home)
+    status, _, where = Browser(url).get("/class", headers={TEACHER_HEADER: "mrs_t"})
+    assert status == 302 and where.startswith("/login")
+    teacher = Browser(url)
+    assert teacher.sign_in("mrs_t", passwords["mrs_t"]) == 302
+    assert teacher.get("/")[0:3:2] == (302, "/class"), "a teacher has no game: the dashboard sends them on"
+    status, page, _ = teacher.get("/class")
+    assert status == 200 and re.search(r'"kernelId":\s*"[0-9a-f-]{36}"', page), page[-2000:]
+    ben = Browser(url)
+    assert ben.sign_in("ben", passwords["ben"]) == 302
+    status, page, _ = ben.get("/class", headers={TEACHER_HEADER: "mrs_t"})
+    assert status == 403 and "for the class's teacher" in page and "kernelId" not in page and "ann" not in page
+    assert _opened(home) == before, "the teacher's page opened no learner's folder, nor one of its own"

@@ -143,3 +143,57 @@ def test_no_teacher_is_shown_no_class() -> None:
         expect(page.get_by_role("table")).to_have_count(0)
         assert "ann" not in page.locator(".cut-class").inner_text()
         browser.close()
+
+
+def test_a_teacher_signs_in_to_the_class_dashboard_and_a_learner_is_refused_the_class() -> None:
+    """On a class's dashboard the teacher signs in at /login and is shown the class's page; a learner signed in
+    there is refused it, even sending the server's teacher header, and is shown none of the class."""
+    from playwright.sync_api import expect, sync_playwright
+
+    from cut_tutor.identity import TEACHER_HEADER
+
+    if CHROMIUM is None:
+        pytest.skip("chromium is not on PATH")
+    home = Path(tempfile.mkdtemp(prefix="cut-class-"))
+    _learner_of(home)
+    passwords = {"ann": roster.add(home, "ann"), "ben": roster.add(home, "ben")}
+    passwords["mrs_t"] = roster.add(home, "mrs_t", teacher=True)
+    port = free_port()
+    command = voila_command(dashboard.notebook(), port)  # the class's dashboard, as cut-tutor dashboard serves it
+    with served(home, command, port, os.environ | {"CUT_TUTOR_HOME": str(home)}) as url, sync_playwright() as p:
+        expect.set_options(timeout=60_000)
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+
+        def sign_in(name: str) -> Any:
+            page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+            page.goto(url)
+            page.get_by_label("Name").fill(name)
+            page.get_by_label("Password").fill(passwords[name])
+            page.get_by_role("button", name="Sign in").click()
+            return page
+
+        teacher = sign_in("mrs_t")
+        expect(teacher).to_have_url(f"{url}class")  # a teacher has no games: the dashboard sends them to the class
+        table = teacher.get_by_role("table")
+        for name in ("ann", "ben"):
+            expect(table.get_by_role("rowheader", name=name)).to_be_visible()
+        expect(table.get_by_role("rowheader", name="mrs_t")).to_have_count(0)
+        content = teacher.content()
+        kept = json.loads((home / roster.ROSTER_FILE).read_text())["learners"].values()
+        assert not any(secret in content for secret in [*passwords.values(), *(e["hash"] for e in kept)])
+        ann = sign_in("ann")
+        expect(ann).to_have_url(url)
+        ann.set_extra_http_headers({TEACHER_HEADER: "mrs_t"})  # the browser names a teacher: the server does not
+        answer = ann.goto(f"{url}class")
+        assert answer is not None and answer.status == 403
+        expect(ann.get_by_role("alert")).to_contain_text("for the class's teacher")
+        assert ann.get_by_role("table").count() == 0 and "ben" not in ann.content()
+        browser.close()
+
+
+def _learner_of(home: Path) -> None:
+    """ann with a finished game, made with the tutor's own storage."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from test_teacher_view import _learner
+
+    _learner(home, "ann", finished=[4])
