@@ -194,6 +194,17 @@ class TestSessions:
         assert provider.user_from_cookie(provider.user_to_cookie(ben)) is None, "past its day"
         assert provider.sessions == {}
 
+    def test_a_teachers_session_is_a_teachers_while_the_roster_says_so(self, provider: Any, tmp_path: Path) -> None:
+        mrs_t = roster.add(tmp_path, "mrs_t", teacher=True)
+        assert not provider.sign_in("ann", self.passwords["ann"]).teacher, "a learner's session"
+        teacher = provider.sign_in("mrs_t", mrs_t)
+        token = provider.user_to_cookie(teacher)
+        assert teacher.teacher and provider.user_from_cookie(token).teacher
+        roster.remove(tmp_path, "mrs_t")
+        again = roster.add(tmp_path, "mrs_t")  # the same name back as a learner, at the same generation
+        assert provider.user_from_cookie(token) is None, "a teacher's session ends when the roster no longer says so"
+        assert not provider.sign_in("mrs_t", again).teacher
+
 
 def test_a_hub_name_that_is_not_a_plain_name_gets_a_folder_of_its_own(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch

@@ -107,8 +107,9 @@ class ClassPageHandler(TutorPageHandler):
 
 class TutorVoila(Voila):  # type: ignore[misc]
     """Standalone Voilà with the guide's route ahead of the notebook's catch-all route, whose page sets the cookie
-    that lets leaving the page shut its kernel down. Serving a class's home, its learners sign in first
-    (:mod:`.signin`) and each page's kernel is told by the server who signed in."""
+    that lets leaving the page shut its kernel down. Serving a class's home, its learners and teachers sign in first
+    (:mod:`.signin`), each page's kernel is told by the server who signed in, and the class's page is served at
+    ``/class`` to a teacher's session alone."""
 
     @default("identity_provider_class")
     def _class_sign_in(self) -> type[IdentityProvider]:
