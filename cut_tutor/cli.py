@@ -406,7 +406,9 @@ def build_parser() -> argparse.ArgumentParser:
     card.add_argument("--json", action="store_true", help="hint: one JSON object per legal swap")
     card.set_defaults(func=cmd_cardclear)
 
-    room = sub.add_parser("class", help="a teacher's table of a tutor home's learners; add, reset or remove learners")
+    room = sub.add_parser(
+        "class", help="a teacher's table of a tutor home's learners; add, reset or remove learners and teachers"
+    )
     room.add_argument("home", help="the tutor home: its learners/ folder holds one folder per learner")
     room.add_argument(
         "action",
