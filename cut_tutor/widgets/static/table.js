@@ -217,8 +217,26 @@ function nameSliders(node) {
   });
 }
 
+/** Are the analysis tables' parts rows shown? One choice for the page, kept while the tables redraw. */
+let partsOpen = false;
+
+/** Every analysis table shows its parts rows or not, as the page's choice says; its button says which, in the
+ * words Python gave it.
+ * @param {ParentNode} node */
+function showParts(node) {
+  node.querySelectorAll(".cut-mt").forEach((box) => {
+    box.classList.toggle("cut-mt-open", partsOpen);
+    const button = box.querySelector(".cut-mt-toggle");
+    if (button && button.getAttribute("aria-expanded") !== String(partsOpen)) {
+      button.setAttribute("aria-expanded", String(partsOpen));
+      button.textContent = button.getAttribute(partsOpen ? "data-hide" : "data-show") || button.textContent;
+    }
+  });
+}
+
 let watchingPage = false;
-/** Resolve the app's links and name its sliders now and whenever its widgets redraw. */
+/** Resolve the app's links, name its sliders and show the analysis tables' parts as chosen, now and whenever its
+ * widgets redraw; the parts button (a plain button in the table Python draws) toggles them. */
 function watchPage() {
   if (watchingPage) return;
   watchingPage = true;
@@ -226,9 +244,15 @@ function watchPage() {
   const fix = () => {
     resolveLinks(document.body);
     nameSliders(document.body);
+    showParts(document.body);
   };
   fix();
   new MutationObserver(fix).observe(document.body, { childList: true, subtree: true });
+  document.addEventListener("click", (e) => {
+    if (!(/** @type {HTMLElement} */ (e.target).closest(".cut-mt-toggle"))) return;
+    partsOpen = !partsOpen;
+    showParts(document.body);
+  });
 }
 
 /** @param {{ model: any, el: HTMLElement }} ctx */
