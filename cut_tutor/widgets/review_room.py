@@ -52,7 +52,7 @@ from .coach_panel import CoachPanel
 from .drills_panel import DrillsPanel, ProgressPanel
 from .review_panel import ReviewPanel
 from .shared import YOU, Host
-from .table import IntentError, move_label
+from .table import COLOURS, IntentError, move_label
 
 #: Tutor mode asks from a *mistake*'s loss by default (the review's own threshold).
 TUTOR_THRESHOLD_DEFAULT = dict(THRESHOLDS)["mistake"]
@@ -205,8 +205,9 @@ class ReviewRoom:
             self._stopped = key
         else:
             self.reviews[key] = hand
-            names = self.host.game.names if self.host.game is not None else None
-            self.panel = ReviewPanel(record, hand, names=names, rollouts=self.rollouts, seed=self.seed)
+            names, colours = self._seats()
+            self.panel = ReviewPanel(record, hand, names=names, colours=colours, rollouts=self.rollouts,
+                                     seed=self.seed)  # fmt: skip
             deck = self.deck()
             self.review_box.children = [w.HTML(escape(drills_added(len(deck.add_mistakes(record, hand))))),
                                         self.panel.widget]  # fmt: skip
@@ -254,6 +255,13 @@ class ReviewRoom:
             self._progress_of = deck
         return self.progress_panel
 
+    def _seats(self) -> tuple[list[str], list[str]]:
+        """The seats' names and colours as the table shows them: the game's, else the setup's (a drill from an
+        earlier day, before a deal)."""
+        seats = self.host.setup.seats
+        names = self.host.game.names if self.host.game is not None else [s.name for s in seats]
+        return list(names), [COLOURS[s.colour] for s in seats]
+
     def _analysis_of(self, drill: Drill) -> Analysis:
         """A drill's position analysed with the review's budgets, so its verdict agrees with the review's."""
         return position_analysis(drill.record, drill.seat, drill.ply, rollouts=self.rollouts, seed=self.seed)
@@ -262,8 +270,8 @@ class ReviewRoom:
         """The drills panel of the learner's deck: the due drills, answered one at a time."""
         deck = self.deck()
         if self._drills_panel is None:
-            names = self.host.game.names if self.host.game is not None else None
-            self._drills_panel = DrillsPanel(deck, analyser=self._analysis_of, names=names)
+            names, colours = self._seats()
+            self._drills_panel = DrillsPanel(deck, analyser=self._analysis_of, names=names, colours=colours)
             self.drills_box.children = [self._drills_panel.widget]
         return self._drills_panel
 

@@ -312,7 +312,8 @@ function render({ model, el }) {
   const paint = () => {
     /** @type {Table} */
     const t = model.get("table") || {};
-    root.className = "cut-table cut-" + (model.get("theme") || "light") + (t.review ? " cut-review" : "");
+    root.className = "cut-table cut-" + themeOf(t) + (t.review ? " cut-review" : "") + (t.mode === "study" ? " cut-study" : "");
+    root.setAttribute("aria-label", t.mode === "study" ? "the position" : "card table");
     root.replaceChildren();
     applyView(t);
     root.appendChild(titleBar(t));
@@ -358,6 +359,20 @@ function render({ model, el }) {
     root.appendChild(legend(t));
   };
 
+  /** A study table (a past position in the review or the drills) wears the app's theme, which it follows; every
+   * other table its own. @param {Table} t */
+  const themeOf = (t) => {
+    const app = el.closest(".cut-app");
+    if (t.mode === "study" && !app) requestAnimationFrame(() => el.closest(".cut-app") && draw()); // not placed yet
+    if (t.mode !== "study" || !app) return model.get("theme") || "light";
+    if (!followingApp) {
+      followingApp = true;
+      new MutationObserver(draw).observe(app, { attributes: true, attributeFilter: ["class"] });
+    }
+    return app.classList.contains("cut-app-dark") ? "dark" : "light";
+  };
+  let followingApp = false;
+
   /** Can the opponents sit side by side on an arc at this width? @param {number} count */
   const tableFits = (count) => root.clientWidth >= count * SEAT_WIDTH + 24;
 
@@ -370,6 +385,7 @@ function render({ model, el }) {
     const status = h("span", "cut-status", t.status || "");
     status.setAttribute("aria-live", "polite");
     bar.appendChild(status);
+    if (t.mode === "study") return bar; // a past position: the main table's tools are the main table's
     const tools = h("span", "cut-tools");
     const links = t.links || {};
     if (links.guide) tools.appendChild(guideLink("cut-guide-link", "Guide", links.guide));
@@ -507,7 +523,7 @@ function render({ model, el }) {
       if (view[key] === undefined) root.style.removeProperty(css);
       else root.style.setProperty(css, view[key] + "px");
     }
-    if (t.mode === "replay") return; // a replayer inside the app leaves the app's width to the main table
+    if (t.mode !== "play") return; // a replayer or a study inside the app leaves the app's width to the main table
     const frame = /** @type {HTMLElement} */ (el.closest(".cut-app") || root);
     const width = view[t.view ? "width" : "setup"];
     frame.style.maxWidth = width === undefined ? "" : "min(100%, " + width + "px)";
