@@ -121,7 +121,7 @@ class TestReviewPanel:
         labels = [move_label(Move.parse(m), seen, NAMES) for m in seen["legal"]]
         table = panel.position.widget
         assert [a["label"] for a in table.table["actions"]] == labels  # the table's own buttons
-        assert table.layout.display == "" and table.table["mode"] == "study"
+        assert panel.position.shown and table.table["mode"] == "study"
         assert table.table["view"] == seen  # the seat's view, nothing more (C2)
         assert panel.analysis is None and panel.verdict == "" and panel._shown.value == ""
         assert panel._said.value == RETRY_ASK
@@ -142,7 +142,7 @@ class TestReviewPanel:
         panel.retry()
         assert panel.choose(str(close)) == "Within noise of the best move."
         panel.select(0)
-        assert panel.analysis is None and panel._shown.value == "" and table.layout.display == "none"
+        assert panel.analysis is None and panel._shown.value == "" and not panel.position.shown
 
     def test_by_default_a_retry_shows_the_review_s_own_analysis(self, record: dict[str, Any]) -> None:
         hand = review(record, 0, rollouts=8, deal_rollouts=2, seed=5)

@@ -88,7 +88,7 @@ class DrillsPanel(Shown):
         self._next = w.Button(description=NEXT_DRILL)
         self._next.on_click(lambda _: self.refresh())
         self._plot = w.HTML()  # empty until a plot is drawn
-        self.root = w.VBox([self._heading, self.position.widget, self._said, self._shown, self._next, self._plot])
+        self.root = w.VBox([self._heading, self.position.box, self._said, self._shown, self._next, self._plot])
         self.refresh()
         if frame is not None:
             self.show_progress(frame)

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+import ipywidgets as w
+
 from cut_tutor.engine.words import YOU, position_title, seat_name
 
 from .table import COLOURS, IntentError, TableWidget, table_data
@@ -35,7 +37,9 @@ class PositionTable:
         self.colours = list(colours) if colours else list(COLOURS.values())
         self.widget = TableWidget(self._on_intent)
         self.widget.add_class("cut-study")
-        self.widget.layout.display = "none"
+        #: What a panel shows: the table while a position is on show, else nothing (not even a hidden table, whose
+        #: page would be one more card table on the page).
+        self.box = w.VBox()
         self.asking = False
 
     def show(self, seen: Mapping[str, Any], names: Sequence[str] | None, asking: bool) -> str:
@@ -49,12 +53,16 @@ class PositionTable:
         self.widget.table = table_data(shown, names=named, colours=colours, mode="study", status=title)
         self.widget.error = ""
         self.asking = asking
-        self.widget.layout.display = ""
+        self.box.children = (self.widget,)
         return title
+
+    @property
+    def shown(self) -> bool:
+        return bool(self.box.children)
 
     def hide(self) -> None:
         self.asking = False
-        self.widget.layout.display = "none"
+        self.box.children = ()
 
     def _on_intent(self, kind: str, value: Any) -> None:
         if kind in _QUIET:

@@ -83,7 +83,7 @@ class ReviewPanel(Shown):
         self._shown = w.HTML()
         self._shown.add_class("cut-movetable")
         self.root = w.VBox([self._summary, self._table, w.HBox([self._previous, self._next, self._find]),
-                          self._said, self.position.widget, self._shown])  # fmt: skip
+                          self._said, self.position.box, self._shown])  # fmt: skip
         self._draw()
 
     # -- what is shown -------------------------------------------------------------------------------------------

@@ -382,7 +382,8 @@ function render({ model, el }) {
     const bar = h("div", "cut-title");
     const c4 = t.view && isClear4(t.view);
     bar.appendChild(h("span", "cut-name", c4 ? "Clear 4" : "Clear, Under or Take"));
-    const status = h("span", "cut-status", t.status || "");
+    // a study's title is its own: the app's Turn Status stays the one ``.cut-status`` on the page
+    const status = h("span", t.mode === "study" ? "cut-study-status" : "cut-status", t.status || "");
     status.setAttribute("aria-live", "polite");
     bar.appendChild(status);
     if (t.mode === "study") return bar; // a past position: the main table's tools are the main table's
