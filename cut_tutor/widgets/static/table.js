@@ -435,6 +435,7 @@ function render({ model, el }) {
       more.appendChild(list);
       bar.appendChild(more);
     }
+    if (t.mode === "study") return bar; // a past position: no View to choose
     const shown = h("span", "cut-layout-name");
     if (wanted === "auto") shown.appendChild(h("span", "cut-layout-auto", layoutName("auto") + " · "));
     shown.appendChild(document.createTextNode(layoutName(used)));
