@@ -84,7 +84,7 @@ class DrillsPanel(Shown):
         self.position = PositionTable(self.choose, colours)
         self._said = w.HTML()
         self._shown = w.HTML()
-        self._shown.add_class("cut-movetable")
+        self._shown.add_class("cut-answer")  # the answer's analysis table, kept to the page's width
         self._next = w.Button(description=NEXT_DRILL)
         self._next.on_click(lambda _: self.refresh())
         self._plot = w.HTML()  # empty until a plot is drawn

@@ -81,7 +81,7 @@ class ReviewPanel(Shown):
         self.position = PositionTable(self.choose, colours)
         self._said = w.HTML()
         self._shown = w.HTML()
-        self._shown.add_class("cut-movetable")
+        self._shown.add_class("cut-answer")  # the answer's analysis table, kept to the page's width
         self.root = w.VBox([self._summary, self._table, w.HBox([self._previous, self._next, self._find]),
                           self._said, self.position.box, self._shown])  # fmt: skip
         self._draw()
