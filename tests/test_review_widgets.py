@@ -129,6 +129,10 @@ class TestReviewPanel:
         worse = next(m.move for m in found[ply].moves if m.verdict == "worse" and str(m.move) != decision.move)
         assert table.receive({"type": "move", "move": str(worse)})
         assert panel.verdict == "Worse than the best move by 9.0 points."
+        # the verdict under the position, the question gone from above it
+        children = list(panel.root.children)
+        assert panel._verdict.value == panel.verdict and panel._said.value == ""
+        assert children.index(panel.position.box) < children.index(panel._verdict) < children.index(panel._shown)
         assert panel.analysis is found[ply] and panel._shown.value and table.table["actions"] == []
         assert table.table["view"]["hand"] == seen["hand"]  # the position stays, without its moves
         shown = re.sub(r"<[^>]+>", " ", panel._shown.value.split("</style>")[1])

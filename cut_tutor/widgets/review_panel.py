@@ -79,11 +79,12 @@ class ReviewPanel(Shown):
         self._next.on_click(lambda _: self.next_mistake())
         self._find.on_click(lambda _: self.retry())
         self.position = PositionTable(self.choose, colours)
-        self._said = w.HTML()
+        self._said = w.HTML()  # the question, above the position
+        self._verdict = w.HTML()  # the answer's verdict, under it, above the analysis
         self._shown = w.HTML()
         self._shown.add_class("cut-answer")  # the answer's analysis table, kept to the page's width
         self.root = w.VBox([self._summary, self._table, w.HBox([self._previous, self._next, self._find]),
-                          self._said, self.position.box, self._shown])  # fmt: skip
+                          self._said, self.position.box, self._verdict, self._shown])  # fmt: skip
         self._draw()
 
     # -- what is shown -------------------------------------------------------------------------------------------
@@ -129,7 +130,7 @@ class ReviewPanel(Shown):
         if not 0 <= index < len(self.hand.decisions):
             raise IndexError(f"review: no decision {index}")
         self.selected, self.retrying, self.verdict, self.analysis = index, False, "", None
-        self._said.value, self._shown.value = "", ""
+        self._said.value = self._verdict.value = self._shown.value = ""
         self.position.hide()
         self._draw()
 
@@ -159,7 +160,7 @@ class ReviewPanel(Shown):
         ply = self.hand.decisions[self.selected].ply
         self.retrying, self.verdict, self.analysis = True, "", None
         self.position.show(self._view(ply), self.names, asking=True)
-        self._said.value, self._shown.value = escape(RETRY_ASK), ""
+        self._said.value, self._verdict.value, self._shown.value = escape(RETRY_ASK), "", ""
         return [a["label"] for a in self.position.widget.table["actions"]]
 
     def choose(self, move: str) -> str:
@@ -172,7 +173,7 @@ class ReviewPanel(Shown):
         kind, loss = judge(self.analysis, move)
         self.verdict, self.retrying = retry_verdict(kind, loss), False
         self.position.show(seen, self.names, asking=False)
-        self._said.value = escape(self.verdict)
+        self._said.value, self._verdict.value = "", escape(self.verdict)
         labels = {Move.parse(m): self._label(m, ply) for m in seen["legal"]}
         self._shown.value = analysis_html(self.analysis, labels, Move.parse(move))
         return self.verdict
