@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from datetime import UTC, datetime, timedelta
@@ -122,7 +123,9 @@ class TestReviewPanel:
         table = panel.position.widget
         assert [a["label"] for a in table.table["actions"]] == labels  # the table's own buttons
         assert panel.position.shown and table.table["mode"] == "study"
-        assert table.table["view"] == seen  # the seat's view, nothing more (C2)
+        assert table.table["view"] == seen and "review" not in table.table  # the seat's view, nothing more (C2)
+        synced = json.loads(table.synced_json())["table"]["view"]["seats"]
+        assert all("hand" not in info for k, info in enumerate(synced) if k != 0)  # no other seat's hand
         assert panel.analysis is None and panel.verdict == "" and panel._shown.value == ""
         assert panel._said.value == RETRY_ASK
         assert not table.receive({"type": "undo"}) and "choose one of its moves" in table.error
