@@ -46,6 +46,9 @@ class Evaluation:
     #: The legal moves' texts in the view's order, as the search numbers them.
     legal: tuple[str, ...]
     focus: tuple[str, ...] = ()
+    #: The most rollouts it was asked to have in all: asked again for no more, it is returned as it is, even when
+    #: its last round could not spend them all.
+    budget: int = 0
     key: str = field(default="", repr=False, compare=False)
 
     @property
@@ -119,10 +122,11 @@ def evaluation(
 ) -> Evaluation:
     """The evaluation of ``view``, with ``focus`` (the move the learner made or is about to make) priced.
 
-    Held already with its verdicts settled for ``focus``, or with ``rollouts`` or more, it is returned as it is;
-    otherwise it is analysed, or the held one continued, until the verdicts are settled (``aim="verdicts"``; with
-    ``"gaps"``, every gap known to ``precision`` points: *Analyse longer*) or the budget is spent: ``rollouts`` in
-    all, ``seconds`` for this call. The same view and budget give the same figures, whatever asked first.
+    Held already with its verdicts settled for ``focus``, or asked before for ``rollouts`` or more, it is returned
+    as it is; otherwise it is analysed, or the held one continued, until the verdicts are settled
+    (``aim="verdicts"``; with ``"gaps"``, every gap known to ``precision`` points: *Analyse longer*) or the budget
+    is spent: ``rollouts`` in all (at least 2 per legal move, the first round's least), ``seconds`` for this call.
+    The same view and budget give the same figures, whatever asked first.
     """
     key = (canonical(view), policy)
     with _lock:
@@ -132,15 +136,18 @@ def evaluation(
     wanted = tuple(dict.fromkeys(legal[focus_index(legal, m)] for m in asked))
     if held is not None and aim == "verdicts" and held.decided(focus):
         return held
-    if held is not None and rollouts is not None and held.rollouts >= rollouts:
-        return held
+    if rollouts is not None:
+        rollouts = max(rollouts, 2 * len(legal))
+        if held is not None and held.budget >= rollouts:
+            return held
     more = None if rollouts is None else rollouts - (held.rollouts if held else 0)
     result = analyse(view, seconds=seconds, seed=seed_of(view), policy=policy, executor=executor, max_rollouts=more,
                      precision=precision, progress=progress, resume=None if held is None else held.analysis, aim=aim,
                      focus=wanted)  # fmt: skip
+    budget = max(held.budget if held else 0, rollouts or 0, result.rollouts)
     if held is not None and result.rollouts == held.rollouts:
-        return held  # the budget could not pay for another round: nothing learnt, nothing changed
-    found = Evaluation(result.seed, result, legal, wanted, key[0])
+        result = held.analysis  # the budget could not pay for another round: nothing learnt, nothing changed
+    found = Evaluation(result.seed, result, legal, wanted, budget, key[0])
     with _lock:
         now = _kept.get(key)
         if now is None or now.rollouts <= found.rollouts:
