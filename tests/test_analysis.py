@@ -629,6 +629,13 @@ class TestCli:
         expected = analyse(view(state, 0), seconds=None, seed=4, max_rollouts=60)
         assert rows == figures(expected)
 
+    def test_without_a_seed_it_gives_the_position_s_evaluation(self, tmp_path: Path) -> None:
+        path = tmp_path / "position.json"
+        path.write_text(json.dumps(ENDGAME), encoding="utf-8")
+        code, out, _ = self.run(str(path), "--rollouts", "60", "--json")
+        found = evaluation(view(State.from_position(ENDGAME), 0), rollouts=60)
+        assert code == 0 and [json.loads(line) for line in out.splitlines()] == figures(found.analysis)
+
     def test_a_terminal_sees_the_progress_bar_fill(self, tmp_path: Path) -> None:
         path = tmp_path / "position.json"
         path.write_text(json.dumps(ENDGAME), encoding="utf-8")
