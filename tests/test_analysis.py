@@ -487,6 +487,13 @@ class TestOneEvaluation:
         assert more.decided(focus) or more.rollouts == 2000
         assert evaluation(seat_view, focus=focus, rollouts=2000) is more  # settled: asked again, nothing more
 
+    def test_one_begun_before_forget_is_not_kept(self) -> None:
+        """A test forgets every evaluation; one still being made then (a thread of an earlier test) is not kept."""
+        state = mid_game(7)
+        seat_view = view(state, state.turn)
+        made = evaluation(seat_view, rollouts=80, progress=lambda share: forget())
+        assert made.rollouts and cached(seat_view) is None
+
     def test_a_focus_that_is_not_legal_is_refused(self) -> None:
         state = mid_game(7)
         with pytest.raises(ValueError, match="not one of the legal moves"):

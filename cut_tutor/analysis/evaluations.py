@@ -93,6 +93,8 @@ def seed_of(view: Mapping[str, Any]) -> int:
 
 _kept: OrderedDict[tuple[str, str], Evaluation] = OrderedDict()
 _lock = threading.Lock()
+#: How many times :func:`forget` was called: an evaluation begun before the last call is not kept.
+_forgotten = [0]
 
 
 def cached(view: Mapping[str, Any], policy: str = POLICY) -> Evaluation | None:
@@ -103,9 +105,10 @@ def cached(view: Mapping[str, Any], policy: str = POLICY) -> Evaluation | None:
 
 
 def forget() -> None:
-    """Forget every evaluation held (a test starts afresh)."""
+    """Forget every evaluation held, and those being made now in other threads (a test starts afresh)."""
     with _lock:
         _kept.clear()
+        _forgotten[0] += 1
 
 
 def evaluation(
@@ -130,7 +133,7 @@ def evaluation(
     """
     key = (canonical(view), policy)
     with _lock:
-        held = _kept.get(key)
+        held, began = _kept.get(key), _forgotten[0]
     legal = tuple(str(Move.parse(m)) for m in view["legal"])
     asked = [*(held.focus if held else ()), *([] if focus is None else [focus])]
     wanted = tuple(dict.fromkeys(legal[focus_index(legal, m)] for m in asked))
@@ -149,6 +152,8 @@ def evaluation(
         result = held.analysis  # the budget could not pay for another round: nothing learnt, nothing changed
     found = Evaluation(result.seed, result, legal, wanted, budget, key[0])
     with _lock:
+        if began != _forgotten[0]:
+            return found
         now = _kept.get(key)
         if now is None or now.rollouts <= found.rollouts:
             _kept[key] = found
