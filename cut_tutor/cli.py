@@ -99,8 +99,10 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     import json
 
     from .analysis import analyse
+    from .analysis.evaluations import seed_of
 
     state = State.from_position(Path(args.position).read_text(encoding="utf-8"))
+    seen = view(state, state.turn)
     seconds = args.seconds if args.seconds is not None else (None if args.rollouts else 2.0)
     executor = None
     if args.workers > 1:
@@ -110,8 +112,9 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     try:
         with _progress(args.quiet, "%", "{percentage:3.0f}%|{bar}| {elapsed}") as shown:
             share = None if shown is None else lambda spent: shown(round(100 * spent), 100)
-            result = analyse(view(state, state.turn), seconds=seconds, seed=args.seed, executor=executor,
-                             max_rollouts=args.rollouts, progress=share)  # fmt: skip
+            seed = seed_of(seen) if args.seed is None else args.seed
+            result = analyse(seen, seconds=seconds, seed=seed, executor=executor, max_rollouts=args.rollouts,
+                             progress=share)  # fmt: skip
     finally:
         if executor is not None:
             executor.shutdown()
@@ -165,7 +168,8 @@ def cmd_review(args: argparse.Namespace) -> int:
 
 def cmd_dashboard(args: argparse.Namespace) -> int:
     """Serve the dashboard notebook, shipped in the package, with Voilà on 127.0.0.1."""
-    from . import dashboard
+    from . import dashboard, roster
+    from .identity import class_home
 
     if not (dashboard.guide_dir() / "index.html").is_file():
         print("note: the guide is not built (make guide, or install a built package); help links will not open",
@@ -174,6 +178,10 @@ def cmd_dashboard(args: argparse.Namespace) -> int:
     if args.home:
         env["CUT_TUTOR_HOME"] = str(Path(args.home).expanduser().resolve())
     print(f"cut_tutor {__version__}: the dashboard is at http://127.0.0.1:{args.port}/ (Ctrl+C stops it)", flush=True)
+    home = Path(env["CUT_TUTOR_HOME"]) if "CUT_TUTOR_HOME" in env else None
+    if home is not None and class_home(home):
+        print(f"{home} holds a class of {len(roster.names(home))}: each learner signs in with their password",
+              flush=True)  # fmt: skip
     command = voila_command(dashboard.notebook(), args.port, browser=not args.no_browser)
     return _wait_forwarding_signals(subprocess.Popen(command, env=env))
 
@@ -266,22 +274,75 @@ def cmd_cardclear(args: argparse.Namespace) -> int:
 
 def cmd_class(args: argparse.Namespace) -> int:
     """A teacher's table of every learner in a tutor home (their games, or with ``--progress`` their reviewed
-    hands' accuracy and kinds of mistake); what could not be read goes to stderr."""
-    from .classroom import class_progress, class_summary
-    from .engine.storage import csv_cell
+    hands' accuracy and kinds of mistake); what could not be read goes to stderr. ``add``, ``reset`` and ``remove``
+    change the class's roster: a new password is printed once, here, and kept only as a hash."""
+    from .classroom import class_view, table_csv
 
+    if args.action:
+        return _change_roster(args.home, args.action, args.names)
+    if args.names:
+        raise ValueError("learners' names follow add, reset or remove")
     if not Path(args.home).is_dir():
         raise ValueError(f"{args.home} is not a folder")
-    table, problems = (class_progress if args.progress else class_summary)(args.home)
+    if args.serve:
+        return _serve_class(args.home, args.port)
+    view = class_view(args.home)  # the class's page reads the same
+    table, problems = (view.progress if args.progress else view.summary), view.problems
     if args.csv:
-        table["learner"] = table["learner"].map(csv_cell)
-        table.to_csv(sys.stdout, index=False)
+        sys.stdout.write(table_csv(table))
     elif table.empty:
         print(f"no learners in {Path(args.home) / 'learners'}")
     else:
         print(table.to_string(index=False, na_rep="-"))
     for problem in problems:
         print(f"note: {problem}", file=sys.stderr)
+    return 0
+
+
+def class_server(home: str | os.PathLike[str], port: int) -> tuple[list[str], dict[str, str], str]:
+    """The Voilà command line, environment and token that serve the class's page for ``home`` on 127.0.0.1: it
+    serves nothing without the token (handed over in the environment, never on a command line others can list),
+    and its page's kernel is told that whoever reached it holds the token (:func:`~cut_tutor.classroom.is_teacher`).
+    """
+    import secrets
+
+    from . import dashboard
+    from .classroom import TEACHER_SERVER_ENV
+
+    token = secrets.token_urlsafe(24)
+    env = os.environ | {"PYTHONUNBUFFERED": "1", "CUT_TUTOR_HOME": str(Path(home).expanduser().resolve()),
+                        "JUPYTER_TOKEN": token, TEACHER_SERVER_ENV: "1"}  # fmt: skip
+    # the token is the one sign-in, even where the home holds a class whose learners sign in to its dashboard
+    sign_in = ["--token", "--Voila.identity_provider_class=jupyter_server.auth.identity.PasswordIdentityProvider",
+               "--Voila.authorizer_class=jupyter_server.auth.authorizer.AllowAllAuthorizer"]  # fmt: skip
+    return [*voila_command(dashboard.class_notebook(), port), *sign_in], env, token
+
+
+def _serve_class(home: str, port: int) -> int:
+    """Serve the class's page for its teacher until stopped; its address, with the token, is printed here only."""
+    command, env, token = class_server(home, port)
+    print(f"cut_tutor {__version__}: the class's page is at http://127.0.0.1:{port}/?token={token}"
+          " (for you only: the token opens it; Ctrl+C stops it)", flush=True)  # fmt: skip
+    return _wait_forwarding_signals(subprocess.Popen(command, env=env))
+
+
+def _change_roster(home: str, action: str, names: list[str]) -> int:
+    """Add learners to the class in ``home``, give them new passwords, or take them off; each new password is
+    printed once for the teacher to hand out."""
+    from . import roster
+
+    if not names:
+        raise ValueError(f"{action} needs the learners' names")
+    for name in names:
+        if action == "remove":
+            roster.remove(home, name)
+            print(f"{name}: removed from the class (their games stay in their folder)")
+        else:
+            password = (roster.add if action == "add" else roster.reset)(home, name)
+            print(f"{name}: password {password}")
+    if action != "remove":
+        print("Hand each learner their password: it is shown only now. They sign in to the class's dashboard "
+              f"(cut-tutor dashboard --home {home}).")  # fmt: skip
     return 0
 
 
@@ -313,7 +374,7 @@ def build_parser() -> argparse.ArgumentParser:
     ana.add_argument("position", help="a JSON position file")
     ana.add_argument("--seconds", type=float, help="time budget (default 2; none when only --rollouts is given)")
     ana.add_argument("--rollouts", type=int, help="rollout budget, all moves together: repeatable for a seed")
-    ana.add_argument("--seed", type=int, default=0)
+    ana.add_argument("--seed", type=int, help="the deals' seed (default: the position's own, as the tutor's)")
     ana.add_argument("--workers", type=int, default=1)
     ana.add_argument("--quiet", action="store_true", help="no progress bar")
     out = ana.add_mutually_exclusive_group()
@@ -326,9 +387,9 @@ def build_parser() -> argparse.ArgumentParser:
     rev.add_argument("--seat", type=int, required=True)
     rev.add_argument("--json", action="store_true", help="one JSON object per decision, then a summary object")
     rev.add_argument("--seconds", type=float, help="time budget of the whole review (default: none)")
-    rev.add_argument("--rollouts", type=int, help="rollout budget of each decision, both stages (default 160)")
+    rev.add_argument("--rollouts", type=int, help="rollout budget of each decision at most (default 160)")
     rev.add_argument("--deal-rollouts", type=int, help="fresh deals that measure the deal's luck (default 64)")
-    rev.add_argument("--seed", type=int, default=0)
+    rev.add_argument("--seed", type=int, default=0, help="the seed of the fresh deals that measure the deal's luck")
     rev.add_argument("--workers", type=int, default=1)
     rev.set_defaults(func=cmd_review)
 
@@ -344,12 +405,21 @@ def build_parser() -> argparse.ArgumentParser:
     card.add_argument("--json", action="store_true", help="hint: one JSON object per legal swap")
     card.set_defaults(func=cmd_cardclear)
 
-    room = sub.add_parser("class", help="a teacher's table of every learner in a tutor home (read-only)")
+    room = sub.add_parser("class", help="a teacher's table of a tutor home's learners; add, reset or remove learners")
     room.add_argument("home", help="the tutor home: its learners/ folder holds one folder per learner")
+    room.add_argument(
+        "action",
+        nargs="?",
+        choices=["add", "reset", "remove"],
+        help="add learners to the class (each gets a password), give them new ones, or take them off",
+    )
+    room.add_argument("names", nargs="*", help="the learners' names (letters, digits, '-' or '_')")
     room.add_argument("--csv", action="store_true", help="the table as CSV")
     room.add_argument(
         "--progress", action="store_true", help="each learner's reviewed hands: accuracy, points lost, kinds of mistake"
     )
+    room.add_argument("--serve", action="store_true", help="serve the class's page for you, its teacher, on 127.0.0.1")
+    room.add_argument("--port", type=int, default=8867, help="the class's page's port (with --serve)")
     room.set_defaults(func=cmd_class)
     return parser
 
@@ -359,7 +429,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return int(args.func(args))
-    except (RulesError, PositionError, ValueError, OSError) as exc:
+    except (RulesError, PositionError, ValueError, OSError) as exc:  # a RosterError is a ValueError
         print(f"error: {exc}", file=sys.stderr)
         return 2
 

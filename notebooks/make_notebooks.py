@@ -306,13 +306,29 @@ for name, description in COACHES.items():
     picks
     """),
     md("""
-    Each coach scores every legal move by the same parts; only the weights differ. Daryl values the solid group
-    play, Marty the spare clear that seizes the board, Madonna the line that plays her hand out:
+    Each coach scores every legal move by the same parts; only the weights differ. Here two parts decide: the 7s
+    shed more, and the J's line (what it sets up for the turns after) is worth more, by the same amount to every
+    coach. Daryl and Madonna weigh the shed enough to take the 7s; Marty weighs it least, so the J's line and its
+    assets carry his choice. The spare clear that Marty likes to spend, the Joker, is not his pick here: no coach
+    ranks it in their top four.
     """),
     code("""
     for coach in ("Daryl", "Madonna", "Marty"):
         print(coach)
         display(advise(view(kings, 0), coach).to_frame().head(4))
+    """),
+    code("""
+    # the paragraph above, checked: the 7s against the J, part by part, for each coach (positive: the 7s gain)
+    parts = {coach: advise(view(kings, 0), coach).to_frame().set_index("move") for coach in COACHES}
+    edge = pd.DataFrame({coach: frame.loc["2×7", ["shed", "assets", "line", "total"]]
+                         - frame.loc["1×J", ["shed", "assets", "line", "total"]]
+                         for coach, frame in parts.items()}).T.astype(float).round(2)
+    assert (edge["shed"] > 0).all() and (edge["line"] < 0).all() and edge["line"].nunique() == 1, edge
+    assert edge.loc["Daryl", "total"] > 0 and edge.loc["Madonna", "total"] > 0 > edge.loc["Marty", "total"], edge
+    assert edge["shed"].idxmin() == "Marty", edge
+    assert all("clear JK" not in frame.index[:4] for frame in parts.values()), parts
+    print("The 7s less the J, part by part (positive: the 7s gain)")
+    edge
     """),
     md("""
     ## Late in the hand
@@ -358,7 +374,7 @@ for name, description in COACHES.items():
     code("""
     from cut_tutor.analysis import analyse
 
-    check = analyse(view(late, 0), seconds=None, seed=3, max_rollouts=300)
+    check = analyse(view(late, 0), seconds=None, seed=3, max_rollouts=300, aim="gaps")
     check
     """),
     md("""
@@ -370,7 +386,7 @@ for name, description in COACHES.items():
     points.
     """),
     code("""
-    longer = analyse(view(late, 0), seconds=None, max_rollouts=1200, resume=check)
+    longer = analyse(view(late, 0), seconds=None, max_rollouts=1200, resume=check, aim="gaps")
     assert longer.stopped == "apart" and longer.settled == len(longer.moves) - 1, longer.status
     late_picks = {coach: str(advise(view(late, 0), coach).move) for coach in COACHES}
     gaps = {coach: next(m.gap for m in longer.moves if str(m.move) == move) for coach, move in late_picks.items()}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections import Counter
 from pathlib import Path
@@ -319,6 +320,32 @@ class TestHint:
         advice = hint(state)
         assert advice.text.startswith(str(advice.best.swap)) and "points" in advice.text
         assert all(o.goal >= 0 for o in advice.options)
+
+    def test_a_tie_in_value_goes_to_the_swap_with_more_points(self) -> None:
+        """H1: on 2-0 r5c3-r6c3 (75 points) and r3c4-r3c5 (60) are worth the same: the one scoring more comes first,
+        though the other comes first in reading order."""
+        for code in ("2-0", "4-0", "9-0", "15-4"):
+            options = hint(State.from_code(code)).options
+            for first, then in itertools.pairwise(options):
+                assert first.total > then.total or first.points >= then.points, code
+        order = [str(o.swap) for o in hint(State.from_code("2-0")).options]
+        assert order.index("r5c3-r6c3") < order.index("r3c4-r3c5")
+
+    def test_the_hint_shows_the_highest_scoring_swap_when_it_prefers_another(self) -> None:
+        """H7: on 4-0 the goal makes the Hint prefer r5c1-r5c2 (40 points) to r3c3-r3c4 (at least 75): it names both,
+        and what its pick gains for the points it gives up; when its pick scores most, it names only its pick."""
+        advice = hint(State.from_code("4-0"))
+        assert advice.top is not None and str(advice.top.swap) == "r3c3-r3c4" and str(advice.best.swap) == "r5c1-r5c2"
+        assert advice.top.points == max(o.points for o in advice.options) > advice.best.points
+        assert advice.preference == (
+            "r3c3-r3c4 scores the most now: at least 75 points. The Hint prefers r5c1-r5c2, 35 points fewer, "
+            "for its goals (+50): worth 110 to 95."
+        )
+        assert [row["swap"] for row in advice.rows() if row["top"]] == ["r3c3-r3c4"]
+        for code in ("1-0", "2-0", "12-0", "15-4"):
+            plain = hint(State.from_code(code))
+            assert plain.top is None and plain.preference == "" and not any(row["top"] for row in plain.rows())
+            assert plain.best.points == max(o.points for o in plain.options)
 
 
 @settings(max_examples=25, deadline=None)

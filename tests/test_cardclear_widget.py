@@ -72,6 +72,18 @@ class TestHintTable:
         app.show_hint(False)
         assert app.data["hint"] is None
 
+    def test_the_page_gets_the_highest_scoring_swap_and_why_the_hint_prefers_its_own(self) -> None:
+        """H7: the board marks the rows the page rings on the board, the Hint's (★) and the one scoring most (▲)."""
+        app = BoardApp("4-0")
+        app.show_hint()
+        hinted = app.data["hint"]
+        assert [r["swap"] for r in hinted["rows"] if r["best"]] == ["r5c1-r5c2"]
+        assert [r["swap"] for r in hinted["rows"] if r["top"]] == ["r3c3-r3c4"]
+        assert hinted["preference"].startswith("r3c3-r3c4 scores the most now")
+        assert "The Hint prefers r5c1-r5c2" in hinted["preference"]
+        app.play_code("12-0")
+        assert app.data["hint"]["preference"] == "" and not any(r["top"] for r in app.data["hint"]["rows"])
+
 
 class TestResult:
     def play_out(self, app: BoardApp) -> None:
@@ -187,17 +199,40 @@ class TestGamePicker:
         assert picker.game_app.game is not None and picker.game_app.setup.rules.clear4
         assert picker.choice.value == "Clear 4" and picker.shown is picker.game_app.widget
 
+    def test_clear_4_shows_a_clear_4_table_whatever_is_on_screen(self, tmp_path: Path) -> None:
+        """Clear 4 (R22) picked while a CUT game is dealt, or from Card Clear, shows Clear 4's setup: the CUT game is
+        left, saved for Continue, and CUT picked back shows CUT's setup with that game offered again on a reload."""
+        from cut_tutor.widgets import GameApp, GamePicker
+
+        picker = GamePicker(GameApp(tmp_path))
+        app = picker.game_app
+        app.deal(seed=3)  # a CUT game in play
+        cut_uid = app.game.uid if app.game is not None else None
+        picker.pick("Card Clear")
+        picker.choice.value = "Clear 4"  # a click, from Card Clear
+        assert picker.shown is app.widget and app.game is None and app.setup.rules.clear4
+        assert app.form.box.layout.display != "none" and app.setup.rules.players <= 6, "Clear 4's setup is shown"
+        app.deal(seed=5)
+        assert app.game is not None and app.game.rules.clear4
+        picker.pick("CUT")
+        assert app.game is None and not app.setup.rules.clear4 and app.form.box.layout.display != "none"
+        picker.pick("Clear 4")
+        picker.pick("Clear 4")  # picked again: nothing changes
+        assert app.setup.rules.clear4 and app.game is None
+        waiting = {saved.uid for saved in GameApp(tmp_path).loop.waiting}
+        assert cut_uid in waiting and len(waiting) == 2, "both games left are saved for Continue"
+
 
 class TestStarLines:
     def test_a_line_lights_once_crossed_and_at_the_end_by_the_final_score(self) -> None:
         """K15: during play the score lights the lines it crosses; at the end the final score (with the move bonus)
-        does, so the lines lit are the stars earned beyond the first: 2-0 played by the Hint ends with score 750
-        under both lines, and final 1200 over the 2-star line (1130)."""
-        app = BoardApp("2-0")
+        does, so the lines lit are the stars earned beyond the first: 1-4 played by the Hint ends with score 780
+        under both lines, and final 1030 over the 2-star line (1010)."""
+        app = BoardApp("1-4")
         assert app.data["lit"] == 0
         while not app.state.over:
             app.swap(app.best_swap())
-        assert (app.state.score, app.state.final_score, app.data["view"]["star_lines"]) == (750, 1200, [1130, 1260])
+        assert (app.state.score, app.state.final_score, app.data["view"]["star_lines"]) == (780, 1030, [1010, 1160])
         assert app.state.stars == 2 and app.data["lit"] == 1
 
 

@@ -42,6 +42,14 @@ def prose(name: str, heading: str) -> str:
     raise AssertionError(f"{name} has no section {heading!r}")
 
 
+def paragraph(name: str, start: str) -> str:
+    """The markdown cell of notebook ``name`` that begins with ``start``, on one line."""
+    for kind, text in source.NOTEBOOKS[name]:
+        if kind == "markdown" and text.startswith(start):
+            return " ".join(text.split())
+    raise AssertionError(f"{name} has no paragraph beginning {start!r}")
+
+
 @cache
 def run(name: str) -> dict[str, Any]:
     """Every code cell of notebook ``name``, run in order in one namespace; ``display`` shows nothing."""
@@ -69,6 +77,32 @@ class TestThreeCoaches:
         assert "Daryl and Madonna both take the solid pair of 7s" in text
         assert picks["Daryl"] == picks["Madonna"] == "2×7"
         assert "Marty sheds the J" in text and picks["Marty"] == "1×J"
+
+    def test_the_parts_that_decide_are_as_the_prose_says(self) -> None:
+        """The paragraph over the coaches' tables names the parts that split them; the notebook's ``edge`` table (the
+        7s less the J, part by part) and its tables say the same."""
+        text = paragraph("03_three_coaches", "Each coach scores every legal move by the same parts")
+        namespace = run("03_three_coaches")
+        edge, parts, picks = namespace["edge"], namespace["parts"], namespace["picks"]
+        assert "the 7s shed more" in text and (edge["shed"] > 0).all()
+        assert (
+            "the J's line (what it sets up for the turns after) is worth more, by the same amount to every coach"
+            in text
+        )
+        assert (edge["line"] < 0).all() and edge["line"].nunique() == 1
+        assert "Daryl and Madonna weigh the shed enough to take the 7s" in text
+        assert edge.loc["Daryl", "total"] > 0 and edge.loc["Madonna", "total"] > 0
+        assert picks["Daryl"] == picks["Madonna"] == "2×7"
+        assert "Marty weighs it least, so the J's line and its assets carry his choice" in text
+        assert edge["shed"].idxmin() == "Marty" and edge.loc["Marty", "total"] < 0 and picks["Marty"] == "1×J"
+        assert (edge["assets"] < 0).all(), "the J has the assets"
+        assert "the Joker, is not his pick here: no coach ranks it in their top four" in text
+        assert all("clear JK" not in list(frame.index[:4]) for frame in parts.values())
+        assert "clear JK" in parts["Marty"].index, "the spare clear is a legal move"
+        # the claims it replaced, which its tables contradict: Marty does not prefer the spare clear, and Madonna
+        # does not pick the move with the better line
+        assert parts["Marty"]["total"].idxmax() != "clear JK"
+        assert parts["Madonna"].loc[picks["Madonna"], "line"] < parts["Madonna"]["line"].max()
 
     def test_where_they_agree_every_coach_leads_high(self) -> None:
         from cut_tutor import view

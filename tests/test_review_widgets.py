@@ -153,7 +153,7 @@ class TestReviewPanel:
 
     def test_by_default_a_retry_shows_the_review_s_own_analysis(self, record: dict[str, Any]) -> None:
         hand = review(record, 0, rollouts=8, deal_rollouts=2, seed=5)
-        panel = ReviewPanel(record, hand, rollouts=8, seed=5)
+        panel = ReviewPanel(record, hand, rollouts=8)
         for k in (0, len(hand.decisions) - 1):
             d = hand.decisions[k]
             panel.select(k)

@@ -70,11 +70,27 @@ class Advice:
     def best(self) -> Option:
         return self.options[0]
 
+    @property
+    def top(self) -> Option | None:
+        """The swap sure to score most right now (on a tie, the first in the Hint's order), when the Hint's pick
+        scores less: the Hint then shows both, and why it prefers its own (H7)."""
+        top = max(self.options, key=lambda o: o.points)
+        return None if top.points == self.best.points else top
+
+    @property
+    def preference(self) -> str:
+        """Why the Hint prefers its pick to the swap that scores most now, or ``""`` when its pick scores most."""
+        top = self.top
+        return "" if top is None else prefer(self.best, top)
+
     def rows(self) -> list[dict[str, Any]]:
-        """One JSON-ready object per swap: its parts, its total and whether it is the Hint's pick."""
+        """One JSON-ready object per swap: its parts, its total, whether it is the Hint's pick and whether it is the
+        swap that scores most now while the Hint prefers another."""
+        top = self.top
         return [{"swap": str(o.swap), "hands": list(o.hands), "base": o.base, "combo": o.combo, "points": o.points,
                  "extra_moves": o.extra_moves, "goal": round(o.goal, 1), "lookahead": round(o.lookahead, 1),
-                 "finish": o.finish, "total": round(o.total, 1), "sure": o.sure, "best": o is self.best}
+                 "finish": o.finish, "total": round(o.total, 1), "sure": o.sure, "best": o is self.best,
+                 "top": o is top}
                 for o in self.options]  # fmt: skip
 
 
@@ -118,7 +134,7 @@ def hint(state: State) -> Advice:
         if index < LOOKAHEAD_WIDTH and not after.over:
             option = replace(option, lookahead=LOOKAHEAD_SHARE * best_first_clear(after))
         options.append(option)
-    options.sort(key=lambda o: (-o.total, SWAPS.index(o.swap)))
+    options.sort(key=lambda o: (-o.total, -o.points, SWAPS.index(o.swap)))  # a tie in value: more points first
     return Advice(tuple(options), explain(state, options[0]))
 
 
@@ -143,6 +159,18 @@ def explain(state: State, option: Option) -> str:
         ready = int(option.lookahead / LOOKAHEAD_SHARE)
         said += f"; it leaves a board with {'' if option.sure else 'at least '}{ready} points ready"
     return said + "."
+
+
+def prefer(best: Option, top: Option) -> str:
+    """Why the Hint's pick beats the swap that scores more now: the parts where it gains more than the points it
+    gives up (H7)."""
+    gains = [(MOVE_WORTH * (best.extra_moves - top.extra_moves), "its extra moves"),
+             (best.goal - top.goal, "its goals"), (best.lookahead - top.lookahead, "the board it leaves"),
+             (best.finish - top.finish, "clearing the level")]  # fmt: skip
+    why = " and ".join(f"{name} (+{value:.0f})" for value, name in gains if value > 0)
+    worth = f"worth {best.total:.0f} to {top.total:.0f}"
+    return (f"{top.swap} scores the most now: {'' if top.sure else 'at least '}{top.points} points. The Hint prefers "
+            f"{best.swap}, {top.points - best.points} points fewer, for {why}: {worth}.")  # fmt: skip
 
 
 # -- policies and the solver ---------------------------------------------------------------------------------

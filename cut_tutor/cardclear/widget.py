@@ -124,13 +124,19 @@ def board_data(
         "combo": combo,
         "levels": sorted(LEVELS) if levels is None else levels,
         "stars": {str(level): count for level, count in (stars or {}).items()},
-        "hint": None if advice is None else {"rows": advice.rows(), "text": advice.text},
+        "hint": None if advice is None else hint_data(advice),
         "link": link,
         "board": board,
         "deal": deal,
         "lit": sum(line <= (seen["result"]["final"] if seen["over"] else seen["score"]) for line in seen["star_lines"]),
         "pointer": None if pointer is None else {"swap": str(pointer), "text": pointer_words(pointer)},
     }
+
+
+def hint_data(advice: Advice) -> dict[str, Any]:
+    """The Hint as the page draws it: the table's rows, its sentence, and why it prefers its pick to the swap that
+    scores most now (empty when its pick scores most)."""
+    return {"rows": advice.rows(), "text": advice.text, "preference": advice.preference}
 
 
 def pointer_words(swap: Swap) -> str:

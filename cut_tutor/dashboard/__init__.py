@@ -28,6 +28,11 @@ def notebook() -> Path:
     return _here() / "dashboard.ipynb"
 
 
+def class_notebook() -> Path:
+    """The class's page Voilà renders for a teacher (:mod:`cut_tutor.widgets.class_page`): read-only."""
+    return _here() / "class.ipynb"
+
+
 def guide_dir() -> Path:
     """The built player's guide (its ``index.html`` exists once the guide has been built)."""
     return _here() / "guide"

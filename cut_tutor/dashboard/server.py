@@ -14,11 +14,17 @@ from pathlib import Path
 from typing import Any
 
 import tornado.web
+from jupyter_server.auth.authorizer import AllowAllAuthorizer, Authorizer
+from jupyter_server.auth.identity import IdentityProvider, PasswordIdentityProvider
 from jupyter_server.utils import url_path_join
+from traitlets import default
 from voila.app import Voila
+from voila.shutdown_kernel_handler import VoilaShutdownKernelHandler
 from voila.tornado.handler import TornadoVoilaHandler
 
+from ..identity import LEARNER_ENV, LEARNER_HEADER, class_home
 from . import GUIDE_ROUTE, guide_dir
+from .signin import ClassAuthorizer, ClassIdentityProvider, Learner, LearnerShutdownHandler
 
 
 class GuideHandler(tornado.web.StaticFileHandler):
@@ -56,13 +62,20 @@ def _load_jupyter_server_extension(serverapp: Any) -> None:
 
 
 class TutorPageHandler(TornadoVoilaHandler):  # type: ignore[misc]
-    """The dashboard's page, which also hands the browser its ``_xsrf`` cookie.
+    """The dashboard's page, which also hands the browser its ``_xsrf`` cookie, and on a class's dashboard tells
+    the page's kernel who signed in, in a header that is the server's own (the browser's is dropped).
 
     Leaving the page, Voilà's widget manager asks the server to shut the page's kernel down with the ``_xsrf``
     value it reads from the page's cookies. The page is rendered ahead of the request (a preheated kernel), so
     nothing else asks for the token and tornado would never set the cookie: the request would be refused (403)
     and the kernel would live on until the idle cull.
     """
+
+    async def prepare(self) -> None:
+        self.request.headers.pop(LEARNER_HEADER, None)
+        await super().prepare()
+        if isinstance(self.current_user, Learner):
+            self.request.headers[LEARNER_HEADER] = self.current_user.username
 
     async def get(self, path: str | None = None) -> None:
         self.xsrf_token  # noqa: B018 - reading it is what sets the cookie, before the page's first byte is sent
@@ -71,12 +84,34 @@ class TutorPageHandler(TornadoVoilaHandler):  # type: ignore[misc]
 
 class TutorVoila(Voila):  # type: ignore[misc]
     """Standalone Voilà with the guide's route ahead of the notebook's catch-all route, whose page sets the cookie
-    that lets leaving the page shut its kernel down."""
+    that lets leaving the page shut its kernel down. Serving a class's home, its learners sign in first
+    (:mod:`.signin`) and each page's kernel is told by the server who signed in."""
+
+    @default("identity_provider_class")
+    def _class_sign_in(self) -> type[IdentityProvider]:
+        return ClassIdentityProvider if class_home(_home()) else PasswordIdentityProvider
+
+    @default("authorizer_class")
+    def _class_kernels(self) -> type[Authorizer]:
+        return ClassAuthorizer if class_home(_home()) else AllowAllAuthorizer
+
+    def init_settings(self) -> dict[str, Any]:
+        settings: dict[str, Any] = super().init_settings()
+        if isinstance(self.identity_provider, ClassIdentityProvider):
+            self.identity_provider.home = str(_home())
+            self.voila_configuration.http_header_envs = [LEARNER_HEADER]
+        return settings
 
     def init_handlers(self) -> list[Any]:
-        pages = [(route, TutorPageHandler, *rest) if handler is TornadoVoilaHandler else (route, handler, *rest)
-                 for route, handler, *rest in super().init_handlers()]  # fmt: skip
-        return [*guide_handlers(self.server_url or self.base_url), *pages]
+        ours = {TornadoVoilaHandler: TutorPageHandler, VoilaShutdownKernelHandler: LearnerShutdownHandler}
+        handlers = [(route, ours.get(handler, handler), *rest) for route, handler, *rest in super().init_handlers()]
+        return [*guide_handlers(self.server_url or self.base_url), *handlers]
+
+
+def _home() -> Path:
+    from ..widgets.shared import default_home
+
+    return default_home()
 
 
 #: The tutor's Voilà template (``cut_tutor``: Voilà's lab template, offline) lives in the package.
@@ -94,6 +129,7 @@ def with_package_data() -> None:
 def main() -> int:
     """Run the standalone Voilà with the package's template on the path."""
     with_package_data()
+    os.environ.pop(LEARNER_ENV, None)  # only a request's own header, set by this server, names a learner
     TutorVoila.launch_instance()
     return 0
 

@@ -45,6 +45,28 @@ def save_path(home: Path, uid: str) -> Path:
     return home / f"save-{uid}.json"
 
 
+def read_claim(path: Path) -> dict[str, Any] | None:
+    """The claim in ``path`` (``holder``, ``kernel``, ``beat``), fresh or stale; ``None`` when there is none. It only
+    reads, so a teacher's view can ask who plays now without touching a learner's claims."""
+    try:
+        claim = json.loads(path.read_text(encoding="utf-8"))
+        if isinstance(claim, dict) and isinstance(claim["holder"], str) and float(claim["beat"]) >= 0:
+            return claim
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    return None  # none, or not a claim: nobody holds it
+
+
+def fresh(claim: dict[str, Any]) -> bool:
+    """Whether a claim's heartbeat is recent enough that a live tab holds it (:data:`CLAIM_STALE`)."""
+    return time.time() - float(claim["beat"]) < CLAIM_STALE
+
+
+def playing(home: Path) -> bool:
+    """Whether a live tab plays one of the learner's games now: a fresh claim in their folder ``home`` (read only)."""
+    return any((claim := read_claim(path)) is not None and fresh(claim) for path in home.glob("save-*.claim"))
+
+
 class ClaimLost(ValueError):
     """The game this tab played was taken over by another tab: it no longer saves here."""
 
@@ -115,18 +137,12 @@ class Saves:
 
     def _read_claim(self, uid: str) -> dict[str, Any] | None:
         """The claim on ``uid`` (``holder``, ``kernel``, ``beat``), fresh or stale; ``None`` when there is none."""
-        try:
-            claim = json.loads(self._claim_path(uid).read_text(encoding="utf-8"))
-            if isinstance(claim, dict) and isinstance(claim["holder"], str) and float(claim["beat"]) >= 0:
-                return claim
-        except (OSError, ValueError, KeyError, TypeError):
-            pass
-        return None  # none, or not a claim: nobody holds it
+        return read_claim(self._claim_path(uid))
 
     def holder_of(self, uid: str) -> dict[str, Any] | None:
         """The fresh claim on ``uid``, or ``None`` when it is free (none, or its heartbeat is stale)."""
         claim = self._read_claim(uid)
-        return claim if claim is not None and time.time() - float(claim["beat"]) < CLAIM_STALE else None
+        return claim if claim is not None and fresh(claim) else None
 
     def elsewhere(self, uid: str) -> str:
         """The kernel of another live tab playing ``uid``, else ``""``."""

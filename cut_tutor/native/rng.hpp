@@ -131,8 +131,7 @@ public:
     // Random._randbelow_with_getrandbits: rejection on k = n.bit_length() bits. Defined for n > 0.
     std::uint64_t randbelow(std::uint64_t n) {
         if (n == 0) throw std::invalid_argument("randbelow: n must be positive");
-        int k = 64;
-        while (!(n >> (k - 1))) k--;
+        const int k = 64 - __builtin_clzll(n);  // n.bit_length(): n > 0 here
         std::uint64_t r = getrandbits(k);
         while (r >= n) r = getrandbits(k);
         return r;

@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 import fsrs
 
 from ..analysis import Analysis
+from ..analysis.report import BEST
 from ..engine import View, replay, view
 from ..engine.storage import retry, store_trouble
 from ..engine.words import position_title
@@ -96,14 +97,14 @@ def title_of(seat_view: Mapping[str, Any]) -> str:
 
 
 def judge(analysis: Analysis, move: str) -> tuple[str, float]:
-    """How ``move`` compares with the analysis' best: ``best``, ``close`` (too close to call) or ``worse``, and its
-    loss in points (what a retry and a drill tell the learner once they have chosen)."""
+    """How ``move`` compares with the analysis' best: its verdict, ``best``, ``close`` (too close to call) or
+    ``worse``, and its loss in points (what a retry and a drill tell the learner once they have chosen). The
+    analysis is the position's one evaluation (:func:`~cut_tutor.review.hand.position_analysis`), so a retry and a
+    drill say what the review and the tutor said."""
     mine = next((m for m in analysis.moves if str(m.move) == move), None)
     if mine is None:
         raise ValueError(f"drill: {move} is not a legal move here")
-    if mine.move == analysis.best.move:
-        return "best", 0.0
-    return ("close" if mine.gap_low <= 0 else "worse"), mine.gap
+    return mine.verdict, 0.0 if mine.verdict == BEST else mine.gap
 
 
 def solved(analysis: Analysis, move: str) -> bool:

@@ -15,8 +15,6 @@ True
 from __future__ import annotations
 
 import os
-import re
-import secrets
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -27,7 +25,9 @@ from cut_tutor.coach import Advice, AIPlayer
 from cut_tutor.dashboard import GUIDE_ROUTE
 from cut_tutor.engine import Game, History, Move, State
 from cut_tutor.engine.saves import Saves
+from cut_tutor.identity import learner_home, server_learner
 from cut_tutor.review import Drills, HandReview
+from cut_tutor.roster import LEARNER
 
 from .belief_panel import BeliefPanel
 from .coach_panel import LONGER, CoachPanel
@@ -36,7 +36,7 @@ from .play_loop import PlayLoop
 from .replayer import Replayer
 from .review_panel import ReviewPanel
 from .review_room import ReviewRoom
-from .saving import kernel_id
+from .saving import holder_name, kernel_id
 from .scores import ScorePanel
 from .setup_form import SetupForm
 from .shared import Controls, Setup, Shown, default_home, help_html, help_links
@@ -45,8 +45,6 @@ from .table import LAYOUTS, IntentError, TableWidget
 if TYPE_CHECKING:
     import pandas as pd
 
-#: A learner's id as the browser keeps it.
-LEARNER = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 #: Where the guide is served, below the Jupyter base URL; the page resolves it (links marked ``data-base-relative``).
 GUIDE_BASE = GUIDE_ROUTE
 
@@ -58,12 +56,14 @@ class GameApp(Shown):
         self, home: str | os.PathLike[str] | None = None, guide: str = GUIDE_BASE, auto_delay: float = 0.0
     ) -> None:
         self.guide = guide
-        #: The tutor home; each learner the browser names keeps their games in ``learners/<id>`` below it.
+        #: The tutor home; each learner keeps their games in ``learners/<id>`` below it.
         self.base_home = Path(home) if home is not None else default_home()
-        self.learner: str | None = None
-        #: This tab, as the claim on the game it plays names it.
-        self.tab = secrets.token_hex(6)
-        self._use_home(self.base_home)
+        #: The learner the server names (the hub user, or who signed in to a class); else the browser names one.
+        self.learner = server_learner(self.base_home)
+        #: This tab, as the claim on the game it plays names it: see :meth:`set_page`.
+        self.tab = holder_name()
+        self.page: str | None = None
+        self._use_home(self.base_home if self.learner is None else learner_home(self.base_home, self.learner))
         self.setup = Setup.default()
         self.game: Game | None = None
         self.ai: list[AIPlayer] = []
@@ -72,7 +72,7 @@ class GameApp(Shown):
         #: Opens a Card Clear board code from the page's address (``?board=12-0``); the dashboard's game picker
         #: sets it, since Card Clear is its game, not this app's (K16).
         self.board_opener: Callable[[str], None] | None = None
-        self.table = TableWidget(self._on_intent)
+        self.table = TableWidget(self._on_intent, learner=self.learner or "")
         self.controls = Controls(self.table)
         self.loop = PlayLoop(self, auto_delay)
         self.form = SetupForm(self)
@@ -125,18 +125,31 @@ class GameApp(Shown):
 
     def set_learner(self, learner: str) -> None:
         """Whose games these are: each browser names its learner (an id it keeps), and that learner's save,
-        setup and history live in a folder of their own, so learners on one server never meet each other's games."""
+        setup and history live in a folder of their own, so learners on one server never meet each other's games.
+        Where the server names the learner, the page can name no one else."""
         if not LEARNER.fullmatch(learner):
             raise IntentError("a learner is named by 1 to 64 letters, digits, '-' or '_'")
         if learner == self.learner:
             return
+        if self.table.learner:
+            raise IntentError(f"this page is {self.table.learner}'s: it cannot open another learner's games")
         if self.game is not None:
             raise IntentError("a game is in play here: the learner is named before a game deals")
         self.learner = learner
-        self._use_home(self.base_home / "learners" / learner)
+        self._use_home(learner_home(self.base_home, learner))
         self.loop.rehome()
         self.refresh_setup(rebuild=True)
         self.refresh()
+
+    def set_page(self, page: str) -> None:
+        """The browser tab this app draws, as its page names it (an id kept for the tab's life, reloads included):
+        the claims this app makes name it, so a reload of the tab offers its game back as this tab's own."""
+        if not LEARNER.fullmatch(page):
+            raise IntentError("a browser tab is named by 1 to 64 letters, digits, '-' or '_'")
+        if page == self.page or self.game is not None:  # a game's claim keeps the holder it was made with
+            return
+        self.page, self.tab = page, holder_name(page)
+        self._use_home(self.home)
 
     # -- state --------------------------------------------------------------------------------------------
 
@@ -494,9 +507,15 @@ class GameApp(Shown):
         elif kind == "theme":
             self.set_theme(str(value))
         elif kind == "ready":
-            if value is not None:
-                self.set_learner(value)
-            if self.game is None:
+            learner, page = value
+            # the table drawn again on the same page (the game picker shows it again) keeps the screen it had; a
+            # page loaded anew may find a game saved since this kernel started
+            again = page is not None and page == self.page
+            if learner is not None:  # first: a page refused for naming another learner changes nothing
+                self.set_learner(learner)
+            if page is not None:
+                self.set_page(page)
+            if self.game is None and not again:
                 self.check_resume()
                 self.refresh()
         elif kind == "board":

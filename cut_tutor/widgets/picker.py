@@ -91,6 +91,15 @@ class GamePicker:
                 self.board.set_theme(self.game_app.theme)
             self.area.children = [self.board.widget]
             return
-        if self.game_app.setup.rules.clear4 != (name == CLEAR4):  # CUT keeps a USA or Canada game as it is
-            self.game_app.set_preset(PRESET_OF[name])
+        self._show_table_game(name)
         self.area.children = [self.game_app.widget]
+
+    def _show_table_game(self, name: str) -> None:
+        """The table shows the game chosen: a game of the other kind in play is left for its setup screen (its save
+        waits for Continue), which takes the chosen game's preset; an offer of saved games stays, its *Start new*
+        leading to that setup. CUT keeps a USA or Canada setup as it is."""
+        app, clear4 = self.game_app, name == CLEAR4
+        if app.game is not None and app.game.rules.clear4 != clear4:
+            app.reset_play()
+        if app.game is None and app.setup.rules.clear4 != clear4:
+            app.set_preset(PRESET_OF[name])

@@ -50,7 +50,7 @@ from ..engine.words import (
     turn_status,
 )
 from ..guide_links import guide_url
-from .saving import cannot_save, notice_html, probe_home
+from .saving import cannot_save, notice_html, probe_home, same_page
 from .shared import PACING, YOU, Host, Setup, seat_ai
 from .table import COLOURS, IntentError, move_label, table_data
 
@@ -104,8 +104,8 @@ class PlayLoop:
         self.resume_label: str | None = None
         #: The unfinished games offered for *Continue*, newest first.
         self.waiting: list[Waiting] = []
-        #: What the offer's rows show, per waiting game: (uid, label, about, who holds it).
-        self._offered: list[tuple[str, str, str, str]] = []
+        #: What the offer's rows show, per waiting game: (uid, label, about, open in another tab).
+        self._offered: list[tuple[str, str, str, bool]] = []
         self._undo: list[tuple[State, int]] = []
         self._recorded: Game | None = None
         #: Step pacing's pause after an AI seat's clear or bust: what the table shows until *Continue*.
@@ -161,7 +161,7 @@ class PlayLoop:
         """The offer: one row per waiting game (its button, who plays it, the hand, when), then *Start new*. An
         offer that says what is already shown is kept as it is: a learner may be clicking its button just then (as
         the page's first message arrives, say), and a click on a button replaced meanwhile would be lost."""
-        shown = [(waiting.uid, waiting.label, waiting.about, waiting.elsewhere) for waiting in self.waiting]
+        shown = [(waiting.uid, waiting.label, waiting.about, self._in_another_tab(waiting)) for waiting in self.waiting]
         if self.resume_box.children and shown == self._offered:
             return
         self._offered = shown
@@ -171,20 +171,25 @@ class PlayLoop:
         count = len(self.waiting)
         head = "A saved game is waiting." if count == 1 else f"{count} saved games are waiting (newest first)."
         rows: list[w.Widget] = [w.HTML(f"<b>{head}</b>")]
-        for index, waiting in enumerate(self.waiting):
+        for index, (waiting, (*_, elsewhere)) in enumerate(zip(self.waiting, shown, strict=True)):
             button = self.host.controls.button(
                 waiting.label, functools.partial(self.continue_game, waiting.uid),
                 button_style="success" if index == 0 else "",
             )  # fmt: skip
             about = escape(waiting.about)
-            if waiting.elsewhere:
+            if elsewhere:
                 about += (
-                    f"<br><b>Open in another tab</b> ({escape(waiting.elsewhere)}): continuing it here takes it over,"
-                    " and that tab stops playing it."
+                    "<br><b>Open in another tab</b>: continuing it here takes it over, and that tab stops playing it."
                 )
             rows.append(w.HBox([button, w.HTML(f"<small>{about}</small>")]))
         rows.append(self.start_new_button)
         self.resume_box.children = rows
+
+    def _in_another_tab(self, waiting: Waiting) -> bool:
+        """Whether another browser tab plays a waiting game now: this tab reloaded (whose old kernel may hold the
+        game a while yet) is not another."""
+        claim = self.host.saves.holder_of(waiting.uid) if waiting.elsewhere else None
+        return claim is not None and not same_page(str(claim["holder"]), self.host.tab)
 
     def _load_saved(self, waiting: Waiting) -> Game | None:
         """The saved game, or ``None`` with the save kept aside and the reason on the setup screen."""

@@ -46,8 +46,9 @@ Analyser = Callable[[Mapping[str, Any], int, int], Analysis]
 class ReviewPanel(Shown):
     """The review table of ``hand`` (a :func:`~cut_tutor.review.review` of ``record``), with its controls.
 
-    ``analyser`` gives the analysis a retry reveals; by default the review's own, made again with the review's
-    ``rollouts`` and ``seed`` (pass those the review was made with), so the retry agrees with the table.
+    ``analyser`` gives the analysis a retry reveals; by default the review's own evaluation of the position (read
+    again, or made again with the review's ``rollouts``: pass those the review was made with), so the retry agrees
+    with the table.
     ``names`` name the seats as the table does; ``colours`` are theirs on the retry's table.
     """
 
@@ -59,12 +60,11 @@ class ReviewPanel(Shown):
         names: Sequence[str] | None = None,
         colours: Sequence[str] | None = None,
         rollouts: int = ROLLOUTS,
-        seed: int = 0,
         analyser: Analyser | None = None,
     ) -> None:
         self.record, self.hand, self.names = dict(record), hand, names
         self.seat = hand.summary.seat
-        self.analyser: Analyser = analyser or partial(position_analysis, rollouts=rollouts, seed=seed)
+        self.analyser: Analyser = analyser or partial(position_analysis, rollouts=rollouts)
         self.selected: int | None = None  # index into hand.decisions
         self.retrying = False
         self.verdict = ""

@@ -5,7 +5,8 @@ The review runs in a thread, as the coach's analysis does, with a progress bar a
 never waits for it; its graded mistakes join the learner's drills (``drills.sqlite`` in the learner's home), and the
 review itself, with its mistakes' kinds, joins the learner's progress across games in the same file.
 Tutor mode and the belief panel read the learner's view only (C2); tutor mode's check with the analysis is the
-coach panel's own analysis of that view, so its result is kept where *Open the analysis* finds it.
+position's one evaluation, the move about to be made its focus, run by the coach panel, so its result is kept where
+*Open the analysis*, and the hand review of that decision, find it.
 """
 
 from __future__ import annotations
@@ -115,8 +116,10 @@ class ReviewRoom:
         self.tutor_on, self.threshold = False, TUTOR_THRESHOLD_DEFAULT
         self.tutor_check = w.Checkbox(value=False, description=TUTOR_MODE)
         controls.watch(self.tutor_check, lambda on: self.set_tutor(bool(on)))
+        # the label its own width, whole, and the box no wider than a phone's row beside the switch
         self.tutor_points = w.BoundedFloatText(value=self.threshold, min=0.5, max=200.0, step=0.5,
-                                               description=TUTOR_THRESHOLD)  # fmt: skip
+                                               description=TUTOR_THRESHOLD, style={"description_width": "initial"},
+                                               layout=w.Layout(width="230px"))  # fmt: skip
         controls.watch(self.tutor_points, lambda points: self.set_tutor(self.tutor_on, float(points)))
         self.tutor_setup = w.HBox([self.tutor_check, self.tutor_points], layout=w.Layout(flex_flow="row wrap"))
         self.tutor_setup.add_class("cut-wrap")
@@ -206,8 +209,7 @@ class ReviewRoom:
         else:
             self.reviews[key] = hand
             names, colours = self._seats()
-            self.panel = ReviewPanel(record, hand, names=names, colours=colours, rollouts=self.rollouts,
-                                     seed=self.seed)  # fmt: skip
+            self.panel = ReviewPanel(record, hand, names=names, colours=colours, rollouts=self.rollouts)
             deck = self.deck()
             self.review_box.children = [w.HTML(escape(drills_added(len(deck.add_mistakes(record, hand))))),
                                         self.panel.widget]  # fmt: skip
@@ -263,8 +265,9 @@ class ReviewRoom:
         return list(names), [COLOURS[s.colour] for s in seats]
 
     def _analysis_of(self, drill: Drill) -> Analysis:
-        """A drill's position analysed with the review's budgets, so its verdict agrees with the review's."""
-        return position_analysis(drill.record, drill.seat, drill.ply, rollouts=self.rollouts, seed=self.seed)
+        """A drill's position evaluated with the review's budget: the review's own evaluation, so its verdict agrees
+        with the review's."""
+        return position_analysis(drill.record, drill.seat, drill.ply, rollouts=self.rollouts)
 
     def drills_panel(self) -> DrillsPanel:
         """The drills panel of the learner's deck: the due drills, answered one at a time."""
@@ -300,21 +303,23 @@ class ReviewRoom:
         if str(chosen[0]) not in seen["legal"]:
             return False  # the play loop refuses it with its reason
         setup = self.host.setup  # the tutor's word is the advice the coach panel shows: your coach, at your Level
+        held = self.coach.evaluated()  # the evaluation's word once it has priced this very move
+        priced = held.analysis if held is not None and held.decided(chosen[0]) else None
         caution = warn(seen, chosen[0], self.threshold, coach=setup.coach, level=setup.seats[YOU].level,
-                       analysis=self.coach.rollouts())  # fmt: skip
+                       analysis=priced)  # fmt: skip
         if caution is None:
             return False
         asked = (chosen, len(game.state.moves))
         self.caution, self._pending = caution, asked
-        if caution.source == "coach":  # the analysis has not measured this view yet: check with it, in the background
+        if caution.source == "coach":  # the evaluation has not priced this move yet: check with it, in the background
             self._check = threading.Thread(target=self._checked, args=(asked, seen), name="cut-tutor", daemon=True)
             self._check.start()
         self.host.refresh()
         return True
 
     def _checked(self, asked: tuple[tuple[Move, ...], int], seen: dict[str, Any]) -> None:
-        """Run the coach panel's analysis of the learner's view and, if the question still stands when it is done,
-        put the analysis' word in the coach's place."""
+        """Run the evaluation of the learner's view with the move in focus (the coach panel runs it) and, if the
+        question still stands when it is done, put its word in the coach's place."""
         found = None
 
         def void() -> bool:
@@ -326,12 +331,13 @@ class ReviewRoom:
                 if void():
                     return
                 try:
-                    self.coach.start_rollouts(self.tutor_seconds, self.tutor_rollouts)
+                    self.coach.start_rollouts(self.tutor_seconds, self.tutor_rollouts, focus=asked[0][0])
                 except IntentError:
                     return  # no longer the learner's turn: nothing to refine
             self.coach.wait_rollouts(until=void)
-            found = self.coach.rollouts()
-            if found is not None or void():
+            held = self.coach.evaluated()
+            found = None if held is None else held.analysis
+            if (held is not None and held.decided(asked[0][0])) or void():
                 break
         with self._tutor_lock:
             if self._pending is not asked:

@@ -1,7 +1,7 @@
 """What the app says when the tutor home or a save cannot be used: in plain words, with what to do.
 
-The play loop asks here before it saves and after a save fails, and for the kernel a claim on a game names;
-nothing here changes a game.
+The play loop asks here before it saves and after a save fails, and for the kernel and the tab a claim on a game
+names; nothing here changes a game.
 """
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ from __future__ import annotations
 import errno
 import logging
 import os
+import secrets
 from collections.abc import Iterable
 from html import escape
 from pathlib import Path
@@ -28,6 +29,24 @@ def kernel_id() -> str:
     except (ImportError, RuntimeError, AttributeError):
         return f"process {os.getpid()}"
     return "kernel " + name.removeprefix("kernel-")
+
+
+#: Between the browser tab's id and the kernel's own token in a claim's holder.
+_PAGE_SEP = "/"
+
+
+def holder_name(page: str | None = None) -> str:
+    """A claim's holder: a token of this kernel's own, after the id of the browser tab it draws (when the page has
+    named it). A reload of that tab starts a new kernel: the two hold a game apart, yet the new one knows the game
+    it offers was played in this very tab, not in another."""
+    token = secrets.token_hex(6)
+    return f"{page}{_PAGE_SEP}{token}" if page else token
+
+
+def same_page(holder: str, other: str) -> bool:
+    """Whether two holders are kernels of one browser tab (it was reloaded in between)."""
+    page, sep, _ = holder.partition(_PAGE_SEP)
+    return bool(sep) and other.partition(_PAGE_SEP)[:2] == (page, sep)
 
 
 def probe_home(home: Path) -> str:

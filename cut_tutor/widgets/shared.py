@@ -123,6 +123,7 @@ class Host(Protocol):
     guide: str
     home: Path
     saves: Saves
+    tab: str
     setup_path: Path
     history: History
     setup: Setup

@@ -243,6 +243,8 @@ class TableWidget(anywidget.AnyWidget):
     #: Auto, Table or Stacked. Not ``layout``: every widget's ``layout`` is its CSS Layout widget, which the page's
     #: widget manager draws as a view of its own (a string there is an error in the browser's console).
     table_layout = traitlets.Enum(LAYOUTS, "auto").tag(sync=True)
+    #: The learner the server names (the hub user, or who signed in to a class): the page then names no other.
+    learner = traitlets.Unicode("").tag(sync=True)
 
     def __init__(self, on_intent: Callable[[str, Any], None] | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -310,9 +312,9 @@ def parse_intent(content: Any) -> tuple[str, Any]:
         if not isinstance(value, bool):
             raise IntentError("'automate' needs a true/false field 'on'")
         return kind, value
-    if kind == "ready":  # the page is drawn; it names the learner whose browser it is, when it knows one
-        learner = content.get("learner")
-        if learner is not None and (not isinstance(learner, str) or not learner or len(learner) > _MAX_TEXT):
-            raise IntentError("'ready' takes a short text field 'learner'")
-        return kind, learner
+    if kind == "ready":  # the page is drawn; it names the learner whose browser it is and its tab, when it knows them
+        names = content.get("learner"), content.get("tab")
+        if any(name is not None and (not isinstance(name, str) or not name or len(name) > _MAX_TEXT) for name in names):
+            raise IntentError("'ready' takes short text fields 'learner' and 'tab'")
+        return kind, names
     return kind, None

@@ -274,3 +274,53 @@ def test_dark_theme_follows_the_page(server: str) -> None:
         page.get_by_role("button", name="Light theme").click()
         expect(board).to_have_class("cc-board cc-light")
         browser.close()
+
+
+def test_the_hint_marks_its_swap_and_the_highest_scoring_one_on_the_board(server: str) -> None:
+    """H7 on the board: with the Hint open, both cards of its swap wear ★ and say so to a screen reader; on 4-0,
+    where a goal makes it prefer r5c1-r5c2 to r3c3-r3c4 (the most points now), that swap wears ▲ and the Hint says
+    why it prefers its own."""
+    from playwright.sync_api import expect, sync_playwright
+
+    with sync_playwright() as p:
+        browser, page = open_page(p)
+        page.set_viewport_size(DESKTOP)
+        page.goto(server + "?board=4-0")
+        board = page.locator(".cc-board")
+        expect(page.locator(".cc-code")).to_have_text(re.compile(r"^4-0 · "))
+        settle(board)
+        expect(board.locator(".cc-hinted")).to_have_count(0)  # the Hint closed: nothing marked
+        page.get_by_role("button", name="Show the Hint: the value of every swap").click()
+        expect(board.locator(".cc-cell.cc-hinted")).to_have_count(2)
+        for cell, other in (("r5c1", "r5c2"), ("r5c2", "r5c1")):
+            node = board.locator(f"[data-cell='{cell}']")
+            expect(node).to_have_class(re.compile(r"\bcc-hinted\b"))
+            expect(node).to_have_attribute("aria-label", re.compile(f", the Hint's swap: with {other}$"))
+            expect(node.locator(".cc-mark")).to_have_text("★")
+        for cell, other in (("r3c3", "r3c4"), ("r3c4", "r3c3")):
+            node = board.locator(f"[data-cell='{cell}']")
+            expect(node).to_have_attribute("aria-label", re.compile(f", the most points now: with {other}$"))
+            expect(node.locator(".cc-mark")).to_have_text("▲")
+        expect(board.locator(".cc-hint-preference")).to_contain_text("The Hint prefers r5c1-r5c2")
+        expect(board.locator("tr.cc-top")).to_have_attribute("data-swap", "r3c3-r3c4")
+        for theme in ("light", "dark"):
+            if theme == "dark":
+                board.get_by_role("button", name="Dark theme").click()
+                expect(board).to_have_class("cc-board cc-dark")
+            assert axe_problems(page) == [], f"the Hint's marks, {theme}"
+            for size, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
+                page.set_viewport_size(viewport)
+                board.locator(".cc-grid").evaluate("e => e.scrollIntoView({block: 'start'})")
+                page.wait_for_timeout(200)
+                SHOTS.mkdir(parents=True, exist_ok=True)
+                page.screenshot(path=str(SHOTS / f"cardclear-hint-marks-{theme}-{size}.png"))
+            page.set_viewport_size(DESKTOP)
+        # the swap made, the marks move to the next Hint's swap
+        board.locator("[data-cell='r5c1']").click()
+        board.locator("[data-cell='r5c2']").click()
+        expect(board.locator(".cc-score")).not_to_have_text(re.compile(r"^Score 0\b"))
+        expect(board.locator(".cc-cell.cc-hinted")).to_have_count(2)
+        first, second = best_swap(board)
+        expect(board.locator(f"[data-cell='{first}']")).to_have_class(re.compile(r"\bcc-hinted\b"))
+        expect(board.locator(f"[data-cell='{second}']")).to_have_class(re.compile(r"\bcc-hinted\b"))
+        browser.close()

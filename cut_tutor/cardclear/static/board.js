@@ -10,11 +10,13 @@
  *            moves_left: number, score: number, goals: Goal[], star_lines: number[], stars: number, over: boolean,
  *            passed: boolean, legal: Legal[], result: any}} View
  * @typedef {{swap: string, hands: string[], base: number, combo: number, points: number, extra_moves: number,
- *            goal: number, lookahead: number, finish: number, total: number, sure: boolean, best: boolean}} Row
+ *            goal: number, lookahead: number, finish: number, total: number, sure: boolean, best: boolean,
+ *            top: boolean}} Row
  * @typedef {{view: View, selected: string|null, tags: Record<string, string>, message: string, bounce: string,
  *            combo: number, levels: number[], stars: Record<string, number>, link: boolean, deal: number,
  *            board: string, lit: number,
- *            pointer: {swap: string, text: string}|null, hint: {rows: Row[], text: string}|null}} Board
+ *            pointer: {swap: string, text: string}|null,
+ *            hint: {rows: Row[], text: string, preference: string}|null}} Board
  */
 
 const SUIT_SIGNS = { S: "♠", H: "♥", D: "♦", C: "♣" };
@@ -219,6 +221,16 @@ function render({ model, el }) {
       skip();
     }, true);
     const [from, to] = b.pointer ? b.pointer.swap.split("-") : ["", ""];
+    // with the Hint open, its swap is marked on the board (★), and the swap scoring most now when it prefers another (▲)
+    /** @type {Record<string, {cls: string, sign: string, words: string}[]>} */
+    const marks = {};
+    for (const row of b.hint && !v.over ? b.hint.rows : []) {
+      if (!row.best && !row.top) continue;
+      const [a, z] = row.swap.split("-");
+      const [cls, sign, words] = row.best ? ["cc-hinted", "★", "the Hint's swap"] : ["cc-top", "▲", "the most points now"];
+      (marks[a] = marks[a] || []).push({ cls, sign, words: `${words}: with ${z}` });
+      (marks[z] = marks[z] || []).push({ cls, sign, words: `${words}: with ${a}` });
+    }
     v.board.forEach((row, r) => {
       const line = h("div", "cc-row");
       line.setAttribute("role", "row");
@@ -246,7 +258,15 @@ function render({ model, el }) {
           finger.setAttribute("aria-hidden", "true");
           node.appendChild(finger);
         } else if (cell === to) node.classList.add("cc-pointed-to");
-        node.setAttribute("aria-label", `${cell}: ${f.spoken}${picked ? ", picked up" : ""}${tag ? ", swap makes " + tag : ""}${pointed}`);
+        const marked = marks[cell] || [];
+        marked.forEach((mark, i) => {
+          node.classList.add(mark.cls);
+          const sign = h("span", `cc-mark cc-mark-${i ? "second" : "first"} ${mark.cls}-mark`, mark.sign);
+          sign.setAttribute("aria-hidden", "true");
+          node.appendChild(sign);
+        });
+        const said = marked.map((mark) => ", " + mark.words).join("");
+        node.setAttribute("aria-label", `${cell}: ${f.spoken}${picked ? ", picked up" : ""}${tag ? ", swap makes " + tag : ""}${pointed}${said}`);
         node.setAttribute("aria-selected", picked ? "true" : "false");
         node.tabIndex = cursor[0] === r && cursor[1] === c ? 0 : -1;
         node.onclick = () => {
@@ -373,11 +393,14 @@ function render({ model, el }) {
     return node;
   };
 
-  /** @param {{rows: Row[], text: string}} hint */
+  /** @param {{rows: Row[], text: string, preference: string}} hint */
   const hintTable = (hint) => {
     const box = h("div", "cc-hint");
     box.setAttribute("aria-label", "Hint");
-    box.appendChild(h("p", "cc-hint-text", hint.text));
+    box.appendChild(h("p", "cc-hint-text", "★ " + hint.text));
+    if (hint.preference) box.appendChild(h("p", "cc-hint-text cc-hint-preference", "▲ " + hint.preference));
+    box.appendChild(h("p", "cc-hint-key", hint.preference ? "On the board: ★ the Hint's swap, ▲ the most points now."
+      : "On the board: ★ the Hint's swap."));
     const table = h("table", "cc-hint-table");
     const head = h("tr");
     for (const word of ["Swap", "Hands", "Points", "Combo", "Moves", "Goal", "Look", "Finish", "Total"]) {
@@ -388,9 +411,9 @@ function render({ model, el }) {
     table.appendChild(h("thead")).appendChild(head);
     const body = h("tbody");
     for (const row of hint.rows) {
-      const tr = h("tr", row.best ? "cc-best" : "");
+      const tr = h("tr", row.best ? "cc-best" : row.top ? "cc-top" : "");
       tr.dataset.swap = row.swap;
-      const cells = [(row.best ? "★ " : "") + row.swap, row.hands.join(", "), (row.sure ? "" : "≥") + row.points,
+      const cells = [(row.best ? "★ " : row.top ? "▲ " : "") + row.swap, row.hands.join(", "), (row.sure ? "" : "≥") + row.points,
         `×${row.combo}`, row.extra_moves ? `+${row.extra_moves}` : "", String(row.goal), String(row.lookahead),
         String(row.finish), String(row.total)];
       cells.forEach((text, i) => {

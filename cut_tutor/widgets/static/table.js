@@ -43,6 +43,21 @@ function learner() {
   }
 }
 
+/** This browser tab: an id kept for the tab's life, reloads included, so a reload offers its game back as its own. */
+const TAB_KEY = "cut_tutor.tab";
+function browserTab() {
+  try {
+    let id = sessionStorage.getItem(TAB_KEY);
+    if (!id) {
+      id = Date.now().toString(36) + Math.random().toString(36).slice(2);
+      sessionStorage.setItem(TAB_KEY, id);
+    }
+    return id;
+  } catch (_) {
+    return null; // no storage: every reload is a tab of its own
+  }
+}
+
 /** View settings: one control, one thing (sizes in pixels); kept in the browser, not in the game. */
 const VIEW_KEY = "cut_tutor.view";
 const VIEW_CONTROLS = [
@@ -1010,8 +1025,9 @@ function render({ model, el }) {
   }).observe(root);
   model.on("change:theme", draw);
   draw();
-  const id = learner();
-  send(id ? { type: "ready", learner: id } : { type: "ready" });
+  // A learner the server names is never the page's to choose.
+  const id = model.get("learner") ? null : learner(), tab = browserTab();
+  send({ type: "ready", ...(id ? { learner: id } : {}), ...(tab ? { tab } : {}) });
   const board = new URLSearchParams(location.search).get("board");
   if (board && !boardLinkSent) {
     boardLinkSent = true;
