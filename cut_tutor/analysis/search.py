@@ -18,7 +18,9 @@ from typing import Any, Literal
 from ..coach import AIPlayer, Knowledge
 from ..engine import State
 from ..engine.moves import Move
+from ..engine.packed import code_of, pack
 from ..engine.view import sight
+from . import native
 from .deals import Deals
 from .stats import MIN_ROLLOUTS, PRECISION, clearly_worse, mean_interval, mean_se
 
@@ -45,14 +47,19 @@ def play_out(
     Sample ``i`` is one deal consistent with the view and one seed per AI seat, both drawn from ``(seed, i)``
     alone: every move meets the same deal and the same seats (common random numbers), and the result does not
     depend on which worker or which batch computed it. With ``infer``, the deals also agree with the turns on the
-    pile as a ``policy`` seat would have played them (:class:`~cut_tutor.analysis.deals.Deals`).
+    pile as a ``policy`` seat would have played them (:class:`~cut_tutor.analysis.deals.Deals`). The compiled core
+    plays CUT's rollouts when it is built (:mod:`.native`), with the same results.
     """
     deals = Deals(view, players(policy, [0])[0] if infer else None)
     me = deals.seat
     parsed = [Move.parse(text) for text in moves]
+    drawn = [sample(deals, seed, i) for i in samples]
+    core = native.policy(policy, drawn[0][0].rules) if drawn else None
+    if core is not None and native.NATIVE is not None:  # the compiled seats: the same rollouts in one call
+        starts, codes = [pack(start) for start, _ in drawn], [code_of(move) for move in parsed]
+        return [list(row) for row in native.NATIVE.rollouts(core, starts, [s for _, s in drawn], codes, me)]
     results: list[list[Result]] = [[] for _ in parsed]
-    for i in samples:
-        start, seeds = sample(deals, seed, i)
+    for start, seeds in drawn:
         for row, move in zip(results, parsed, strict=True):
             state = start.copy()
             state.apply(move)
