@@ -20,6 +20,7 @@ from test_native_engine import random_rules
 
 from cut_tutor.analysis import native
 from cut_tutor.analysis import search as S
+from cut_tutor.analysis.deals import Deals
 from cut_tutor.coach import AIPlayer, Knowledge
 from cut_tutor.coach.styles import LEVELS, STYLES
 from cut_tutor.coach.values import evaluate_knowledge
@@ -298,3 +299,19 @@ def test_bad_input_raises_and_never_crashes() -> None:
             NATIVE.Policy(rules, level, {}, {}, {})
     with pytest.raises(ValueError, match="rules"):
         NATIVE.Policy(rules[:5], {}, {}, {}, {})
+
+
+@pytest.mark.parametrize("infer", [False, True])
+def test_a_packed_sample_is_the_sample_packed(infer: bool) -> None:
+    """Deals.packed places the same hidden cards as Deals.sample draws with the same generator (C2): hidden hands,
+    bare takes' hands and hands read from the pile (R11), face-down stack cards, undealt cards."""
+    reader = AIPlayer("Expert", "Balanced") if infer else None
+    dealt_first = 0
+    for state, _ in ai_play(7 + infer, 400):
+        if state.turns < 2 or state.turns % 4:
+            continue
+        deals = Deals(view(state, state.turn), reader)
+        dealt_first += bool(deals.first)
+        for i in range(2):
+            assert deals.packed(random.Random(i)) == P.pack(deals.sample(random.Random(i)))
+    assert dealt_first > 5

@@ -18,7 +18,7 @@ from typing import Any, Literal
 from ..coach import AIPlayer, Knowledge
 from ..engine import State
 from ..engine.moves import Move
-from ..engine.packed import code_of, pack
+from ..engine.packed import code_of
 from ..engine.view import sight
 from . import native
 from .deals import Deals
@@ -53,13 +53,14 @@ def play_out(
     deals = Deals(view, players(policy, [0])[0] if infer else None)
     me = deals.seat
     parsed = [Move.parse(text) for text in moves]
-    drawn = [sample(deals, seed, i) for i in samples]
-    core = native.policy(policy, drawn[0][0].rules) if drawn else None
+    core = native.policy(policy, deals.rules)
     if core is not None and native.NATIVE is not None:  # the compiled seats: the same rollouts in one call
-        starts, codes = [pack(start) for start, _ in drawn], [code_of(move) for move in parsed]
-        return [list(row) for row in native.NATIVE.rollouts(core, starts, [s for _, s in drawn], codes, me)]
+        packed = [sample_packed(deals, seed, i) for i in samples]
+        starts, codes = [p for p, _ in packed], [code_of(move) for move in parsed]
+        return [list(row) for row in native.NATIVE.rollouts(core, starts, [s for _, s in packed], codes, me)]
     results: list[list[Result]] = [[] for _ in parsed]
-    for start, seeds in drawn:
+    for i in samples:
+        start, seeds = sample(deals, seed, i)
         for row, move in zip(results, parsed, strict=True):
             state = start.copy()
             state.apply(move)
@@ -71,9 +72,21 @@ def play_out(
 def sample(deals: Deals, seed: int, i: int) -> tuple[State, list[int]]:
     """Sample ``i`` of an analysis with ``seed``: one deal consistent with the view and one seed per AI seat, drawn
     from ``(seed, i)`` alone."""
-    rng = random.Random(f"analysis:{seed}:{i}")
+    rng = _draws(seed, i)
     start = deals.sample(rng)
     return start, [rng.getrandbits(32) for _ in range(start.players)]
+
+
+def sample_packed(deals: Deals, seed: int, i: int) -> tuple[list[int], list[int]]:
+    """:func:`sample`'s deal and seeds, the deal packed for the compiled core (:meth:`Deals.packed`)."""
+    rng = _draws(seed, i)
+    start = deals.packed(rng)
+    return start, [rng.getrandbits(32) for _ in deals.hidden_hands]
+
+
+def _draws(seed: int, i: int) -> random.Random:
+    """The generator of sample ``i`` of an analysis with ``seed``."""
+    return random.Random(f"analysis:{seed}:{i}")
 
 
 def play(state: State, seats: Sequence[AIPlayer], plies: int | None = None) -> int:
