@@ -8,6 +8,7 @@ the Python path, and the core refuses it.
 
 from __future__ import annotations
 
+import math
 import os
 import random
 import subprocess
@@ -315,3 +316,18 @@ def test_a_packed_sample_is_the_sample_packed(infer: bool) -> None:
         for i in range(2):
             assert deals.packed(random.Random(i)) == P.pack(deals.sample(random.Random(i)))
     assert dealt_first > 5
+
+
+@needs_native
+def test_the_core_rounds_as_python_does() -> None:
+    """Every part and total is round(x, 2): the same double, halves and the doubles either side of them included
+    (ties to even on the exact value), negative values and zero's sign too."""
+    assert NATIVE is not None
+    rng = random.Random(2)
+    values = [0.125, -0.125, 0.375, 2.675, 1.005, -0.005, 1e300, -0.0, 5e-324, float("inf")]
+    for _ in range(20000):
+        half = (2 * rng.randrange(-(10**6), 10**6) + 1) / 200
+        values += [half, math.nextafter(half, math.inf), math.nextafter(half, -math.inf), rng.uniform(-1e4, 1e4)]
+    for x in values:
+        got, want = NATIVE.round2(x), round(x, 2)
+        assert (got, math.copysign(1.0, got)) == (want, math.copysign(1.0, want)), x

@@ -12,20 +12,24 @@ namespace cut_native {
 
 double round2(double x) {
     if (!std::isfinite(x) || x == 0.0) return x;
-    // Fast path: x * 100 is within 1e-8 of the exact product for |x| < 1e6, so unless that lies near a half the
-    // nearest integer is the decimal Python rounds to, and d / 100 is the double nearest to it.
     const double y = x * 100.0;
-    if (std::fabs(y) < 1e8) {
-        const double fl = std::floor(y), frac = y - fl;
-        if (std::fabs(frac - 0.5) > 1e-6) {
-            const double d = frac < 0.5 ? fl : fl + 1.0;
-            return d == 0.0 ? std::copysign(0.0, x) : d / 100.0;
-        }
+    if (std::fabs(y) >= 1e15) {  // beyond any value here: the exact decimal rounding, as CPython does
+        char buf[512];
+        std::snprintf(buf, sizeof buf, "%.2f", x);
+        return std::strtod(buf, nullptr);
     }
-    // Near a half: the exact decimal rounding (ties to even), then back to the nearest double, as CPython does.
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.2f", x);
-    return std::strtod(buf, nullptr);
+    // x * 100 is within 2^-50 |y| of the exact product, so unless that lies near a half the nearest integer is the
+    // decimal Python rounds to, and d / 100 is the double nearest to it.
+    const double fl = std::floor(y), frac = y - fl;
+    double d = frac < 0.5 ? fl : fl + 1.0;
+    if (std::fabs(frac - 0.5) <= 1e-6) {
+        // Near a half: compare x * 200 with the odd integer 2 fl + 1 exactly (the product's error by fma, the
+        // difference exact by Sterbenz's lemma); a tie goes to the even neighbour (round-half-even).
+        const double half = 2.0 * fl + 1.0, p = x * 200.0, e = std::fma(x, 200.0, -p);
+        const double above = (p - half) + e;
+        d = above > 0.0 ? fl + 1.0 : above < 0.0 ? fl : std::fmod(fl, 2.0) == 0.0 ? fl : fl + 1.0;
+    }
+    return d == 0.0 ? std::copysign(0.0, x) : d / 100.0;
 }
 
 namespace {
@@ -357,8 +361,15 @@ const Candidate& pick(const std::vector<Candidate>& cands, const LevelData& leve
     return cands[0];
 }
 
+// sorted(key=lambda c: -c.total): a stable insertion sort, best first (a few candidates, no allocation).
 void by_total(std::vector<Candidate>& cands) {
-    std::stable_sort(cands.begin(), cands.end(), [](const Candidate& a, const Candidate& b) { return -a.total < -b.total; });
+    for (size_t i = 1; i < cands.size(); ++i) {
+        if (!(-cands[i].total < -cands[i - 1].total)) continue;
+        Candidate moving = cands[i];
+        size_t j = i;
+        for (; j > 0 && -moving.total < -cands[j - 1].total; --j) cands[j] = cands[j - 1];
+        cands[j] = moving;
+    }
 }
 
 }  // namespace

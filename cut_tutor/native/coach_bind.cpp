@@ -252,6 +252,7 @@ void bind_coach(py::module_& m) {
                                                            "A Level and Style's weights and the scorers' numbers under one set of rules.")
         .def(py::init(&make_policy), py::arg("rules"), py::arg("level"), py::arg("style"), py::arg("constants"),
              py::arg("numbers"));
+    c.def("round2", &round2, py::arg("x"), "Python's round(x, 2), as every part and total of a move's value is rounded.");
     c.def("knowledge", &knowledge, py::arg("policy"), py::arg("position"), py::arg("seat"),
           "What ``seat`` knows of a packed position, as Knowledge.from_sight has it (codes for moves).");
     c.def("evaluate", &scores, py::arg("policy"), py::arg("position"),
