@@ -160,9 +160,9 @@ class Deals:
             for at in self._down[k]:
                 card = CODES[next(it)]
                 packed[at] = card if sign > 0 else 0
-        players = len(self.hidden_hands)
+        undealt = undealt_at(len(self.hidden_hands), 0)
         for name in it:
-            packed[undealt_at(players, CODES[name])] += sign
+            packed[undealt + CODES[name]] += sign
         return packed
 
     def _position(self, rng: random.Random) -> dict[str, Any]:
