@@ -274,12 +274,20 @@ def test_bad_input_raises_and_never_crashes() -> None:
             (NATIVE.evaluate, (policy, bad)),
             (NATIVE.choose, (policy, bad, Random(1))),
             (NATIVE.rollouts, (policy, [bad], seeds, [move], turn)),
+            (NATIVE.play, ([policy] * state.players, bad, seeds[0])),
         ):
             try:
                 call(*args)  # type: ignore[operator]
             except (ValueError, TypeError, OverflowError):
                 refused += 1
-    assert refused > 600
+    assert refused > 750
+    for policies, seed_list, words in [
+        ([], seeds[0], "no policies"),
+        ([policy], seeds[0], "seats"),
+        ([policy] * state.players, [1], "seats"),
+    ]:
+        with pytest.raises(ValueError, match=words):
+            NATIVE.play(policies, good, seed_list)
     for args, words in [
         (([good], seeds, [move], state.players), "seat"),
         (([good], seeds, [move], -1), "seat"),
@@ -331,3 +339,21 @@ def test_the_core_rounds_as_python_does() -> None:
     for x in values:
         got, want = NATIVE.round2(x), round(x, 2)
         assert (got, math.copysign(1.0, got)) == (want, math.copysign(1.0, want)), x
+
+
+@needs_native
+def test_simulations_of_ai_seats_are_the_same_on_the_core(monkeypatch: pytest.MonkeyPatch) -> None:
+    """sim.simulate plays hands of Level:Style seats on the core, each seat its own policy and seed: the same table
+    as the Python path, busts, clears, blind plays, turns and decisions included (R14, R15, R19, R20); a table with
+    a Random seat or Clear 4 (R22) stays on the Python path."""
+    from cut_tutor.sim import simulate
+
+    tables = [
+        (["Expert:Rock", "Average:Gambler", "Experienced:Balanced"], Rules(players=3, bust_penalty=25)),
+        (["Expert:Balanced", "Expert:Gambler"], Rules(players=2, risk_play=True, pile_card_flip=True)),
+        (["Expert:Rock", "Random"], Rules(players=2)),
+    ]
+    compiled = [simulate(seats, rules, hands=3, seed=4) for seats, rules in tables]
+    monkeypatch.setattr(native, "NATIVE", None)
+    for (seats, rules), frame in zip(tables, compiled, strict=True):
+        assert simulate(seats, rules, hands=3, seed=4).equals(frame)

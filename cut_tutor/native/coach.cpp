@@ -469,13 +469,26 @@ Move choose(const Knowledge& k, const Policy& p, cut_tutor::Random& rng, std::ve
     return pick(scored, p.level).move;
 }
 
+void play_hand(const Rules& r, State& s, const Policy* const* policies, cut_tutor::Random* seats, int64_t* decisions) {
+    Moves legal;
+    Knowledge k;
+    std::vector<Candidate> scored;
+    while (!s.over()) {
+        legal_moves(r, s, legal);
+        if (legal.empty()) throw std::invalid_argument("the seat to move has no legal move, yet the hand goes on");
+        const int seat = s.turn;
+        know(r, s, seat, *policies[seat], legal, k);
+        apply(r, s, choose(k, *policies[seat], seats[seat], scored));
+        if (decisions) ++decisions[seat];
+    }
+}
+
 std::vector<std::vector<Outcome>> rollouts(const Rules& r, const std::vector<State>& starts,
                                            const std::vector<std::vector<int64_t>>& seeds,
                                            const std::vector<Move>& moves, int seat, const Policy& policy) {
     std::vector<std::vector<Outcome>> out(moves.size());
     Moves legal;
-    Knowledge k;
-    std::vector<Candidate> scored;
+    const std::vector<const Policy*> policies(static_cast<size_t>(r.players), &policy);
     std::vector<cut_tutor::Random> seats;
     for (size_t i = 0; i < starts.size(); ++i) {
         std::vector<cut_tutor::Random> fresh;
@@ -490,12 +503,7 @@ std::vector<std::vector<Outcome>> rollouts(const Rules& r, const std::vector<Sta
                                             " is not a legal move in start position " + std::to_string(i));
             apply(r, s, moves[j]);
             seats = fresh;
-            while (!s.over()) {
-                legal_moves(r, s, legal);
-                if (legal.empty()) throw std::invalid_argument("the seat to move has no legal move, yet the hand goes on");
-                know(r, s, s.turn, policy, legal, k);
-                apply(r, s, choose(k, policy, seats[s.turn], scored));
-            }
+            play_hand(r, s, policies.data(), seats.data(), nullptr);
             out[j].push_back(Outcome{hand_points(r, s, seat), s.winner == seat});
         }
     }
