@@ -92,19 +92,13 @@ void by_principle(Candidate& cand, Part part, double value, bool named) {
 std::pair<double, double> played(const Policy& p, int depth, const int* kept, const Knowledge& k, const Move& move,
                                  bool empty_first) {
     const NumbersData& nums = p.nums;
-    int hand[NCODES];
-    std::copy(kept, kept + NCODES, hand);
+    int hand[NCODES], held = 0;
+    for (int c = 0; c < NCODES; ++c) held += hand[c] = kept[c];  // counts are never negative: any(hand) is held > 0
     double value = 0.0, weight = 0.8;
     bool read = false;  // the board: read only once the hand runs out
     int board[STACKS], n_board = 0, face_up = 0;
     for (int turn = 0; turn < depth; ++turn) {
-        bool any = false;
-        for (int c = 0; c < NCODES; ++c)
-            if (hand[c]) {
-                any = true;
-                break;
-            }
-        if (!any) {
+        if (!held) {
             if (!read) {
                 read = true;
                 for (int i = 0; i < STACKS; ++i) {
@@ -122,6 +116,7 @@ std::pair<double, double> played(const Policy& p, int depth, const int* kept, co
                 break;
             }
             for (int i = 0; i < n_board; ++i) hand[board[i]] += 1;
+            held += n_board;
             n_board = 0;
         }
         const auto [rank, shed] = best_group(nums, hand, empty_first && turn == 0 ? 0 : nums.middling);
@@ -129,6 +124,7 @@ std::pair<double, double> played(const Policy& p, int depth, const int* kept, co
             const int count = std::min(hand[rank], 4);
             value += weight * shed;
             hand[rank] -= count;
+            held -= count;
         } else {
             int spare = 0;
             for (int card : nums.spares)
@@ -141,12 +137,14 @@ std::pair<double, double> played(const Policy& p, int depth, const int* kept, co
                 break;
             }
             hand[spare] -= 1;
+            --held;
             value += weight * p.per_card;
         }
         weight *= 0.8;
     }
     Sum stranded(p.compensated);
-    for (int c = 0; c < NCODES; ++c) stranded.add(hand[c] * nums.strand[c]);
+    for (int c = 0; c < NCODES; ++c)  // a code not held adds 0.0, which changes no sum: skipped
+        if (hand[c]) stranded.add(hand[c] * nums.strand[c]);
     return {value, stranded.value()};
 }
 
