@@ -2,8 +2,8 @@
 
 The Level and Style weights, the scorers' constants and the game's :class:`~cut_tutor.coach.scoring.Numbers` stay
 in :mod:`cut_tutor.coach`; :func:`policy` reads them into the core once per policy and rules, so the compiled seat
-plays with the very numbers the Python seat does and chooses the same moves for the same seeds. CUT only: a Clear 4
-position (R22) gets ``None`` here and stays on the Python path.
+plays with the very numbers the Python seat does and chooses the same moves for the same seeds, in CUT and in
+Clear 4 (R22).
 """
 
 from __future__ import annotations
@@ -15,10 +15,11 @@ from typing import TYPE_CHECKING
 
 from ..coach import advice, cut, scoring
 from ..coach.styles import Level, Style, level_of, style_of
+from ..coach.values import GAMES
 from ..compiled import NATIVE as _COMPILED
 from ..engine.cards import NCODES
 from ..engine.packed import pack_rules
-from ..engine.rules import CLEAR4, Rules
+from ..engine.rules import Rules
 
 if TYPE_CHECKING:
     from .._native import _Coach, _Policy
@@ -28,8 +29,9 @@ NATIVE: _Coach | None = None if _COMPILED is None else _COMPILED.coach
 
 
 def available(rules: Rules) -> bool:
-    """Does the compiled seat play this game? CUT, when the core is built and not ruled out."""
-    return NATIVE is not None and rules.game != CLEAR4
+    """Does the compiled seat play these rules? Every game has its scorer there: when the core is built and not
+    ruled out."""
+    return NATIVE is not None and rules.game in GAMES
 
 
 def policy(spec: str, rules: Rules) -> _Policy | None:
@@ -42,7 +44,7 @@ def policy(spec: str, rules: Rules) -> _Policy | None:
 @lru_cache(maxsize=64)
 def _policy(level: Level, style: Style, rules: Rules) -> _Policy:
     assert NATIVE is not None, "the compiled core is not loaded"
-    numbers = cut.numbers(rules)
+    numbers = GAMES[rules.game].numbers(rules)
     constants = {
         "per_card": scoring.PER_CARD, "go_again": scoring.GO_AGAIN, "barred": scoring.BARRED,
         "near_out": scoring.NEAR_OUT, "turn_cost": cut.TURN_COST, "loop_noise": advice.LOOP_NOISE,

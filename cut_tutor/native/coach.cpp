@@ -343,6 +343,151 @@ void score(const Knowledge& k, const Policy& p, Candidate& cand) {
     }
 }
 
+// -- clear4.py ----------------------------------------------------------------------------------------------
+
+namespace c4 {
+
+bool special(int card) { return card == WILD || card == PUSH || card == CLEAR_CARD; }
+
+double asset(const Knowledge& k, const Policy& p, int card, int count) {
+    if (special(card)) {
+        if (k.min_left <= p.style.dump_clears_at) return count * 1.0;
+        return -count * p.style.clear_asset * (card == WILD ? 0.6 : 1.0);
+    }
+    if (card <= 3) return -count * p.style.low_asset * (4 - card) * 0.75;
+    if (card >= 9) return count * p.style.high_dump;
+    return 0.0;
+}
+
+bool hinders(const Knowledge& k, const Policy& p) { return k.next_left <= p.near_out; }  // clear4.hinder_at
+
+void score_lay(const Knowledge& k, const Policy& p, Candidate& cand) {
+    const Move& move = cand.move;
+    double* parts = cand.parts;
+    const int value = move.rank() == WILD ? k.top : move.rank();
+    const int count = size_of(move);
+    const int left = k.cards_left - count;
+    int run = (value && value == k.top ? k.run : 0) + count;
+    if (move.kind() == K_ADD && count == 0) run = k.run;
+    // The cards laid, in the reference's order: the hand's, its JOKERs, then each stack's top (face down: a JOKER).
+    Sum shed(p.compensated), assets(p.compensated);
+    auto laid = [&](int card, int times) {
+        for (int i = 0; i < times; ++i) shed.add(p.nums.shed[card]), assets.add(asset(k, p, card, 1));
+    };
+    laid(move.rank(), move.n());
+    laid(WILD, move.jokers());
+    for (int j = 0; j < move.ns(); ++j) {
+        const int top = stack_top(k, move.stack(j));
+        laid(top > 0 ? top : WILD, 1);
+    }
+    parts[SHED] = shed.value() + (p.style.group - 1.0) * count * p.per_card;
+    parts[ASSETS] = assets.value() + 1.0 * move.ns();
+    int hand[NCODES];
+    std::copy(k.hand, k.hand + NCODES, hand);
+    hand[move.rank()] -= move.n();
+    hand[WILD] -= move.jokers();
+    if (left == 0) {
+        cand.goes_out = true;
+        parts[GO_OUT] = 100.0;
+        return;
+    }
+    if (run >= 4 && count) {
+        cand.clears = true;
+        cand.again = again(p.nums, hand);
+        parts[CONTROL] = go_again(p.level, cand);
+        parts[LINE] = line(k, p, hand, move, true);
+        return;
+    }
+    if (hinders(k, p)) parts[CONTROL] = value ? p.level.hinder * 2.8 * (10 - value) : -4.0 * p.level.hinder;
+    parts[LINE] = line(k, p, hand, move);
+}
+
+void score_special(const Knowledge& k, const Policy& p, Candidate& cand) {
+    const Move& move = cand.move;
+    double* parts = cand.parts;
+    const bool clear = move.kind() == K_CLEAR;
+    const int card = clear ? CLEAR_CARD : PUSH;
+    const int spent = move.n() || move.ns() ? 1 : 0;
+    const int left = k.cards_left - spent;
+    parts[SHED] = spent * p.nums.shed[card];
+    parts[ASSETS] = asset(k, p, card, spent) + 1.0 * move.ns();
+    if (k.pile_len) {
+        const double saved = 0.6 * k.pile_len;
+        parts[ASSETS] += saved < 8.0 ? saved : 8.0;
+    }
+    int hand[NCODES];
+    std::copy(k.hand, k.hand + NCODES, hand);
+    hand[card] -= move.n();
+    if (!clear) {
+        const int target = k.left[move.to()];
+        parts[CONTROL] = k.pile_len * (1.0 + 6.0 / (target > 1 ? target : 1)) * (0.5 + 0.5 * p.level.hinder);
+    } else {
+        cand.again = again(p.nums, hand);
+        parts[CONTROL] = go_again(p.level, cand);
+        parts[CONTROL] += p.style.spare_clear * 0.5 * (k.pile_len < 6 ? k.pile_len : 6) / 6;
+    }
+    if (left == 0) {
+        cand.goes_out = true;
+        parts[GO_OUT] = 100.0;
+        return;
+    }
+    parts[LINE] = line(k, p, hand, move, clear);
+}
+
+void score_blind(const Knowledge& k, const Policy& p, Candidate& cand) {
+    double* parts = cand.parts;
+    const int* pool = p.level.counts_cards ? k.counted : k.unseen;
+    int64_t total = 0;
+    for (int r = 0; r < NCODES; ++r) total += pool[r];
+    if (!total) total = 1;
+    const double t = static_cast<double>(total);
+    const double p_clear = pool[CLEAR_CARD] / t, p_push = pool[PUSH] / t;
+    int64_t fits = pool[WILD];
+    for (int r = 1; r <= 10; ++r)
+        if (!k.top || r <= k.top) fits += pool[r];
+    const double p_fit = static_cast<double>(fits) / t;
+    const double miss = 1.0 - p_clear - p_push - p_fit;
+    const double p_bust = miss > 0.0 ? miss : 0.0;
+    cand.bust = p_bust;
+    parts[SHED] = round2((1.0 - p_bust) * p.per_card + p_fit * 2.5);
+    parts[CONTROL] = round2(p_clear * (p.level.depth == 0 ? p.go_again : 0.0) + p_push * 0.6 * k.pile_len);
+    if (k.cards_left == 1) parts[GO_OUT] = round2((1.0 - p_bust) * 100.0);
+    const double take = (k.pile_len + 1) * (p.per_card + 0.5);
+    double cost = p.style.risk_aversion * p_bust * take + p.level.odds_margin * p_bust;
+    if (k.pile_len) cost += p.style.blind_into_pile * 0.5;
+    parts[RISK] = round2(-cost);
+    if (k.pile_len && k.top >= 8 && p.style.high_pile_flip != 0.0)
+        by_principle(cand, RISK, p.style.high_pile_flip, p.style.high_pile_flips);
+}
+
+// clear4.score: one legal Clear 4 move, its components filled in.
+void score(const Knowledge& k, const Policy& p, Candidate& cand) {
+    const Move& move = cand.move;
+    double* parts = cand.parts;
+    const int kind = move.kind();
+    if (kind == K_PLAY || kind == K_ADD) {
+        score_lay(k, p, cand);
+    } else if (kind == K_CLEAR || kind == K_PUSH) {
+        score_special(k, p, cand);
+    } else if (kind == K_TAKE) {
+        Sum shed(p.compensated), assets(p.compensated);
+        for (int i = 0; i < k.pile_len; ++i) shed.add(p.nums.shed[k.pile[i]]);
+        for (int i = 0; i < k.pile_len; ++i) assets.add(asset(k, p, k.pile[i], -1));
+        parts[SHED] = -shed.value() * p.style.take;
+        parts[ASSETS] = assets.value() * 0.5;
+        parts[CONTROL] = hinders(k, p) ? -8.0 * p.level.hinder : 0.0;
+        int hand[NCODES];
+        std::copy(k.hand, k.hand + NCODES, hand);
+        for (int i = 0; i < k.pile_len; ++i) hand[k.pile[i]] += 1;
+        parts[LINE] = line(k, p, hand, move);
+    } else if (kind == K_FLIP) {
+        score_blind(k, p, cand);
+        if (p.style.empty_pile_flips && !only_blind_choice(k, move)) by_principle(cand, RISK, -p.barred, true);
+    }
+}
+
+}  // namespace c4
+
 // advice.choose: the recommendation (a move that goes out wins; lookahead never overrules a sure clear).
 const Candidate& pick(const std::vector<Candidate>& cands, const LevelData& level) {
     const Candidate* by_turn = &cands[0];
@@ -394,9 +539,11 @@ void know(const Rules& r, const State& s, int seat, const Policy& p, const Moves
         unseen[s.pile[i]] -= 1;
         k.pile_points += p.points[s.pile[i]];
     }
-    k.top = s.top();
+    k.top = r.clear4 ? clear4::top_value(s) : s.top();
     k.run = 0;
-    if (k.top) {
+    if (r.clear4) {
+        k.run = clear4::run(s);
+    } else if (k.top) {
         int j = s.pile_len - 1;
         while (j > 0 && s.pile[j - 1] == k.top) --j;
         k.run = s.pile_len - j;
@@ -443,7 +590,10 @@ void evaluate(const Knowledge& k, const Policy& p, std::vector<Candidate>& out) 
     for (const Move& m : *k.legal) {
         Candidate cand;
         cand.move = m;
-        score(k, p, cand);
+        if (p.clear4)
+            c4::score(k, p, cand);
+        else
+            score(k, p, cand);
         Sum total(p.compensated);
         for (double part : cand.parts) total.add(part);
         cand.total = round2(total.value());

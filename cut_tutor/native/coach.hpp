@@ -4,7 +4,7 @@
 // The Python coach is the reference and holds the numbers: a Policy is filled from its Level and Style records, its
 // constants and the game's Numbers (styles.py, scoring.py, cut.py) at call time, so no weight is written twice.
 // Every sum adds in the reference's order and every round is Python's round(x, 2), so the totals are the same doubles.
-// CUT only: Clear 4's scorer stays on the Python path, and the entry points refuse a Clear 4 position.
+// CUT (cut.py) and Clear 4 (clear4.py, R22) each have their scorer.
 #pragma once
 
 #include <cstdint>
@@ -51,6 +51,7 @@ struct Policy {
     int points[NCODES] = {};  // Knowledge.points: the rules' points, 0 for codes the game has not
     double per_card = 0, go_again = 0, barred = 0, turn_cost = 0, loop_noise = 0;
     int near_out = 0, long_hand = 0;
+    bool clear4 = false;       // which game's scorer (the rules the policy was built for)
     bool compensated = false;  // Python's sum() of floats is compensated from 3.12 (Neumaier)
 };
 

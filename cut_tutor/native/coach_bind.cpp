@@ -1,6 +1,6 @@
 // The AI seat's Python face: a Policy built once from the coach's own records (cut_tutor/analysis/native.py fills
 // it), then whole positions or whole batches of rollouts per call. Every argument is checked and a bad one raises
-// ValueError or TypeError; a Clear 4 position is refused (its scorer is on the Python path only).
+// ValueError or TypeError.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -57,9 +57,9 @@ std::shared_ptr<PolicyObject> make_policy(const std::vector<int64_t>& rules, con
                                           const py::dict& style, const py::dict& constants, const py::dict& numbers) {
     auto out = std::make_shared<PolicyObject>();
     Rules r = rules_from(rules);
-    if (r.clear4) throw py::value_error("the compiled coach plays CUT only: Clear 4 stays on the Python path");
     out->rules.assign(rules.begin(), rules.begin() + 12);
     Policy& p = out->policy;
+    p.clear4 = r.clear4;
     LevelData& l = p.level;
     l.depth = get<int>(level, "level", "depth");
     if (l.depth < 0 || l.depth > 64) throw py::value_error("level.depth must be from 0 to 64");
@@ -274,7 +274,7 @@ std::pair<std::vector<int64_t>, std::vector<int64_t>> play_one(
 }  // namespace
 
 void bind_coach(py::module_& m) {
-    py::module_ c = m.def_submodule("coach", "The AI seat's decision (CUT) and rollouts of AI seats on packed positions.");
+    py::module_ c = m.def_submodule("coach", "The AI seat's decision (CUT and Clear 4) and rollouts of AI seats on packed positions.");
     py::class_<PolicyObject, std::shared_ptr<PolicyObject>>(c, "Policy",
                                                            "A Level and Style's weights and the scorers' numbers under one set of rules.")
         .def(py::init(&make_policy), py::arg("rules"), py::arg("level"), py::arg("style"), py::arg("constants"),
