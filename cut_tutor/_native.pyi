@@ -49,7 +49,7 @@ class _Policy:
     ) -> None: ...
 
 class _Coach:
-    """The AI seat's decision (CUT) and rollouts of AI seats on packed positions."""
+    """The AI seat's decision (CUT and Clear 4) and rollouts of AI seats on packed positions."""
 
     Policy: type[_Policy]
 

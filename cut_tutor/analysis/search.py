@@ -48,7 +48,7 @@ def play_out(
     alone: every move meets the same deal and the same seats (common random numbers), and the result does not
     depend on which worker or which batch computed it. With ``infer``, the deals also agree with the turns on the
     pile as a ``policy`` seat would have played them (:class:`~cut_tutor.analysis.deals.Deals`). The compiled core
-    plays CUT's rollouts when it is built (:mod:`.native`), with the same results.
+    plays the rollouts when it is built (:mod:`.native`), with the same results.
     """
     deals = Deals(view, players(policy, [0])[0] if infer else None)
     me = deals.seat

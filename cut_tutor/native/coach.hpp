@@ -1,10 +1,11 @@
 // The AI seat's decision in C++: what a seat knows, every legal move's value and the Level's noise, move for move
-// the same as cut_tutor/coach (knowledge.py, values.py, scoring.py, cut.py, advice.py's choose and AIPlayer.choose).
+// the same as cut_tutor/coach (knowledge.py, values.py, scoring.py, cut.py, clear4.py, advice.py's choose and
+// AIPlayer.choose).
 //
 // The Python coach is the reference and holds the numbers: a Policy is filled from its Level and Style records, its
-// constants and the game's Numbers (styles.py, scoring.py, cut.py) at call time, so no weight is written twice.
-// Every sum adds in the reference's order and every round is Python's round(x, 2), so the totals are the same doubles.
-// CUT (cut.py) and Clear 4 (clear4.py, R22) each have their scorer.
+// constants and the game's Numbers (styles.py, scoring.py, cut.py, clear4.py) at call time, so no weight is written
+// twice. Every sum adds in the reference's order and every round is Python's round(x, 2), so the totals are the same
+// doubles. CUT (cut.py) and Clear 4 (clear4.py, R22) each have their scorer.
 #pragma once
 
 #include <cstdint>

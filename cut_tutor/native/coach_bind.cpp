@@ -49,7 +49,8 @@ void table(const py::dict& d, const char* where, const char* key, T (&out)[N]) {
 std::vector<int> ranks(const py::dict& d, const char* where, const char* key) {
     auto values = get<std::vector<int>>(d, where, key);
     for (int v : values)
-        if (v < 1 || v >= NCODES) throw py::value_error(std::string(where) + "." + key + " holds a bad code " + std::to_string(v));
+        if (v < 1 || v >= NCODES)
+            throw py::value_error(std::string(where) + "." + key + " holds a bad code " + std::to_string(v));
     return values;
 }
 
@@ -131,7 +132,8 @@ Position read(const PolicyObject& policy, const std::vector<int64_t>& packed, co
 
 int seat_of(const Position& p, int64_t seat) {
     if (seat < 0 || seat >= p.rules.players)
-        throw py::value_error("seat " + std::to_string(seat) + " is not one of the " + std::to_string(p.rules.players) + " seats");
+        throw py::value_error("seat " + std::to_string(seat) + " is not one of the " +
+                              std::to_string(p.rules.players) + " seats");
     return static_cast<int>(seat);
 }
 
@@ -213,7 +215,8 @@ std::vector<std::vector<std::pair<int64_t, bool>>> play(const PolicyObject& poli
                                                         const std::vector<std::vector<int64_t>>& seeds,
                                                         const std::vector<int64_t>& moves, int64_t which) {
     if (seeds.size() != starts.size())
-        throw py::value_error(std::to_string(seeds.size()) + " seed lists for " + std::to_string(starts.size()) + " starts");
+        throw py::value_error(std::to_string(seeds.size()) + " seed lists for " + std::to_string(starts.size()) +
+                              " starts");
     std::vector<State> states;
     Rules rules;
     int seat = 0;
@@ -274,12 +277,14 @@ std::pair<std::vector<int64_t>, std::vector<int64_t>> play_one(
 }  // namespace
 
 void bind_coach(py::module_& m) {
-    py::module_ c = m.def_submodule("coach", "The AI seat's decision (CUT and Clear 4) and rollouts of AI seats on packed positions.");
-    py::class_<PolicyObject, std::shared_ptr<PolicyObject>>(c, "Policy",
-                                                           "A Level and Style's weights and the scorers' numbers under one set of rules.")
+    py::module_ c = m.def_submodule(
+        "coach", "The AI seat's decision (CUT and Clear 4) and rollouts of AI seats on packed positions.");
+    py::class_<PolicyObject, std::shared_ptr<PolicyObject>>(
+        c, "Policy", "A Level and Style's weights and the scorers' numbers under one set of rules.")
         .def(py::init(&make_policy), py::arg("rules"), py::arg("level"), py::arg("style"), py::arg("constants"),
              py::arg("numbers"));
-    c.def("round2", &round2, py::arg("x"), "Python's round(x, 2), as every part and total of a move's value is rounded.");
+    c.def("round2", &round2, py::arg("x"),
+          "Python's round(x, 2), as every part and total of a move's value is rounded.");
     c.def("knowledge", &knowledge, py::arg("policy"), py::arg("position"), py::arg("seat"),
           "What ``seat`` knows of a packed position, as Knowledge.from_sight has it (codes for moves).");
     c.def("evaluate", &scores, py::arg("policy"), py::arg("position"),
