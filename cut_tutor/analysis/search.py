@@ -18,7 +18,9 @@ from typing import Any, Literal
 from ..coach import AIPlayer, Knowledge
 from ..engine import State
 from ..engine.moves import Move
+from ..engine.packed import code_of
 from ..engine.view import sight
+from . import native
 from .deals import Deals
 from .stats import MIN_ROLLOUTS, PRECISION, clearly_worse, mean_interval, mean_se
 
@@ -46,11 +48,17 @@ def play_out(
     Sample ``i`` is one deal consistent with the view and one seed per AI seat, both drawn from ``(seed, i)``
     alone: every move meets the same deal and the same seats (common random numbers), and the result does not
     depend on which worker or which batch computed it. With ``infer``, the deals also agree with the turns on the
-    pile as a ``policy`` seat would have played them (:class:`~cut_tutor.analysis.deals.Deals`).
+    pile as a ``policy`` seat would have played them (:class:`~cut_tutor.analysis.deals.Deals`). The compiled core
+    plays the rollouts when it is built (:mod:`.native`), with the same results.
     """
     deals = Deals(view, players(policy, [0])[0] if infer else None)
     me = deals.seat
     parsed = [Move.parse(text) for text in moves]
+    core = native.policy(policy, deals.rules)
+    if core is not None and native.NATIVE is not None:  # the compiled seats: the same rollouts in one call
+        packed = [sample_packed(deals, seed, i) for i in samples]
+        starts, codes = [p for p, _ in packed], [code_of(move) for move in parsed]
+        return [list(row) for row in native.NATIVE.rollouts(core, starts, [s for _, s in packed], codes, me)]
     results: list[list[Result]] = [[] for _ in parsed]
     for i in samples:
         start, seeds = sample(deals, seed, i)
@@ -65,9 +73,21 @@ def play_out(
 def sample(deals: Deals, seed: int, i: int) -> tuple[State, list[int]]:
     """Sample ``i`` of an analysis with ``seed``: one deal consistent with the view and one seed per AI seat, drawn
     from ``(seed, i)`` alone."""
-    rng = random.Random(f"analysis:{seed}:{i}")
+    rng = _draws(seed, i)
     start = deals.sample(rng)
     return start, [rng.getrandbits(32) for _ in range(start.players)]
+
+
+def sample_packed(deals: Deals, seed: int, i: int) -> tuple[list[int], list[int]]:
+    """:func:`sample`'s deal and seeds, the deal packed for the compiled core (:meth:`Deals.packed`)."""
+    rng = _draws(seed, i)
+    start = deals.packed(rng)
+    return start, [rng.getrandbits(32) for _ in deals.hidden_hands]
+
+
+def _draws(seed: int, i: int) -> random.Random:
+    """The generator of sample ``i`` of an analysis with ``seed``."""
+    return random.Random(f"analysis:{seed}:{i}")
 
 
 def play(state: State, seats: Sequence[AIPlayer], plies: int | None = None) -> int:
