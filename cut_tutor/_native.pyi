@@ -62,7 +62,9 @@ class _Coach:
     @staticmethod
     def choose(policy: _Policy, position: Sequence[int], rng: Random) -> tuple[int, list[tuple[int, float]]]: ...
     @staticmethod
-    def play(policies: Sequence[_Policy], position: Sequence[int], seeds: Sequence[int]) -> tuple[list[int], list[int]]: ...
+    def play(
+        policies: Sequence[_Policy], position: Sequence[int], seeds: Sequence[int]
+    ) -> tuple[list[int], list[int]]: ...
     @staticmethod
     def rollouts(
         policy: _Policy,
