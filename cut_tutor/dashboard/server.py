@@ -71,9 +71,9 @@ def _load_jupyter_server_extension(serverapp: Any) -> None:
 
 async def _start_jupyter_server_extension(serverapp: Any) -> None:
     """Serve the server's Voilà pages with the standalone dashboard's handlers: its page sets the ``_xsrf`` cookie
-    a browser that opened ``/voila/render/`` directly (Binder's badge, the hub's default URL) would otherwise never
-    get, so leaving the page shuts its kernel down. Voilà adds its routes after this extension loads, so they are
-    swapped here, the first thing the server does once its loop runs."""
+    a browser that opened ``/voila/render/`` directly (Binder's badge) would otherwise never get (a JupyterHub
+    server sets it as the learner signs in), so leaving the page shuts its kernel down. Voilà adds its routes after
+    this extension loads, so they are swapped here, the first thing the server does once its loop runs."""
     _swap_handlers(serverapp.web_app.default_router, set())
 
 
