@@ -1,6 +1,11 @@
 """Analysis speed and precision: mid-game 4-seat USA positions analysed for 2 s on 2 worker processes.
 
-Target: within 2 s wall on 2 cores, every move's gap to the best known to ±2 points
+First target, a judge's: within 2 s wall on 2 cores, the verdicts settled (the guide's *Analysis*): every move
+but the best *worse* or *too close* on 16 shared deals, and the price of a focus move known to ±2 points; the
+focus stands for the learner's move: the move the Expert:Balanced seat would play there. ``AIM`` (default
+``verdicts``) chooses the rounds' rule, so the rule that measures every gap (``gaps``) is measured on the same
+positions and the same figure.
+Second target: within 2 s wall on 2 cores, every move's gap to the best known to ±2 points
 (95% half-width) or marked too close. Reported per position, then as medians: wall time, rollouts, rollouts per
 second per core, the gaps' 95% half-widths, and whether the position reached the target: every move but the best
 *known* (within ±2 points) or *close* on at least ``MIN_CLOSE`` rollouts (a wide interval that reaches 0 after a few
@@ -17,8 +22,8 @@ in all; reported: the share of positions that meet it after each step, and how t
 compares with the first analysis' own estimate of it (its status line's "about … more").
 The positions are read from ``positions/analysis.jsonl``: drawn once from Expert self-play and kept, so that a change
 to the Expert (or to the engine's speed) is measured on the same positions rather than on the ones it now plays into.
-Run: ``.venv/bin/python benchmarks/bench_analysis.py [POSITIONS] [SECONDS] [WORKERS] [ROLLOUTS] [LONGER]`` (default
-30, 2.0, 2, none, 0); ``bench_analysis.py write-positions [COUNT]`` draws the file anew (default 60).
+Run: ``.venv/bin/python benchmarks/bench_analysis.py [POSITIONS] [SECONDS] [WORKERS] [ROLLOUTS] [LONGER] [AIM]``
+(default 30, 2.0, 2, none, 0, verdicts); ``bench_analysis.py write-positions [COUNT]`` draws the file anew (default 60).
 """
 
 from __future__ import annotations
@@ -36,7 +41,8 @@ from typing import Any
 
 from cut_tutor import Rules, State, view
 from cut_tutor.analysis import analyse
-from cut_tutor.analysis.stats import MIN_ROLLOUTS
+from cut_tutor.analysis.search import Aim
+from cut_tutor.analysis.stats import MIN_ROLLOUTS, PRECISION
 from cut_tutor.coach import AIPlayer, Knowledge
 from cut_tutor.engine.view import sight
 from cut_tutor.widgets.coach_panel import LONGER
@@ -127,16 +133,21 @@ def main() -> None:
     workers = int(sys.argv[3]) if len(sys.argv) > 3 else 2
     budget = int(sys.argv[4]) or None if len(sys.argv) > 4 else None
     cap = float(sys.argv[5]) if len(sys.argv) > 5 else 0.0
+    aim: Aim = "gaps" if sys.argv[6:7] == ["gaps"] else "verdicts"
     states = positions(count)
     before = baseline()
     rows = []
     with ProcessPoolExecutor(max(1, workers)) as pool:
         pool.submit(sum, [0]).result()  # the workers start before the clock does
         for k, state in enumerate(states):
+            seen = view(state, state.turn)
+            focus = seen["legal"].index(str(AIPlayer("Expert", "Balanced", seed=k).choose_view(seen)))
             start = time.perf_counter()
-            result = analyse(view(state, state.turn), seconds=None if budget else seconds, seed=k,
-                             executor=pool if workers else None, max_rollouts=budget)  # fmt: skip
+            result = analyse(seen, seconds=None if budget else seconds, seed=k, executor=pool if workers else None,
+                             max_rollouts=budget, aim=aim, focus=[seen["legal"][focus]])  # fmt: skip
             wall = time.perf_counter() - start
+            assert result.search is not None
+            verdicts = not result.search.undecided([focus], PRECISION, MIN_ROLLOUTS)
             others = [m for m in result.moves if m.verdict != "best"]
             halves = [(m.gap_high - m.gap_low) / 2 for m in others]
             known = [h <= TARGET for h in halves]
@@ -159,6 +170,7 @@ def main() -> None:
                     "half": statistics.median(halves),
                     "max_half": max(halves),
                     "strict": result.settled == len(others),
+                    "verdicts": verdicts,
                     "presses": presses,
                     "known": sum(known),
                     "close": sum(close),
@@ -171,17 +183,20 @@ def main() -> None:
             print(f"{k:3d} moves {r['moves']:2d}  {r['wall']:.2f} s  {r['rollouts']:4d} rollouts"
                   f"  {r['per_core']:5.0f}/s/core  half-width median {r['half']:5.2f} max {r['max_half']:6.2f}"
                   f"  known {r['known']:2d} close {r['close']:2d} of {r['others']:2d}  {r['stopped']:<6}"
-                  f"  target {'yes' if r['strict'] else 'no'}", flush=True)  # fmt: skip
+                  f"  verdicts {'yes' if r['verdicts'] else 'no'}  gaps {'yes' if r['strict'] else 'no'}",
+                  flush=True)  # fmt: skip
     after = baseline()
     base = statistics.median([before, after])
     median = {key: statistics.median(r[key] for r in rows) for key in ("moves", "wall", "rollouts", "per_core", "half")}
     spent = f"{budget} rollouts" if budget else f"{seconds} s"
-    print(f"\n{count} positions, {spent} each on {workers or 'no'} workers; medians:")
+    print(f"\n{count} positions, {spent} each on {workers or 'no'} workers, rounds aimed at the {aim}; medians:")
     print(f"  legal moves {median['moves']:.0f}, wall {median['wall']:.2f} s, rollouts {median['rollouts']:.0f},"
           f" {median['per_core']:.0f} rollouts/s/core, gap half-width {median['half']:.2f} points")  # fmt: skip
     others = sum(r["others"] for r in rows)
     known, close = sum(r["known"] for r in rows), sum(r["close"] for r in rows)
     reached = sum(r["strict"] for r in rows) / len(rows)
+    print(f"  verdicts settled (the focus priced to ±{TARGET}): {sum(r['verdicts'] for r in rows)} of {len(rows)}"
+          f" positions")  # fmt: skip
     print(f"  every gap within ±{TARGET} or close on {MIN_CLOSE}+ rollouts: {reached:.0%} of positions;"
           f" of the {others} other moves, {known / others:.0%} known to ±{TARGET}, {close / others:.0%}"
           f" close, {1 - (known + close) / others:.0%} neither")  # fmt: skip

@@ -20,6 +20,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 
 from cut_tutor import Rules, State
+from cut_tutor.analysis.evaluations import forget
 from cut_tutor.coach import AIPlayer, Knowledge
 from cut_tutor.engine import record_of, replay, view
 from cut_tutor.engine.view import sight
@@ -57,6 +58,7 @@ def main() -> None:
     print(f"  1 worker (in-process): {wall:.2f} s wall, {cpu:.2f} s CPU")
     with ProcessPoolExecutor(2) as pool:
         [f.result() for f in [pool.submit(time.sleep, 0.2) for _ in range(2)]]  # both workers up before the clock
+        forget()  # evaluated afresh on the workers, not read from the first review's
         start = time.perf_counter()
         twin = review(record, 0, executor=pool)
         wall = time.perf_counter() - start

@@ -35,3 +35,43 @@ class _Engine:
     def random_playouts(position: Sequence[int], count: int, rng: Random) -> list[list[int]]: ...
 
 engine: _Engine
+
+class _Policy:
+    """A Level and Style's weights and the scorers' numbers under one set of rules (``cut_tutor.analysis.native``)."""
+
+    def __init__(
+        self,
+        rules: Sequence[int],
+        level: dict[str, Any],
+        style: dict[str, Any],
+        constants: dict[str, Any],
+        numbers: dict[str, Any],
+    ) -> None: ...
+
+class _Coach:
+    """The AI seat's decision (CUT and Clear 4) and rollouts of AI seats on packed positions."""
+
+    Policy: type[_Policy]
+
+    @staticmethod
+    def round2(x: float) -> float: ...
+    @staticmethod
+    def knowledge(policy: _Policy, position: Sequence[int], seat: int) -> dict[str, Any]: ...
+    @staticmethod
+    def evaluate(policy: _Policy, position: Sequence[int]) -> list[tuple[int, float]]: ...
+    @staticmethod
+    def choose(policy: _Policy, position: Sequence[int], rng: Random) -> tuple[int, list[tuple[int, float]]]: ...
+    @staticmethod
+    def play(
+        policies: Sequence[_Policy], position: Sequence[int], seeds: Sequence[int]
+    ) -> tuple[list[int], list[int]]: ...
+    @staticmethod
+    def rollouts(
+        policy: _Policy,
+        starts: Sequence[Sequence[int]],
+        seeds: Sequence[Sequence[int]],
+        moves: Sequence[int],
+        seat: int,
+    ) -> list[list[tuple[int, bool]]]: ...
+
+coach: _Coach

@@ -99,8 +99,10 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     import json
 
     from .analysis import analyse
+    from .analysis.evaluations import seed_of
 
     state = State.from_position(Path(args.position).read_text(encoding="utf-8"))
+    seen = view(state, state.turn)
     seconds = args.seconds if args.seconds is not None else (None if args.rollouts else 2.0)
     executor = None
     if args.workers > 1:
@@ -110,8 +112,9 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     try:
         with _progress(args.quiet, "%", "{percentage:3.0f}%|{bar}| {elapsed}") as shown:
             share = None if shown is None else lambda spent: shown(round(100 * spent), 100)
-            result = analyse(view(state, state.turn), seconds=seconds, seed=args.seed, executor=executor,
-                             max_rollouts=args.rollouts, progress=share)  # fmt: skip
+            seed = seed_of(seen) if args.seed is None else args.seed
+            result = analyse(seen, seconds=seconds, seed=seed, executor=executor, max_rollouts=args.rollouts,
+                             progress=share)  # fmt: skip
     finally:
         if executor is not None:
             executor.shutdown()
@@ -375,7 +378,7 @@ def build_parser() -> argparse.ArgumentParser:
     ana.add_argument("position", help="a JSON position file")
     ana.add_argument("--seconds", type=float, help="time budget (default 2; none when only --rollouts is given)")
     ana.add_argument("--rollouts", type=int, help="rollout budget, all moves together: repeatable for a seed")
-    ana.add_argument("--seed", type=int, default=0)
+    ana.add_argument("--seed", type=int, help="the deals' seed (default: the position's own, as the tutor's)")
     ana.add_argument("--workers", type=int, default=1)
     ana.add_argument("--quiet", action="store_true", help="no progress bar")
     out = ana.add_mutually_exclusive_group()
@@ -388,9 +391,9 @@ def build_parser() -> argparse.ArgumentParser:
     rev.add_argument("--seat", type=int, required=True)
     rev.add_argument("--json", action="store_true", help="one JSON object per decision, then a summary object")
     rev.add_argument("--seconds", type=float, help="time budget of the whole review (default: none)")
-    rev.add_argument("--rollouts", type=int, help="rollout budget of each decision, both stages (default 160)")
+    rev.add_argument("--rollouts", type=int, help="rollout budget of each decision at most (default 160)")
     rev.add_argument("--deal-rollouts", type=int, help="fresh deals that measure the deal's luck (default 64)")
-    rev.add_argument("--seed", type=int, default=0)
+    rev.add_argument("--seed", type=int, default=0, help="the seed of the fresh deals that measure the deal's luck")
     rev.add_argument("--workers", type=int, default=1)
     rev.set_defaults(func=cmd_review)
 

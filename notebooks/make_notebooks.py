@@ -374,7 +374,7 @@ for name, description in COACHES.items():
     code("""
     from cut_tutor.analysis import analyse
 
-    check = analyse(view(late, 0), seconds=None, seed=3, max_rollouts=300)
+    check = analyse(view(late, 0), seconds=None, seed=3, max_rollouts=300, aim="gaps")
     check
     """),
     md("""
@@ -386,7 +386,7 @@ for name, description in COACHES.items():
     points.
     """),
     code("""
-    longer = analyse(view(late, 0), seconds=None, max_rollouts=1200, resume=check)
+    longer = analyse(view(late, 0), seconds=None, max_rollouts=1200, resume=check, aim="gaps")
     assert longer.stopped == "apart" and longer.settled == len(longer.moves) - 1, longer.status
     late_picks = {coach: str(advise(view(late, 0), coach).move) for coach in COACHES}
     gaps = {coach: next(m.gap for m in longer.moves if str(m.move) == move) for coach, move in late_picks.items()}

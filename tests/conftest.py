@@ -55,6 +55,15 @@ def _no_automatic_reviews(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(ReviewRoom, "automatic", False)
 
 
+@pytest.fixture(autouse=True)
+def _fresh_evaluations() -> None:
+    """Each test starts with no position evaluated: the process keeps one evaluation per position, and a test
+    that counts or spies on rollouts must not find another test's."""
+    from cut_tutor.analysis.evaluations import forget
+
+    forget()
+
+
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
     """The dashboard served by Voilà for one browser test module, its URL (a module that needs another server, the

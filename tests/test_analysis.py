@@ -16,7 +16,8 @@ from typing import Any
 
 import pytest
 
-from cut_tutor.analysis import Analysis, Deals, analyse
+from cut_tutor.analysis import Analysis, Deals, analyse, evaluation
+from cut_tutor.analysis.evaluations import cached, forget, seed_of
 from cut_tutor.analysis.report import MoveValue
 from cut_tutor.analysis.run import POLICY, values_of
 from cut_tutor.analysis.search import Result, Search, play_out, players, rounds
@@ -416,6 +417,89 @@ class TestAllocation:
         assert half_width(found, 2) > 2.0
 
 
+class TestTheVerdictsRule:
+    """A judge's rounds stop as soon as the verdicts are settled (the guide's *Analysis*): every other move *worse*
+    or *too close* on 16 shared deals, and the focus move's gap to the best known to ±2 points."""
+
+    def test_without_a_focus_the_first_round_settles_every_verdict(self) -> None:
+        found = rounds(synthetic([10, 13, 40], own=[1, 8, 8]), 3, seconds=None, max_rollouts=2000, aim="verdicts")
+        assert [len(r) for r in found.results] == [16, 16, 16] and found.stopped == "apart"
+        assert half_width(found, 1) > 2.0 and half_width(found, 2) > 2.0  # not known: the gaps aim would go on
+        gaps = rounds(synthetic([10, 13, 40], own=[1, 8, 8]), 3, seconds=None, max_rollouts=2000)
+        assert gaps.rollouts > found.rollouts
+
+    def test_the_focus_move_is_priced_to_two_points_and_no_other_is_played_on(self) -> None:
+        found = rounds(synthetic([10, 13, 40], own=[1, 8, 8]), 3, seconds=None, max_rollouts=2000, aim="verdicts",
+                       focus=[2])  # fmt: skip
+        counts = [len(r) for r in found.results]
+        assert found.stopped == "apart" and counts[1] == 16 and counts[0] == counts[2] > 16
+        assert half_width(found, 2) <= 2.0 and not found.undecided([2], 2.0, 16)
+        assert found.undecided([1], 2.0, 16) == [1]  # the close move's price is not known: it was not asked
+
+    def test_a_focus_on_the_best_costs_nothing_more(self) -> None:
+        found = rounds(synthetic([10, 40]), 2, seconds=None, max_rollouts=2000, aim="verdicts", focus=[0])
+        assert [len(r) for r in found.results] == [16, 16] and found.best == 0
+
+    def test_a_budget_too_small_for_the_price_stops_unsettled(self) -> None:
+        found = rounds(synthetic([10, 13, 40], own=[1, 8, 8]), 3, seconds=None, max_rollouts=60, aim="verdicts",
+                       focus=[2])  # fmt: skip
+        assert found.stopped == "budget" and found.undecided([2], 2.0, 16) == [2]
+
+
+class TestOneEvaluation:
+    """One evaluation per position: seeded by the view, kept, extended on the same sample stream, never redrawn."""
+
+    def test_re_opening_a_position_gives_the_same_evaluation(self) -> None:
+        state = mid_game(7)
+        seat_view = view(state, state.turn)
+        first = evaluation(seat_view, rollouts=80)
+        assert first.seed == seed_of(seat_view) == seed_of(json.loads(json.dumps(seat_view)))
+        assert evaluation(seat_view, rollouts=80) is first and cached(seat_view) is first
+        forget()  # another process: the same view, the same budget, the same numbers
+        again = evaluation(json.loads(json.dumps(seat_view)), rollouts=80)
+        assert again is not first and figures(again.analysis) == figures(first.analysis) and again.seed == first.seed
+
+    def test_the_seed_is_the_position_s_not_the_caller_s(self) -> None:
+        one, two = (view(mid_game(seed), mid_game(seed).turn) for seed in (7, 8))
+        assert seed_of(one) != seed_of(two)
+        moved = dict(one, turns=one["turns"] + 1)
+        assert seed_of(moved) != seed_of(one)  # every field of the view counts
+
+    def test_extending_narrows_it_and_keeps_the_earlier_samples_and_seed(self) -> None:
+        state = mid_game(7)
+        seat_view = view(state, state.turn)
+        legal = seat_view["legal"]
+        first = evaluation(seat_view, rollouts=80)
+        assert first.analysis.search is not None
+        kept = [list(s) for s in first.analysis.search.samples], [list(r) for r in first.analysis.search.results]
+        focus = next(str(m.move) for m in first.moves if m.verdict != "best")
+        more = evaluation(seat_view, focus=focus, rollouts=2000)
+        assert more.seed == first.seed and more.rollouts > first.rollouts and cached(seat_view) is more
+        search = more.analysis.search
+        assert search is not None
+        for k in range(len(legal)):
+            assert search.samples[k][: len(kept[0][k])] == kept[0][k]  # the earlier rollouts first, unchanged
+            assert search.results[k][: len(kept[1][k])] == kept[1][k]
+            assert search.samples[k] == sorted(set(search.samples[k]))
+        if more.best.move == first.best.move:
+            narrow, wide = more.price(focus), first.price(focus)
+            assert narrow.gap_high - narrow.gap_low < wide.gap_high - wide.gap_low
+        assert more.decided(focus) or more.rollouts == 2000
+        assert evaluation(seat_view, focus=focus, rollouts=2000) is more  # settled: asked again, nothing more
+
+    def test_one_begun_before_forget_is_not_kept(self) -> None:
+        """A test forgets every evaluation; one still being made then (a thread of an earlier test) is not kept."""
+        state = mid_game(7)
+        seat_view = view(state, state.turn)
+        made = evaluation(seat_view, rollouts=80, progress=lambda share: forget())
+        assert made.rollouts and cached(seat_view) is None
+
+    def test_a_focus_that_is_not_legal_is_refused(self) -> None:
+        state = mid_game(7)
+        with pytest.raises(ValueError, match="not one of the legal moves"):
+            evaluation(view(state, state.turn), focus="13×K", rollouts=80)
+
+
 class TestContinuing:
     """*Analyse longer*: a finished analysis continued on the deals after its own (GNU Backgammon's extended
     rollouts), without changing the first, repeatably, and only for the position it is of."""
@@ -551,6 +635,13 @@ class TestCli:
         assert {(row["move"], row["label"]) for row in rows} == {(str(m), labels[m]) for m in state.legal_moves()}
         expected = analyse(view(state, 0), seconds=None, seed=4, max_rollouts=60)
         assert rows == figures(expected)
+
+    def test_without_a_seed_it_gives_the_position_s_evaluation(self, tmp_path: Path) -> None:
+        path = tmp_path / "position.json"
+        path.write_text(json.dumps(ENDGAME), encoding="utf-8")
+        code, out, _ = self.run(str(path), "--rollouts", "60", "--json")
+        found = evaluation(view(State.from_position(ENDGAME), 0), rollouts=60)
+        assert code == 0 and [json.loads(line) for line in out.splitlines()] == figures(found.analysis)
 
     def test_a_terminal_sees_the_progress_bar_fill(self, tmp_path: Path) -> None:
         path = tmp_path / "position.json"

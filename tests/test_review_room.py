@@ -15,13 +15,15 @@ import pytest
 
 pytest.importorskip("ipywidgets")
 
-from cut_tutor.analysis import Analysis, MoveValue
+from cut_tutor.analysis import Analysis, MoveValue, evaluations
+from cut_tutor.analysis.search import Search
 from cut_tutor.coach import advise
 from cut_tutor.engine import Move, view
 from cut_tutor.engine.view import unseen
 from cut_tutor.engine.words import RETRY_ASK, TUTOR_CHECKING, tutor_cleared, tutor_measured
+from cut_tutor.review import grade
+from cut_tutor.review.drills import judge as drills_judge
 from cut_tutor.review.tutor import HEURISTIC_NOISE, judge
-from cut_tutor.widgets import coach_panel
 from cut_tutor.widgets.app import GameApp
 from cut_tutor.widgets.review_room import DRILLS_FILE, ReviewRoom
 from cut_tutor.widgets.shared import YOU
@@ -217,8 +219,9 @@ def test_the_tutor_judges_by_the_advice_you_are_shown(tmp_path: Path) -> None:
 
 
 class Analyser:
-    """Stands in for the coach panel's analysis: a constructed verdict on your move, counting its runs; a run
-    lasts until :attr:`go` is set (or the run is cancelled)."""
+    """Stands in for the analysis under your position's evaluation: a constructed verdict on your move, counting its
+    runs; a run lasts until :attr:`go` is set (or the run is cancelled). Its rollouts give every move the same
+    points on every deal, so each gap is known exactly and the verdicts are settled."""
 
     def __init__(self, move: str, gap: float, low: float, high: float) -> None:
         self.move, self.gap, self.low, self.high = move, gap, low, high
@@ -236,7 +239,10 @@ class Analyser:
                 gap, low, high = (self.gap, self.low, self.high) if text == self.move else (1.0, -1.0, 3.0)
                 rows.append(MoveValue(Move.parse(text), text, 5 + gap, 4 + gap, 6 + gap, gap, low, high, 0.0, 50,
                                       "close" if low <= 0 else "worse"))  # fmt: skip
-        return Analysis(seen["seat"], rows, 50 * len(rows), 0.1, "budget", 0, "Expert:Balanced")
+        points = {str(m.move): round(m.expected) for m in rows}
+        search = Search([list(range(16)) for _ in seen["legal"]], [[(points[t], False)] * 16 for t in seen["legal"]],
+                        list(range(len(seen["legal"]))), "apart", 0.1)  # fmt: skip
+        return Analysis(seen["seat"], rows, 50 * len(rows), 0.1, "budget", 0, "Expert:Balanced", search=search)
 
 
 def said_label(app: GameApp, move: str) -> str:
@@ -251,7 +257,7 @@ def asked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *verdict: float) -> t
     app.deal(seed=SEED)
     bad = worst(app)
     analyser = Analyser(bad, *verdict)
-    monkeypatch.setattr(coach_panel, "analyse", analyser)
+    monkeypatch.setattr(evaluations, "analyse", analyser)
     app.set_tutor(True, threshold=12.0)
     assert app.review.asks([bad]) and app.review.caution is not None and app.review.caution.source == "coach"
     assert TUTOR_CHECKING in app.review.tutor_said.value
@@ -337,7 +343,7 @@ def test_no_analysis_starts_when_tutor_mode_is_off_or_the_play_is_fine(
     assert advice is not None
     analyser = Analyser(worst(app), 20.0, 10.0, 30.0)
     analyser.go.set()
-    monkeypatch.setattr(coach_panel, "analyse", analyser)
+    monkeypatch.setattr(evaluations, "analyse", analyser)
     app.set_tutor(True, threshold=12.0)
     assert app.review.asks([advice.move]) is False and app.review._check is None  # the coach's own move
     app.set_tutor(False)
@@ -351,7 +357,7 @@ def test_an_analysis_already_made_answers_at_once(tmp_path: Path, monkeypatch: p
     app.deal(seed=SEED)
     analyser = Analyser(worst(app), 20.0, 10.0, 30.0)
     analyser.go.set()
-    monkeypatch.setattr(coach_panel, "analyse", analyser)
+    monkeypatch.setattr(evaluations, "analyse", analyser)
     app.coach.start_rollouts(wait=True)  # the learner ran the analysis from the coach panel first
     app.set_tutor(True, threshold=12.0)
     app.play(worst(app))
@@ -381,6 +387,42 @@ def test_the_tutor_refines_with_a_real_analysis(tmp_path: Path) -> None:
         said = tutor_cleared(label, mine.gap, mine.gap_low, mine.gap_high, threshold)
     assert said in app.review.tutor_said.value
     assert app.state is not None and not app.state.moves
+
+
+def test_every_judge_reads_the_position_s_one_evaluation(tmp_path: Path) -> None:
+    """One position, every judge (twins): the tutor's price for your move is the review's loss for that decision,
+    with the same interval and the same best, and a retry and a drill of it judge by the same figures."""
+    app = small_app(tmp_path)
+    app.review.rollouts = 64
+    app.review.tutor_seconds, app.review.tutor_rollouts = None, 64  # the review's budget: neither extends the other
+    app.deal(seed=SEED)
+    app.set_tutor(True, threshold=HEURISTIC_NOISE)
+    assert app.state is not None
+    ply, bad = len(app.state.moves), worst(app)
+    app.play(bad)
+    caution = app.review.wait_tutor()
+    assert caution is not None and caution.source == "analysis" and caution.move == bad
+    app.play_anyway()
+    app.set_tutor(False)
+    while not app.state.over:
+        app.play(worst(app))
+    hand = app.review_hand(wait=True)
+    assert hand is not None
+    k, d = next((k, d) for k, d in enumerate(hand.decisions) if d.ply == ply)
+    assert (d.move, d.best, d.loss, d.loss_low, d.loss_high) == (bad, caution.best, caution.loss, caution.low,
+                                                                 caution.high)  # fmt: skip
+    assert caution.low is not None
+    if caution.low <= 0:
+        assert d.grade is None and not caution.asks(0.5)  # too close to call: neither asked about nor graded
+    else:
+        assert d.grade == grade(caution.loss, caution.low)
+    panel = app.review_panel
+    assert panel is not None
+    panel.select(k)
+    panel.retry()
+    panel.choose(bad)
+    assert panel.analysis is not None and str(panel.analysis.best.move) == d.best
+    assert drills_judge(panel.analysis, bad)[1] == d.loss
 
 
 def test_the_belief_panel_shows_your_view_on_your_turn_only(tmp_path: Path) -> None:

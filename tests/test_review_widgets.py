@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from datetime import UTC, datetime, timedelta
@@ -64,9 +65,13 @@ def graded(record: dict[str, Any]) -> tuple[HandReview, dict[int, Analysis]]:
     return summarise(list(found.items()), moves, movers, 0, points=0, average=10.0), found
 
 
+#: The seats' names, as the app passes them.
+NAMES = ["You", "Ann"]
+
+
 def panel_of(record: dict[str, Any], graded: tuple[HandReview, dict[int, Analysis]]) -> ReviewPanel:
     hand, found = graded
-    return ReviewPanel(record, hand, analyser=lambda r, seat, ply: found[ply])
+    return ReviewPanel(record, hand, names=NAMES, analyser=lambda r, seat, ply: found[ply])
 
 
 class TestReviewPanel:
@@ -79,7 +84,7 @@ class TestReviewPanel:
             seen = view(replay(record, upto=d.ply), 0)
             assert row["You played"] == move_label(Move.parse(d.move), seen)
             assert row["Best"] == move_label(Move.parse(d.best), seen)
-            assert row["Turn"] == str(d.ply + 1)
+            assert row["Turn"] == str(seen["turns"])  # the rules' turns (R15), not the moves made
         mistake = rows[MISTAKES[0]]
         assert (mistake["Loss"], mistake["Grade"]) == ("20.0 ± 15.0 points", "? mistake")
         assert rows[0]["Loss"] == "—" and rows[0]["Grade"] == ""
@@ -114,14 +119,28 @@ class TestReviewPanel:
         decision = hand.decisions[MISTAKES[0]]
         panel._find.click()
         seen = view(replay(record, upto=ply), 0)
-        labels = [move_label(Move.parse(m), seen) for m in seen["legal"]]
-        assert [b.description for b in panel._choices.children] == labels
+        labels = [move_label(Move.parse(m), seen, NAMES) for m in seen["legal"]]
+        table = panel.position.widget
+        assert [a["label"] for a in table.table["actions"]] == labels  # the table's own buttons
+        assert panel.position.shown and table.table["mode"] == "study"
+        assert table.table["view"] == seen and "review" not in table.table  # the seat's view, nothing more (C2)
+        synced = json.loads(table.synced_json())["table"]["view"]["seats"]
+        assert all("hand" not in info for k, info in enumerate(synced) if k != 0)  # no other seat's hand
         assert panel.analysis is None and panel.verdict == "" and panel._shown.value == ""
         assert panel._said.value == RETRY_ASK
+        assert not table.receive({"type": "undo"}) and "choose one of its moves" in table.error
         worse = next(m.move for m in found[ply].moves if m.verdict == "worse" and str(m.move) != decision.move)
-        panel._choices.children[seen["legal"].index(str(worse))].click()
+        assert table.receive({"type": "move", "move": str(worse)})
         assert panel.verdict == "Worse than the best move by 9.0 points."
-        assert panel.analysis is found[ply] and panel._shown.value and panel._choices.children == ()
+        # the verdict under the position, the question gone from above it
+        children = list(panel.root.children)
+        assert panel._verdict.value == panel.verdict and panel._said.value == ""
+        assert children.index(panel.position.box) < children.index(panel._verdict) < children.index(panel._shown)
+        assert panel.analysis is found[ply] and panel._shown.value and table.table["actions"] == []
+        assert table.table["view"]["hand"] == seen["hand"]  # the position stays, without its moves
+        shown = re.sub(r"<[^>]+>", " ", panel._shown.value.split("</style>")[1])
+        assert "●\u00a0your choice" in shown and not re.search(r"\bseat \d|\d×[A-Z0-9]|\btake\b", shown)
+        assert not table.receive({"type": "move", "move": str(worse)})  # answered: nothing more to press
         with pytest.raises(ValueError, match="Find a better move"):
             panel.choose(decision.best)
         panel.retry()
@@ -130,11 +149,11 @@ class TestReviewPanel:
         panel.retry()
         assert panel.choose(str(close)) == "Within noise of the best move."
         panel.select(0)
-        assert panel.analysis is None and panel._shown.value == "" and panel._choices.children == ()
+        assert panel.analysis is None and panel._shown.value == "" and not panel.position.shown
 
     def test_by_default_a_retry_shows_the_review_s_own_analysis(self, record: dict[str, Any]) -> None:
         hand = review(record, 0, rollouts=8, deal_rollouts=2, seed=5)
-        panel = ReviewPanel(record, hand, rollouts=8, seed=5)
+        panel = ReviewPanel(record, hand, rollouts=8)
         for k in (0, len(hand.decisions) - 1):
             d = hand.decisions[k]
             panel.select(k)
@@ -187,19 +206,27 @@ class TestDrillsPanel:
         hand, found = graded
         now = [self.START]
         deck = Drills(tmp_path / "drills.sqlite", clock=lambda: now[0])
-        panel = DrillsPanel(deck, analyser=lambda drill: found[drill.ply])
+        panel = DrillsPanel(deck, analyser=lambda drill: found[drill.ply], names=NAMES)
         assert panel.current is None and panel.root.children[0].value == NO_DRILLS and panel.moves() == []
         assert deck.add_mistakes(record, hand)
         panel.refresh()
         drill = panel.current
         assert drill is not None and len(panel.due) == len(MISTAKES)
-        assert panel.root.children[0].value.startswith(f"Drill 1 of {len(MISTAKES)}")
         seen = drill.view()
-        assert panel.moves() == [move_label(Move.parse(m), seen) for m in seen["legal"]]
+        # numbered as the review numbers the same decision, the seat by its name
+        (row,) = [r for r, d in zip(panel_of(record, graded).rows(), hand.decisions, strict=True) if d.ply == drill.ply]
+        heading = panel.root.children[0].value
+        assert heading.startswith(f"Drill 1 of {len(MISTAKES)} — Turn {row['Turn']}, You: ")
+        assert not re.search(r"(?i)\bseat \d", heading)
+        table = panel.position.widget
+        assert table.table["view"] == seen and table.table["status"] == heading.split(" — ")[1]
+        assert panel.moves() == [a["label"] for a in table.table["actions"]]
+        assert panel.moves() == [move_label(Move.parse(m), seen, NAMES) for m in seen["legal"]]
         assert panel.analysis is None and panel._shown.value == ""
         made = str(record["moves"][drill.ply])
-        panel._choices.children[seen["legal"].index(made)].click()
+        assert table.receive({"type": "move", "move": made})
         assert panel.verdict == "Worse than the best move by 20.0 points." and panel._shown.value
+        assert table.table["actions"] == []
         assert [a["solved"] for a in deck.attempts()] == [0]
         panel._next.click()
         assert drill.id not in {d.id for d in panel.due}  # answered wrong: due again later, not now

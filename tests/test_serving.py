@@ -1,4 +1,5 @@
-"""The guide's route: every file of the built guide and nothing outside it, however the path is spelled."""
+"""The guide's route: every file of the built guide and nothing outside it, however the path is spelled; and what
+the package's server extension gives a Jupyter server's Voilà: the dashboard's handlers and executor settings."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ import logging
 import os
 import socket
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
@@ -130,3 +133,73 @@ def test_the_notebook_names_the_offline_template_voila_then_finds(monkeypatch: p
     assert os.environ["JUPYTER_PATH"].split(os.pathsep) == [str(JUPYTER_DATA), "/elsewhere"]
     found = [Path(p) for p in collect_template_paths(["voila", "nbconvert"], "cut_tutor")]
     assert JUPYTER_DATA / "voila" / "templates" / "cut_tutor" in found
+
+
+def _lab_server(config: dict[str, Any]) -> SimpleNamespace:
+    """What the package's server extension uses of a Jupyter server: its config, its web app and base URL."""
+    from traitlets.config import Config
+
+    return SimpleNamespace(config=Config(config), web_app=tornado.web.Application(), base_url="/")
+
+
+def test_a_jupyter_servers_voila_runs_the_dashboards_cell_as_the_standalone_one_does() -> None:
+    """The page's executor gets ``voila.json``'s timeout for the widget messages under ``/voila/render/`` too: the
+    file the standalone command line names, read once; a busy server does not give the first cell up early."""
+    import nbformat
+    from traitlets.config.loader import JSONFileConfigLoader
+    from voila.execute import VoilaExecutor
+
+    from cut_tutor import dashboard
+    from cut_tutor.cli import voila_command
+    from cut_tutor.dashboard.server import _load_jupyter_server_extension
+
+    [paths] = [arg.split("=", 1)[1] for arg in voila_command(dashboard.notebook(), 1) if "config_file_paths" in arg]
+    standalone = JSONFileConfigLoader("voila.json", path=paths).load_config()
+    server = _lab_server({})
+    _load_jupyter_server_extension(server)
+    nb = nbformat.v4.new_notebook()
+    timeout = VoilaExecutor(nb, config=standalone).iopub_timeout
+    assert timeout != VoilaExecutor(nb).iopub_timeout, "voila.json sets the timeout"
+    assert VoilaExecutor(nb, config=server.config).iopub_timeout == timeout
+    assert (
+        VoilaExecutor(nb, config=server.config).store_widget_state
+        == VoilaExecutor(nb, config=standalone).store_widget_state
+    )
+
+
+def test_a_jupyter_servers_own_executor_setting_stays() -> None:
+    from cut_tutor.dashboard.server import _load_jupyter_server_extension
+
+    server = _lab_server({"VoilaExecutor": {"iopub_timeout": 7}})
+    _load_jupyter_server_extension(server)
+    assert server.config.VoilaExecutor.iopub_timeout == 7
+
+
+def test_a_jupyter_servers_voila_pages_are_the_dashboards() -> None:
+    """Voilà's page and leaving routes, added after the package's extension loaded, are served by the standalone
+    dashboard's handlers once the server starts: the page sets the ``_xsrf`` cookie leaving it needs."""
+    from tornado.httputil import HTTPHeaders, HTTPServerRequest, RequestStartLine
+    from voila.shutdown_kernel_handler import VoilaShutdownKernelHandler
+    from voila.tornado.handler import TornadoVoilaHandler
+
+    from cut_tutor.dashboard.server import (
+        LearnerShutdownHandler,
+        TutorPageHandler,
+        _load_jupyter_server_extension,
+        _start_jupyter_server_extension,
+    )
+
+    server = _lab_server({})
+    _load_jupyter_server_extension(server)
+    server.web_app.add_handlers(".*$", [("/voila/render/(.*)", TornadoVoilaHandler, {}),
+                                        ("/voila/api/shutdown/(.*)", VoilaShutdownKernelHandler)])  # fmt: skip
+    asyncio.run(_start_jupyter_server_extension(server))
+
+    def handler(path: str) -> type:
+        request = HTTPServerRequest(
+            start_line=RequestStartLine("GET", path, "HTTP/1.1"), headers=HTTPHeaders({"Host": "127.0.0.1"})
+        )
+        return server.web_app.find_handler(request).handler_class  # type: ignore[no-any-return]
+
+    assert handler("/voila/render/dashboard.ipynb") is TutorPageHandler
+    assert handler("/voila/api/shutdown/1-2-3-4-5") is LearnerShutdownHandler

@@ -8,13 +8,17 @@ import json
 import random
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from cut_tutor.analysis import Analysis, MoveValue
+from cut_tutor.coach import advise
 from cut_tutor.coach.scoring import COMPONENTS
-from cut_tutor.engine import Rules, State, replay, view
+from cut_tutor.engine import Move, Rules, State, replay, view
 from cut_tutor.engine.words import COMPONENT_HELP
 from cut_tutor.widgets import GameApp, Replayer, move_label
+from cut_tutor.widgets.move_table import analysis_html, move_rows, move_table_html
 from cut_tutor.widgets.replayer import REVIEW
 from cut_tutor.widgets.table import IntentError
 
@@ -92,11 +96,70 @@ class TestMoveTable:
         done = app.coach.rollouts()
         assert done is not None
         html = app.analysis_html.value
-        assert "expected" in html and "rollouts" in html and html.count(" ± ") == len(done.moves)
+        assert "expected" in html and "rollouts" in html and html.count("<small>± ") == len(rows(html))
         best = next(r for r in rows(html) if f'data-move="{done.best.move}"' in r)
         assert (
             "cut-mt-best" in best and f"Best by the rollouts: <b>{done.best.label}</b>" in app.coach.rollout_html.value
         )
+
+
+#: Seat 0 on a 9 with K and Q above it: two takes that differ only by the card shown (R11), and three plays under.
+TAKES = {"rules": {"players": 2}, "turn": 0, "pile": "9@1",
+         "seats": [{"hand": "K Q 5 5 3"}, {"hand": "K K Q Q 9"}]}  # fmt: skip
+
+
+class TestTableALearnerReads:
+    """The verdict's columns only, the parts behind a named button, no engine notation, takes as one choice."""
+
+    def analysis(self, seen: dict[str, Any], expected: dict[str, float]) -> Analysis:
+        """Rollouts with known figures: ``expected`` by move text, the lowest best."""
+        low = min(expected.values())
+        values = [
+            MoveValue(Move.parse(m), m, e, e - 2, e + 2, e - low, e - low - 3, e - low + 3, 0.0, 40,
+                      "best" if e == low else "close" if e - low - 3 <= 0 else "worse")
+            for m, e in sorted(expected.items(), key=lambda kv: kv[1])
+        ]  # fmt: skip
+        return Analysis(seen["seat"], values, 200, 0.5, "budget", 0, "Expert:Balanced")
+
+    def test_takes_differing_only_by_the_card_shown_are_one_choice(self) -> None:
+        seen = view(State.from_position(TAKES), 0)
+        advice = advise(seen, coach="Madonna", level="Expert")
+        found = self.analysis(seen, {"1×3": 20.0, "1×5": 18.0, "2×5": 15.0, "take Q": 63.3, "take K": 75.5})
+        table = move_rows(advice, found)
+        takes = [r for r in table if r.move.kind == "take"]
+        assert len(table) == 4 and len(takes) == 1
+        (take,) = takes
+        # the take's figures are those of the better take, the card shown its detail
+        assert (take.label, str(take.move), take.detail) == ("Take the pile", "take Q", "showing Q (or K)")
+        assert take.rollout is not None and take.rollout.expected == 63.3
+        html = move_table_html(table, "Madonna")
+        assert html.count(">Take the pile</button>") == 1 and "75.5" not in html
+        shown = re.sub(r"<[^>]+>", " ", html.split("</style>")[1])
+        assert not re.search(r"\btake\b|\d×\d|\d×[A-Z]", shown)  # no engine notation where a learner reads
+
+    def test_verdict_columns_first_the_parts_behind_a_named_button(self, app: GameApp) -> None:
+        app.start_rollouts(seconds=None, rollouts=24, wait=True)
+        html = app.analysis_html.value
+        heads = re.findall(r'<th scope="col">(?:<abbr[^>]*>)?([^<]+)', html)
+        assert heads == ["move", "expected", "gap", "verdict"]
+        assert re.search(r'<button type="button" class="cut-mt-toggle" aria-expanded="false"[^>]*>Show each move', html)
+        parts = re.findall(r'<tr class="cut-mt-parts"><td colspan="4">(.*?)</td></tr>', html)
+        assert len(parts) == len(rows(html))
+        assert all(p.count("<li") == len(COMPONENTS) + 2 for p in parts)  # each part, the total, the rollouts
+        css = (ROOT / "cut_tutor" / "widgets" / "static" / "move_table.css").read_text(encoding="utf-8")
+        assert "sticky" not in css and ".cut-mt:not(.cut-mt-open) tr.cut-mt-parts { display: none; }" in css
+
+    def test_a_retry_s_table_reads_the_rollouts_alone(self) -> None:
+        seen = view(State.from_position(TAKES), 0)
+        found = self.analysis(seen, {"1×3": 20.0, "1×5": 18.0, "2×5": 15.0, "take Q": 63.3, "take K": 75.5})
+        labels = {Move.parse(m): move_label(Move.parse(m), seen, ["You", "Ann"]) for m in seen["legal"]}
+        html = analysis_html(found, labels, Move.parse("take K")).split("</style>")[1]
+        assert "cut-mt-pick" not in html and "data-move" not in html and "cut-mt-toggle" not in html
+        assert re.findall(r'<th scope="row"><b>([^<]+)', html) == ["Play 2× 5", "Play 1× 5", "Play 1× 3",
+                                                                 "Take the pile"]  # fmt: skip
+        # the learner's take is the one its figures are for
+        take = html.split("Take the pile")[1]
+        assert "showing K (or Q)" in take and "●\u00a0your choice" in take and "worse by 60.5 points" in take
 
 
 class TestCompare:

@@ -411,7 +411,7 @@ class TestRolloutsInThePanel:
         app.analyse_longer(seconds=None, rollouts=96, wait=True)
         longer = app.coach.rollouts()
         assert longer is not None and first.rollouts < longer.rollouts <= first.rollouts + 96
-        resumed = analyse(view(app.state, 0), seconds=None, max_rollouts=96, resume=first)
+        resumed = analyse(view(app.state, 0), seconds=None, max_rollouts=96, resume=first, aim="gaps")
         assert [m.to_dict() for m in longer.moves] == [m.to_dict() for m in resumed.moves]  # the library's figures
         assert f"{longer.rollouts} rollouts" in app.coach.rollout_html.value
 

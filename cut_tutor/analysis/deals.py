@@ -37,6 +37,7 @@ from ..coach.advice import LONG_HAND
 from ..engine import State
 from ..engine.cards import CODES, card_name, cards_of
 from ..engine.moves import Move
+from ..engine.packed import hand_at, pack, stack_at, undealt_at
 from ..engine.view import sight
 
 #: The most times one seat's hand is dealt while looking for one that agrees with its turns on the pile.
@@ -79,6 +80,11 @@ class Deals:
         self.fits = {top: [rules.above_bare(CODES[name], top) for name in self.pool] for _, top, _ in self.bare}
         self.known = [[CODES[name] for name in info["known"]] for info in view["seats"]]
         self.reader = reader
+        self.rules = rules
+        #: Per seat, where a packed sample holds its face-down stack cards, in the order they are dealt.
+        self._down = [[stack_at(k, s, i) for s, stack in enumerate(info["stacks"]) for i, card in enumerate(stack)
+                       if card is None] for k, info in enumerate(view["seats"])]  # fmt: skip
+        self._template: list[int] | None = None
         #: The seats whose turns on the pile are read, each with (the table before that turn, the cards its turns
         #: laid down to that one, the move), latest first; none without a reader that plays without noise.
         self.reads: dict[int, list[Read]] = {}
@@ -135,8 +141,37 @@ class Deals:
                 reads.setdefault(k, []).append((state, list(back[k]), Move.parse(f"{n}×{rank}")))
         return reads
 
+    def packed(self, rng: random.Random) -> list[int]:
+        """The state :meth:`sample` draws with the same ``rng``, packed (:mod:`~cut_tutor.engine.packed`) without
+        building it: the first sample is built and packed, and later ones only place their hidden cards in its ints."""
+        dealt, cards = self._draw(rng)
+        if self._template is None:
+            state = State.from_position(self._compose(dealt, cards))
+            self._template = self._place(pack(state), dealt, cards, -1)
+        return self._place(list(self._template), dealt, cards, 1)
+
+    def _place(self, packed: list[int], dealt: dict[int, list[str]], cards: list[str], sign: int) -> list[int]:
+        """Add (``sign`` 1) or take out (-1) the hidden cards of one draw in a packed position, in the order
+        :meth:`_compose` deals them."""
+        it = iter(cards)
+        for k, hidden in enumerate(self.hidden_hands):
+            for name in dealt[k] if k in dealt else [next(it) for _ in range(hidden)]:
+                packed[hand_at(k, CODES[name])] += sign
+            for at in self._down[k]:
+                card = CODES[next(it)]
+                packed[at] = card if sign > 0 else 0
+        undealt = undealt_at(len(self.hidden_hands), 0)
+        for name in it:
+            packed[undealt + CODES[name]] += sign
+        return packed
+
     def _position(self, rng: random.Random) -> dict[str, Any]:
         """A position consistent with the view, drawn as :meth:`sample` says."""
+        return self._compose(*self._draw(rng))
+
+    def _draw(self, rng: random.Random) -> tuple[dict[int, list[str]], list[str]]:
+        """One draw of the hidden cards: the hands dealt first (by seat), and the rest of the pool in the order
+        :meth:`_compose` places it."""
         cards = self.pool[:]
         dealt: dict[int, list[str]] = {}
         if self.first:  # these hands first, each a uniform choice of the cards that fit, agreeing with its turns
@@ -156,6 +191,11 @@ class Deals:
                 free = [i for i in free if i not in taken]
             cards = [cards[i] for i in free]
         rng.shuffle(cards)
+        return dealt, cards
+
+    def _compose(self, dealt: dict[int, list[str]], cards: list[str]) -> dict[str, Any]:
+        """The position of one draw: each seat's hidden hand cards, then its face-down stack cards, then the
+        undealt cards."""
         it = iter(cards)
         v = self.view
         seats = []

@@ -67,6 +67,9 @@ class Analysis:
     search: Search | None = field(default=None, repr=False, compare=False)
     #: Were the deals read from the turns on the pile (``analyse(..., infer=True)``)?
     infer: bool = False
+    #: What the rounds were for (:data:`~cut_tutor.analysis.search.Aim`): ``"apart"`` after ``"gaps"`` means every
+    #: gap known to ``precision``, after ``"verdicts"`` every verdict settled.
+    aim: str = "gaps"
 
     @property
     def best(self) -> MoveValue:

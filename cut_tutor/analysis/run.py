@@ -47,13 +47,15 @@ def analyse(
     precision: float = PRECISION,
     progress: Callable[[float], None] | None = None,
     resume: Analysis | None = None,
-    aim: Aim = "gaps",
+    aim: Aim = "verdicts",
     infer: bool = False,
+    focus: Sequence[Move | str] = (),
 ) -> Analysis:
     """Every legal move of the seat to move in ``view``, played out by ``policy`` seats on deals consistent with
-    the view (C2), in rounds until the best stands apart with every gap known to ``precision`` points, or the
-    budget (``seconds``, ``max_rollouts`` rollouts in all, or both) is spent. With a rollout budget and no time
-    limit the result depends only on the view and the seed, whatever the executor and its number of workers.
+    the view (C2), in rounds until the verdicts are settled (every other move *worse* or *too close* than the best,
+    the ``focus`` moves' gaps known to ``precision`` points), or the budget (``seconds``, ``max_rollouts`` rollouts
+    in all, or both) is spent; ``aim="gaps"`` measures every gap to ``precision`` points. With a rollout budget and
+    no time limit the result depends only on the view and the seed, whatever the executor and its number of workers.
 
     ``resume``, an earlier analysis of the same view, is continued with its seed, policy and ``infer`` on the deals
     after its own: the budget is what the continuation may spend, the figures are of every rollout. ``aim="best"``
@@ -70,6 +72,7 @@ def analyse(
         start, seed, policy, infer = resume.search, resume.seed, resume.policy, resume.infer
     players(policy, [0])
     texts = [str(m) for m in moves]
+    focused = [focus_index(texts, m) for m in focus]
     payload = dict(view)
 
     def measure(samples: Sequence[int], active: Sequence[int]) -> list[list[Result]]:
@@ -79,12 +82,21 @@ def analyse(
         return joined(parts(), len(active))
 
     found = rounds(measure, len(moves), seconds=seconds, max_rollouts=max_rollouts, min_rollouts=min_rollouts,
-                   round_size=round_size, precision=precision, progress=progress, start=start, aim=aim)  # fmt: skip
+                   round_size=round_size, precision=precision, progress=progress, start=start, aim=aim,
+                   focus=focused)  # fmt: skip
     values = values_of(found, moves, advise(dict(view)).labels)
     best = found.best
     settled = sum(found.settled(k, best, precision, min_rollouts) for k in range(len(moves)) if k != best)
     return Analysis(view["seat"], values, found.rollouts, round(found.seconds, 3), found.stopped, seed, policy,
-                    found.deals, precision, settled, found, infer)  # fmt: skip
+                    found.deals, precision, settled, found, infer, aim)  # fmt: skip
+
+
+def focus_index(texts: Sequence[str], move: Move | str) -> int:
+    """Where a focus move stands among the legal moves' texts; one that is not legal is an error that names it."""
+    text = str(Move.parse(move) if isinstance(move, str) else move)
+    if text not in texts:
+        raise ValueError(f"focus: {move} is not one of the legal moves ({', '.join(texts)})")
+    return texts.index(text)
 
 
 def values_of(found: Search, moves: Sequence[Move], labels: Mapping[Move, str]) -> list[MoveValue]:

@@ -1,6 +1,6 @@
 """Rollouts and the rounds that spend them: every candidate played out on the same sampled deals, the clearly
-worse eliminated from the choice of the best, the rollouts sent where a gap to the best is not yet known, until the
-best stands apart or the budget is spent (the guide's *Analysis* section).
+worse eliminated from the choice of the best, the rollouts sent where a verdict (or, for a longer analysis, a gap to
+the best) is not yet known, until the verdicts are settled or the budget is spent (the guide's *Analysis* section).
 
 :func:`rounds` knows nothing of the game: it asks a ``measure`` function for the results of some sample indices
 on some candidates, so the stopping rule is tested on numbers alone. :func:`play_out` is the measure for a view,
@@ -18,7 +18,9 @@ from typing import Any, Literal
 from ..coach import AIPlayer, Knowledge
 from ..engine import State
 from ..engine.moves import Move
+from ..engine.packed import code_of
 from ..engine.view import sight
+from . import native
 from .deals import Deals
 from .stats import MIN_ROLLOUTS, PRECISION, clearly_worse, mean_interval, mean_se
 
@@ -26,9 +28,10 @@ from .stats import MIN_ROLLOUTS, PRECISION, clearly_worse, mean_interval, mean_s
 Result = tuple[int, bool]
 #: ``measure(samples, candidates)`` → per candidate (in that order), per sample index: a :data:`Result`.
 Measure = Callable[[Sequence[int], Sequence[int]], list[list[Result]]]
-#: What the rounds are for: ``"gaps"``, every move's gap to the best (the analysis); ``"best"``, only which move is
-#: best (a player: :class:`~cut_tutor.analysis.AnalysisSeat`).
-Aim = Literal["gaps", "best"]
+#: What the rounds are for: ``"verdicts"``, every move's verdict and the focus moves' price (a judge: the tutor,
+#: the review, the coach panel's first analysis); ``"gaps"``, every move's gap to the best (*Analyse longer*);
+#: ``"best"``, only which move is best (a player: :class:`~cut_tutor.analysis.AnalysisSeat`).
+Aim = Literal["verdicts", "gaps", "best"]
 
 
 def players(policy: str, seeds: Sequence[int]) -> list[AIPlayer]:
@@ -45,11 +48,17 @@ def play_out(
     Sample ``i`` is one deal consistent with the view and one seed per AI seat, both drawn from ``(seed, i)``
     alone: every move meets the same deal and the same seats (common random numbers), and the result does not
     depend on which worker or which batch computed it. With ``infer``, the deals also agree with the turns on the
-    pile as a ``policy`` seat would have played them (:class:`~cut_tutor.analysis.deals.Deals`).
+    pile as a ``policy`` seat would have played them (:class:`~cut_tutor.analysis.deals.Deals`). The compiled core
+    plays the rollouts when it is built (:mod:`.native`), with the same results.
     """
     deals = Deals(view, players(policy, [0])[0] if infer else None)
     me = deals.seat
     parsed = [Move.parse(text) for text in moves]
+    core = native.policy(policy, deals.rules)
+    if core is not None and native.NATIVE is not None:  # the compiled seats: the same rollouts in one call
+        packed = [sample_packed(deals, seed, i) for i in samples]
+        starts, codes = [p for p, _ in packed], [code_of(move) for move in parsed]
+        return [list(row) for row in native.NATIVE.rollouts(core, starts, [s for _, s in packed], codes, me)]
     results: list[list[Result]] = [[] for _ in parsed]
     for i in samples:
         start, seeds = sample(deals, seed, i)
@@ -64,9 +73,21 @@ def play_out(
 def sample(deals: Deals, seed: int, i: int) -> tuple[State, list[int]]:
     """Sample ``i`` of an analysis with ``seed``: one deal consistent with the view and one seed per AI seat, drawn
     from ``(seed, i)`` alone."""
-    rng = random.Random(f"analysis:{seed}:{i}")
+    rng = _draws(seed, i)
     start = deals.sample(rng)
     return start, [rng.getrandbits(32) for _ in range(start.players)]
+
+
+def sample_packed(deals: Deals, seed: int, i: int) -> tuple[list[int], list[int]]:
+    """:func:`sample`'s deal and seeds, the deal packed for the compiled core (:meth:`Deals.packed`)."""
+    rng = _draws(seed, i)
+    start = deals.packed(rng)
+    return start, [rng.getrandbits(32) for _ in deals.hidden_hands]
+
+
+def _draws(seed: int, i: int) -> random.Random:
+    """The generator of sample ``i`` of an analysis with ``seed``."""
+    return random.Random(f"analysis:{seed}:{i}")
 
 
 def play(state: State, seats: Sequence[AIPlayer], plies: int | None = None) -> int:
@@ -142,6 +163,15 @@ class Search:
         _, low, high = mean_interval(diffs)
         return high - low <= 2 * precision or low <= 0
 
+    def undecided(self, focus: Sequence[int], precision: float, minimum: int) -> list[int]:
+        """The candidates whose verdict is not settled yet, ascending: the stopping rule of a judge (the guide's
+        *Analysis*). Every candidate other than the best needs ``minimum`` deals shared with it, after which its gap's
+        interval says *worse* (above 0) or *too close* (reaching 0); a ``focus`` candidate (the move the learner made
+        or is about to make) also needs its gap to the best known to ``precision`` points, so that its price is."""
+        best = self.best
+        thin = {k for k in range(len(self.results)) if k != best and len(self.gap(k, best)) < minimum}
+        return sorted(thin | {k for k in focus if k != best and self.wide(k, best, precision)})
+
     def wide(self, k: int, best: int, precision: float) -> bool:
         """Is candidate ``k``'s gap interval to ``best`` wider than ``precision`` points either side?"""
         _, low, high = mean_interval(self.gap(k, best))
@@ -160,6 +190,7 @@ def rounds(
     progress: Callable[[float], None] | None = None,
     start: Search | None = None,
     aim: Aim = "gaps",
+    focus: Sequence[int] = (),
 ) -> Search:
     """Sample in rounds: eliminate to choose the best, allocate to measure the gaps (the guide's *Analysis*).
 
@@ -181,6 +212,10 @@ def rounds(
 
     ``aim="best"`` only chooses: each later round plays the candidates not eliminated, and the search stops when one
     is left (``"chosen"``). A player needs no more: a worse move's gap decides nothing once it is eliminated.
+
+    ``aim="verdicts"`` spends the rollouts where they decide: each later round plays the best and the candidates
+    :meth:`Search.undecided` names, and the search stops (``"apart"``) when none is left: every other candidate
+    *worse* or *too close* on ``min_rollouts`` shared deals, and each ``focus`` candidate's gap known to ``precision``.
     """
     if seconds is None and max_rollouts is None:
         raise ValueError("analysis needs a budget: seconds, max_rollouts or both")
@@ -194,7 +229,7 @@ def rounds(
             raise ValueError(f"the search to continue has {len(start.results)} candidates, not {candidates}")
         found = Search([list(s) for s in start.samples], [list(r) for r in start.results], list(start.active),
                        "budget", start.seconds)  # fmt: skip
-        chosen = _allocation(found, precision, min_rollouts, aim)
+        chosen = _allocation(found, precision, min_rollouts, aim, focus)
         size = max(round_size, round_size * candidates // len(chosen)) if chosen else 0
     done, before, earlier = found.deals, found.rollouts, found.seconds
     while chosen:
@@ -217,22 +252,26 @@ def rounds(
         share = _spent(found.rollouts - before, max_rollouts, time.perf_counter() - began, seconds)
         if progress and share < 1.0:
             progress(share)
-        chosen = _allocation(found, precision, min_rollouts, aim)
+        chosen = _allocation(found, precision, min_rollouts, aim, focus)
         size = max(round_size, round_size * candidates // len(chosen)) if chosen else 0
     if not chosen:
-        found.stopped = "apart" if aim == "gaps" else "chosen"
+        found.stopped = "chosen" if aim == "best" else "apart"
     if progress:
         progress(1.0)
     found.seconds = earlier + time.perf_counter() - began
     return found
 
 
-def _allocation(found: Search, precision: float, minimum: int, aim: Aim) -> list[int]:
+def _allocation(found: Search, precision: float, minimum: int, aim: Aim, focus: Sequence[int] = ()) -> list[int]:
     """The candidates the next round plays (ascending), the best among them; none when nothing is left to
-    learn: one candidate active and (aim ``"gaps"``) every gap known to ``precision`` points."""
+    learn: (aim ``"verdicts"``) every verdict settled, or one candidate active and (aim ``"gaps"``) every gap known
+    to ``precision`` points."""
     if aim == "best":
         return list(found.active) if len(found.active) > 1 else []
     best = found.best
+    if aim == "verdicts":
+        undecided = found.undecided(focus, precision, minimum)
+        return sorted([best, *undecided]) if undecided else []
     others = [k for k in range(len(found.results)) if k != best]
     for group in (
         [k for k in others if not found.settled(k, best, precision, minimum)],

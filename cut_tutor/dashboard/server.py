@@ -3,11 +3,13 @@
 The same handler is added to the standalone Voilà that ``cut-tutor dashboard`` runs and, as a Jupyter server
 extension, to JupyterLab, Binder and JupyterHub's single-user servers, always at ``{base_url}cut-tutor/guide/``.
 Nothing else of the package or of the tutor's home is reachable through it. Both also find the package's Voilà
-template, which the dashboard notebook names in its metadata, so it renders offline wherever Voilà renders it.
+template, which the dashboard notebook names in its metadata, so it renders offline wherever Voilà renders it, and
+both serve the dashboard's page with the same handlers and the same executor settings (``voila.json``).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from pathlib import Path
@@ -55,10 +57,36 @@ def _jupyter_server_extension_points() -> list[dict[str, str]]:
 
 
 def _load_jupyter_server_extension(serverapp: Any) -> None:
-    """Add the guide to a Jupyter server (JupyterLab, Binder, a JupyterHub single-user server), and the package's
-    template to where its Voilà (``/voila/render/``) looks for the template a notebook names."""
+    """Add the guide to a Jupyter server (JupyterLab, Binder, a JupyterHub single-user server), the package's
+    template to where its Voilà (``/voila/render/``) looks for the template a notebook names, and the standalone
+    dashboard's executor settings to the server's config, which that Voilà gives each page's executor (this
+    extension loads before Voilà's, which reads the config as it loads; a setting of the server's own stays)."""
     serverapp.web_app.add_handlers(".*$", guide_handlers(serverapp.base_url))
     with_package_data()
+    executor = serverapp.config.VoilaExecutor
+    for name, value in executor_settings().items():
+        if name not in executor:
+            executor[name] = value
+
+
+async def _start_jupyter_server_extension(serverapp: Any) -> None:
+    """Serve the server's Voilà pages with the standalone dashboard's handlers: its page sets the ``_xsrf`` cookie
+    a browser that opened ``/voila/render/`` directly (Binder's badge) would otherwise never get (a JupyterHub
+    server sets it as the learner signs in), so leaving the page shuts its kernel down. Voilà adds its routes after
+    this extension loads, so they are swapped here, the first thing the server does once its loop runs."""
+    _swap_handlers(serverapp.web_app.default_router, set())
+
+
+def _swap_handlers(router: Any, seen: set[int]) -> None:
+    """Put :data:`OUR_HANDLERS` in place of Voilà's in ``router``'s rules and in those of the routers it holds."""
+    if id(router) in seen:
+        return
+    seen.add(id(router))
+    for rule in getattr(router, "rules", []):
+        if isinstance(rule.target, type):
+            rule.target = OUR_HANDLERS.get(rule.target, rule.target)
+        else:
+            _swap_handlers(rule.target, seen)
 
 
 class TutorPageHandler(TornadoVoilaHandler):  # type: ignore[misc]
@@ -105,6 +133,13 @@ class ClassPageHandler(TutorPageHandler):
         await TornadoVoilaHandler.get(self, path=path)
 
 
+#: Voilà's handlers and the tutor's in their place, in the standalone Voilà and in a Jupyter server's alike.
+OUR_HANDLERS: dict[type, type] = {
+    TornadoVoilaHandler: TutorPageHandler,
+    VoilaShutdownKernelHandler: LearnerShutdownHandler,
+}
+
+
 class TutorVoila(Voila):  # type: ignore[misc]
     """Standalone Voilà with the guide's route ahead of the notebook's catch-all route, whose page sets the cookie
     that lets leaving the page shut its kernel down. Serving a class's home, its learners and teachers sign in first
@@ -127,8 +162,9 @@ class TutorVoila(Voila):  # type: ignore[misc]
         return settings
 
     def init_handlers(self) -> list[Any]:
-        ours = {TornadoVoilaHandler: TutorPageHandler, VoilaShutdownKernelHandler: LearnerShutdownHandler}
-        handlers = [(route, ours.get(handler, handler), *rest) for route, handler, *rest in super().init_handlers()]
+        handlers = [
+            (route, OUR_HANDLERS.get(handler, handler), *rest) for route, handler, *rest in super().init_handlers()
+        ]
         if isinstance(self.identity_provider, ClassIdentityProvider):  # ahead of the dashboard's catch-all route
             at = next(i for i, (_, handler, *_) in enumerate(handlers) if handler is TutorPageHandler)
             page = handlers[at][2] | {"notebook_path": os.path.relpath(class_notebook(), self.root_dir)}
@@ -144,6 +180,15 @@ def _home() -> Path:
 
 #: The tutor's Voilà template (``cut_tutor``: Voilà's lab template, offline) lives in the package.
 JUPYTER_DATA = Path(__file__).parent / "jupyter"
+#: The dashboard's Voilà settings: the standalone Voilà reads all of them (``Voila.config_file_paths``), a Jupyter
+#: server's Voilà those of the page's executor (:func:`executor_settings`).
+VOILA_CONFIG = Path(__file__).parent / "voila.json"
+
+
+def executor_settings() -> dict[str, Any]:
+    """How the dashboard's executor runs its cell (``VoilaExecutor`` in ``voila.json``), wherever Voilà serves it."""
+    settings: dict[str, Any] = json.loads(VOILA_CONFIG.read_text(encoding="utf-8"))["VoilaExecutor"]
+    return settings
 
 
 def with_package_data() -> None:

@@ -52,6 +52,25 @@ DEPTH = 3
 #: Where the first seat starts in a packed position: the rules (12) and the table's fields (9 + 4 exposed slots).
 RULES_INTS, HEAD_INTS = 12, 25
 
+#: The ints of one seat: hand and known counts, four marks, then each stack's length and cards.
+SEAT_INTS = 2 * NCODES + 4 + STACKS * (1 + DEPTH)
+
+
+def hand_at(seat: int, code: int) -> int:
+    """Where a packed position holds how many cards of ``code`` are in ``seat``'s hand."""
+    return HEAD_INTS + seat * SEAT_INTS + code
+
+
+def stack_at(seat: int, stack: int, depth: int) -> int:
+    """Where a packed position holds the card ``depth`` from the bottom of one of ``seat``'s stacks."""
+    return HEAD_INTS + seat * SEAT_INTS + 2 * NCODES + 4 + stack * (1 + DEPTH) + 1 + depth
+
+
+def undealt_at(players: int, code: int) -> int:
+    """Where a packed position of ``players`` seats holds how many cards of ``code`` are undealt."""
+    return HEAD_INTS + players * SEAT_INTS + NCODES + code
+
+
 #: The compiled engine (``cut_tutor._native.engine``), or ``None`` on the Python path (see :mod:`cut_tutor.compiled`).
 NATIVE = None if _COMPILED is None else _COMPILED.engine
 

@@ -478,7 +478,23 @@ COLUMN_HELP: dict[str, str] = {
     "expected": "your average points for the hand after this move, with its 95% interval (lower is better)",
     "gap": "how many points worse than the best move, on the same deals, with its own 95% interval",
     "rollouts": "how many deals this move was played out on",
+    "verdict": "best, too close to call (the gap's interval reaches 0), or worse by the gap",
 }
+#: The analysis table's button that shows or hides each move's value by part.
+PARTS_SHOW, PARTS_HIDE = "Show each move's parts", "Hide each move's parts"
+
+
+def take_choice(shown: str | None, others: Sequence[str]) -> str:
+    """The detail of one *Take the pile* row standing for every take that differs only by the card shown (R11):
+    the card its figures are for, and the others that could be shown.
+
+    >>> take_choice("K", ["9", "Q"]), take_choice(None, ["9"]), take_choice("9", [])
+    ('showing K (or 9, Q)', 'bare (or showing 9)', 'showing 9')
+    """
+    said = f"showing {shown}" if shown else "bare"
+    if not others:
+        return said
+    return f"{said} (or {'' if shown else 'showing '}{', '.join(others)})"
 
 
 def verdict_word(verdict: str, gap: float) -> str:
@@ -642,11 +658,35 @@ def chance_line(name: str, top: str, chance: float) -> str:
     return f"Chance {name} can play on a {top}: {chance:.0%}"
 
 
+def turn_number(seen: Mapping[str, Any]) -> int:
+    """The turn a decision is on, as the rules count turns (R15): the hand's first turn is Turn 1, and a turn of
+    several moves (a blind card and the cards sent with it, R12–R13) is one turn. The review, the retry and the
+    drills all number a decision by it, from the deciding seat's view.
+
+    >>> turn_number({"turns": 40})
+    40
+    """
+    return int(seen["turns"])
+
+
+def position_title(seen: Mapping[str, Any], names: Sequence[str] | None = None) -> str:
+    """A spoiler-free title of a decision: the turn, the seat by its name, what it held and the pile's top; never
+    the move made or the best one.
+
+    >>> position_title({"seat": 0, "turns": 12, "hand": ["7", "5"], "pile": [{"card": "9", "by": 1}]}, ["You", "Ann"])
+    'Turn 12, You: 2 cards in hand, the pile topped by 9'
+    """
+    pile = seen["pile"]
+    top = f"the pile topped by {pile[-1]['card']}" if pile else "an empty pile"
+    held = count(len(seen["hand"]), "card")
+    return f"Turn {turn_number(seen)}, {seat_name(seen['seat'], names)}: {held} in hand, {top}"
+
+
 def drill_heading(index: int, total: int, title: str) -> str:
     """A due drill's heading (its title gives nothing away).
 
-    >>> drill_heading(0, 3, "Turn 12, seat 1: 2 cards in hand, the pile topped by 9")
-    'Drill 1 of 3 — Turn 12, seat 1: 2 cards in hand, the pile topped by 9'
+    >>> drill_heading(0, 3, "Turn 12, You: 2 cards in hand, the pile topped by 9")
+    'Drill 1 of 3 — Turn 12, You: 2 cards in hand, the pile topped by 9'
     """
     return f"Drill {index + 1} of {total} — {title}"
 

@@ -5,3 +5,4 @@
 
 void bind_rng(pybind11::module_& m);
 void bind_engine(pybind11::module_& m);
+void bind_coach(pybind11::module_& m);

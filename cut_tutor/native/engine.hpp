@@ -143,6 +143,9 @@ void apply(const Rules& r, State& s, const Move& m);
 namespace clear4 {
 void generate(const Rules& r, const State& s, Moves& out);
 void apply(const Rules& r, State& s, const Move& m);
+// The value to play equal or lower to (0: any), and how many cards of it lie on top of the pile (R22).
+int top_value(const State& s);
+int run(const State& s);
 }  // namespace clear4
 
 // -- shared mechanics (cut_tutor/engine/core.py) ----------------------------------------------------------

@@ -3,17 +3,6 @@
 
 namespace cut_native {
 namespace clear4 {
-namespace {
-
-constexpr int FOUR = 4;
-// More cards than any play can lay: no cap.
-constexpr int UNCAPPED = 1 << 20;
-
-int top_rank(const State& s, int seat, int k) { return s.stacks[seat][k][s.slen[seat][k] - 1] & RANK_MASK; }
-bool top_up(const State& s, int seat, int k) {
-    int len = s.slen[seat][k];
-    return len && s.stacks[seat][k][len - 1] & UP;
-}
 
 // The value to play equal or lower to: the last number on the pile (0: empty, or opened by JOKERs).
 int top_value(const State& s) {
@@ -35,6 +24,18 @@ int run(const State& s) {
         i = j - 1;
     }
     return count;
+}
+
+namespace {
+
+constexpr int FOUR = 4;
+// More cards than any play can lay: no cap.
+constexpr int UNCAPPED = 1 << 20;
+
+int top_rank(const State& s, int seat, int k) { return s.stacks[seat][k][s.slen[seat][k] - 1] & RANK_MASK; }
+bool top_up(const State& s, int seat, int k) {
+    int len = s.slen[seat][k];
+    return len && s.stacks[seat][k][len - 1] & UP;
 }
 
 // The most cards of ``value`` one play may lay: never more than four of a value on the pile; JOKERs with no value

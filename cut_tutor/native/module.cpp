@@ -7,4 +7,5 @@ PYBIND11_MODULE(_native, m) {
     m.doc() = "The compiled core of cut_tutor: the same numbers as the Python path, faster.";
     bind_rng(m);
     bind_engine(m);
+    bind_coach(m);
 }

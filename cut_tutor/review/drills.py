@@ -20,8 +20,10 @@ from typing import Any, TypeVar
 import fsrs
 
 from ..analysis import Analysis
+from ..analysis.report import BEST
 from ..engine import View, replay, view
 from ..engine.storage import retry, store_trouble
+from ..engine.words import position_title
 from .hand import Decision, HandReview, Summary
 
 T = TypeVar("T")
@@ -86,26 +88,23 @@ def review_of(data: Mapping[str, Any]) -> HandReview:
 
 
 def title_of(seat_view: Mapping[str, Any]) -> str:
-    """A spoiler-free title: the table as the seat saw it, never the move made or the best one.
+    """A spoiler-free title, numbered as the review numbers the decision (:func:`~..engine.words.position_title`).
 
     >>> title_of({"seat": 1, "turns": 11, "hand": ["7", "5"], "pile": [{"card": "9", "by": 0}]})
-    'Turn 12, seat 1: 2 cards in hand, the pile topped by 9'
+    'Turn 11, seat 1: 2 cards in hand, the pile topped by 9'
     """
-    pile = seat_view["pile"]
-    top = f"the pile topped by {pile[-1]['card']}" if pile else "an empty pile"
-    count = len(seat_view["hand"])
-    return f"Turn {seat_view['turns'] + 1}, seat {seat_view['seat']}: {count} card{'s' * (count != 1)} in hand, {top}"
+    return position_title(seat_view)
 
 
 def judge(analysis: Analysis, move: str) -> tuple[str, float]:
-    """How ``move`` compares with the analysis' best: ``best``, ``close`` (too close to call) or ``worse``, and its
-    loss in points (what a retry and a drill tell the learner once they have chosen)."""
+    """How ``move`` compares with the analysis' best: its verdict, ``best``, ``close`` (too close to call) or
+    ``worse``, and its loss in points (what a retry and a drill tell the learner once they have chosen). The
+    analysis is the position's one evaluation (:func:`~cut_tutor.review.hand.position_analysis`), so a retry and a
+    drill say what the review and the tutor said."""
     mine = next((m for m in analysis.moves if str(m.move) == move), None)
     if mine is None:
         raise ValueError(f"drill: {move} is not a legal move here")
-    if mine.move == analysis.best.move:
-        return "best", 0.0
-    return ("close" if mine.gap_low <= 0 else "worse"), mine.gap
+    return mine.verdict, 0.0 if mine.verdict == BEST else mine.gap
 
 
 def solved(analysis: Analysis, move: str) -> bool:

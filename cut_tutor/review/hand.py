@@ -4,28 +4,26 @@ Each decision is analysed from the seat's view at that ply only (C2): the record
 :func:`~cut_tutor.engine.view` hides the rest, so a review cannot use a card the seat did not see then. The
 guide's *Hand review* page gives the grade thresholds, the accuracy formula and the luck definition.
 
-A decision is measured in two stages. :func:`~cut_tutor.analysis.analyse` chooses the best move on its own sampled
-deals; the loss of the move played is then measured against that best on fresh deals (sample indices after the
-analysis' last), both moves on the same ones. Measured on the deals that chose it, the best's mean is the lowest
-of several noisy means and so too low, which biases every loss up; on held-out deals the loss is unbiased, and
-spending them on two moves rather than all gives it a narrow interval.
+A decision is judged by the position's one evaluation (:func:`~cut_tutor.analysis.evaluation`), the move played its
+focus: the same figures the tutor, a retry, a drill and the coach panel read for that view, so they name the same
+best move and the same price. Its rounds stop once every other move is *worse* or *too close* to call and the loss
+of the move played is known to ±2 points (or the budget is spent); a move too close to call is never graded.
 """
 
 from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import Executor
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field
 from functools import partial
 from typing import Any
 
-from ..analysis import POLICY, Analysis, analyse
-from ..analysis.report import BEST, CLOSE, WORSE
-from ..analysis.run import Submitter, joined, spread
-from ..analysis.search import Result, play, play_out, players
-from ..analysis.stats import mean_interval, paired
+from ..analysis import POLICY, Analysis, Evaluation, evaluation
+from ..analysis.run import Submitter, spread
+from ..analysis.search import play, players
+from ..analysis.stats import mean_interval
 from ..engine import State, replay, view
 from ..engine.moves import FLIP, GAMBLE, TURNUP, Move
 from ..engine.rules import Rules
@@ -34,13 +32,9 @@ from ..engine.rules import Rules
 THRESHOLDS: tuple[tuple[str, float], ...] = (("inaccuracy", 5.0), ("mistake", 12.0), ("blunder", 30.0))
 #: The loss, in points, that halves a decision's accuracy (the guide's accuracy formula).
 HALF_ACCURACY = 5.0
-#: Rollouts per reviewed decision by default, both stages: a 100-move hand reviewed within 10 s on 2 cores.
+#: Rollouts per reviewed decision at most by default (at least 2 per legal move): a 100-move hand reviewed within
+#: 10 s on 2 cores. The evaluation stops sooner once its verdicts are settled.
 ROLLOUTS = 160
-#: The share of a decision's rollouts that chooses the best move (at least 2 per legal move); the rest measure the
-#: loss of the move played on held-out deals.
-CHOOSING = 0.6
-#: Held-out samples of each measured move at least, whatever the budget: fewer leave a loss's interval meaningless.
-HELD_OUT = 8
 #: The moves that turn a hidden card of the seat's own: their outcome is luck (R12, R17).
 BLIND = (FLIP, TURNUP, GAMBLE)
 #: Rollouts of fresh deals that measure what an average deal is worth to the seat (the deal's luck).
@@ -76,8 +70,8 @@ class Decision:
     """One decision of the reviewed seat: the move made, the best move, the loss with its 95% interval, the grade.
 
     ``expected`` is the seat's expected points if it plays the best move, ``played`` if it plays its move: the
-    best's plus the loss, both measured on the same held-out deals (lower is better; a loss may come out below 0
-    when the analysis' choice was too close to call); ``rollouts`` counts both stages; ``luck`` is what happened
+    best's plus the loss, the gap measured on the deals both were played out on (lower is better); ``rollouts``
+    counts the evaluation's; ``luck`` is what happened
     from this decision to the seat's next analysed one, against expectation (positive: it helped), and
     ``luck_kind`` says whether a blind card of the seat's own was turned in between.
     """
@@ -171,12 +165,13 @@ def review(
 ) -> HandReview:
     """Review ``seat``'s decisions in a finished hand's record.
 
-    ``seconds`` is the time budget of the whole review, shared evenly by the decisions; ``rollouts`` the budget of
-    each decision, :data:`CHOOSING` of it to choose the best and the rest to measure the loss on held-out deals;
-    ``deal_rollouts`` the number of fresh deals that measure the deal's luck (the slowest part of a short hand's
-    review: each is a whole hand). The deals are sent to ``executor`` first, so they are played while the
-    decisions are analysed. With no time budget the review depends only on the record, the seat, the seed and the
-    budgets, whatever the executor and its number of workers.
+    ``seconds`` is the time budget of the whole review, shared evenly by the decisions; ``rollouts`` the most each
+    decision's evaluation may have (:func:`decision`); ``deal_rollouts`` the number of fresh deals that measure the
+    deal's luck (the slowest part of a short hand's review: each is a whole hand), seeded by ``seed``. The deals are
+    sent to ``executor`` first, so they are played while the decisions are evaluated. A decision's figures are its
+    position's one evaluation: one that the tutor or the coach panel already made is read, not made again. With no
+    time budget the review depends only on the record, the seat, the seed and the budgets (and on the evaluations
+    already held), whatever the executor and its number of workers.
     """
     final = replay(dict(record))
     if not final.over:
@@ -188,21 +183,15 @@ def review(
     share = None if seconds is None else seconds / max(1, len(plies))
     moves = [Move.parse(str(text)) for text in record["moves"]]
     found: list[tuple[int, Analysis]] = []
-    measured: list[Measured] = []
-    pending: list[Callable[[], Measured]] = []
     for k, ply in enumerate(plies):
         # heard after each round of a decision's rollouts too, so a review that is cancelled stops within a round
         within = None if progress is None else partial(_within, progress, k, len(plies))
-        result, figures = decision(record, seat, ply, seconds=share, rollouts=rollouts, seed=seed, policy=policy,
-                                   executor=executor, progress=within)  # fmt: skip
-        found.append((ply, result))
-        pending.append(figures)
-        # one decision's held-out deals are still on the workers while the next decision is analysed
-        measured.extend(wait() for wait in pending[len(measured) : k])
+        judged = decision(record, seat, ply, seconds=share, rollouts=rollouts, policy=policy, executor=executor,
+                          progress=within)  # fmt: skip
+        found.append((ply, judged.analysis))
         if progress:
             progress((k + 1) / max(1, len(plies)))
-    measured.extend(wait() for wait in pending[len(measured) :])
-    return summarise(found, moves, movers, seat, final.scores()[seat], average(), thresholds, measured)
+    return summarise(found, moves, movers, seat, final.scores()[seat], average(), thresholds)
 
 
 def _within(progress: Callable[[float], None], k: int, decisions: int, share: float) -> None:
@@ -217,25 +206,16 @@ def decision(
     *,
     seconds: float | None = None,
     rollouts: int | None = ROLLOUTS,
-    seed: int = 0,
     policy: str = POLICY,
     executor: Executor | Submitter | None = None,
     progress: Callable[[float], None] | None = None,
-) -> tuple[Analysis, Callable[[], Measured]]:
-    """The two stages of ``seat``'s decision before ply ``ply``, from the seat's view then: the analysis that
-    chooses the best (:data:`CHOOSING` of the budgets, at least 2 rollouts per legal move; ``progress`` hears its
-    share done after each round), then the move played measured against that best on held-out deals with the rest,
-    sent to ``executor`` at once (the returned function waits for their figures)."""
+) -> Evaluation:
+    """The evaluation of ``seat``'s decision before ply ``ply``, from the seat's view then, the move played its
+    focus: the one every judge of that view reads (at most ``rollouts`` in all, or ``seconds`` more; ``progress``
+    hears its share done after each round)."""
     seat_view = view(replay(dict(record), upto=ply), seat)
-    budget = None if rollouts is None else max(round(rollouts * CHOOSING), 2 * len(seat_view["legal"]))
-    choosing = None if seconds is None else seconds * CHOOSING
-    result = analyse(seat_view, seconds=choosing, seed=seed + ply, policy=policy, executor=executor,
-                     max_rollouts=budget, progress=progress)  # fmt: skip
-    best, played = result.best.move, Move.parse(str(record["moves"][ply]))
-    pair = [str(best)] if played == best else [str(best), str(played)]
-    samples = range(result.deals, result.deals + held_samples(result, seconds, rollouts))
-    parts = spread(executor, partial(play_out, moves=pair), (dict(seat_view), policy, seed + ply), samples)
-    return result, lambda: held_out(joined(parts(), len(pair)))
+    return evaluation(seat_view, str(record["moves"][ply]), rollouts=rollouts, seconds=seconds, policy=policy,
+                      executor=executor, progress=progress)  # fmt: skip
 
 
 def position_analysis(
@@ -245,85 +225,38 @@ def position_analysis(
     *,
     seconds: float | None = None,
     rollouts: int | None = ROLLOUTS,
-    seed: int = 0,
     policy: str = POLICY,
     executor: Executor | Submitter | None = None,
 ) -> Analysis:
-    """The analysis a retry of ``seat``'s decision before ply ``ply`` shows: the review's :func:`decision` made again
-    (the same with the same budgets and seed, so it need not be stored), the best's and the played move's figures
-    replaced by their held-out ones, so that the retry judges the move played as the review graded it."""
-    result, wait = decision(record, seat, ply, seconds=seconds, rollouts=rollouts, seed=seed, policy=policy,
-                            executor=executor)  # fmt: skip
-    figures = wait()
-    played = Move.parse(str(record["moves"][ply]))
-    samples = figures.rollouts if played == result.best.move else figures.rollouts // 2
-    values = []
-    for m in result.moves:
-        if m.verdict == BEST:
-            m = replace(m, expected=figures.expected, low=figures.expected_low, high=figures.expected_high,
-                        rollouts=samples)  # fmt: skip
-        elif m.move == played:
-            verdict = CLOSE if figures.loss_low <= 0 else WORSE
-            m = replace(m, expected=figures.played, low=figures.played_low, high=figures.played_high,
-                        gap=figures.loss, gap_low=figures.loss_low, gap_high=figures.loss_high, rollouts=samples,
-                        verdict=verdict)  # fmt: skip
-        values.append(m)
-    values.sort(key=lambda m: (m.verdict != BEST, m.expected))
-    return replace(result, moves=values, rollouts=result.rollouts + figures.rollouts)
+    """The analysis a retry or a drill of ``seat``'s decision before ply ``ply`` shows: the review's own evaluation
+    of it (:func:`decision`), so that the retry judges the move played as the review graded it."""
+    return decision(record, seat, ply, seconds=seconds, rollouts=rollouts, policy=policy, executor=executor).analysis
 
 
 @dataclass(frozen=True)
 class Measured:
-    """A decision's figures from held-out deals: the best's and the played move's expected points, the loss (the
-    mean paired difference) with its 95% interval, the rollouts spent, then the two expected points' intervals."""
+    """A decision's figures: the best's and the played move's expected points, the loss (the mean paired
+    difference) with its 95% interval, then the two expected points' intervals."""
 
     expected: float
     played: float
     loss: float
     loss_low: float
     loss_high: float
-    rollouts: int
     expected_low: float
     expected_high: float
     played_low: float
     played_high: float
 
 
-def held_samples(result: Analysis, seconds: float | None, rollouts: int | None) -> int:
-    """Held-out samples per move for one decision (at least :data:`HELD_OUT`): the rollouts the analysis left of
-    ``rollouts``, or the time left of ``seconds`` at the analysis' own pace, shared by the two moves."""
-    counts = []
-    if rollouts is not None:
-        counts.append((rollouts - result.rollouts) // 2)
-    if seconds is not None:
-        pace = result.seconds / max(1, result.rollouts)
-        counts.append(int(seconds * (1 - CHOOSING) / max(pace, 1e-6) / 2))
-    return max(HELD_OUT, min(counts))
-
-
-def held_out(rows: Sequence[Sequence[Result]]) -> Measured:
-    """A decision's figures from the held-out results of the best (``rows[0]``) and of the move played
-    (``rows[1]``) on the same samples; with the best alone the move played was the best: its expected points are
-    measured and its loss is 0 with interval [0, 0]."""
-    best = [float(p) for p, _ in rows[0]]
-    expected, e_low, e_high = mean_interval(best)
-    if len(rows) == 1:
-        return Measured(expected, expected, 0.0, 0.0, 0.0, len(best), e_low, e_high, e_low, e_high)
-    mine = [float(p) for p, _ in rows[1]]
-    loss, low, high = mean_interval(paired(mine, best))
-    _, p_low, p_high = mean_interval(mine)
-    return Measured(expected, round(expected + loss, 3), loss, low, high, 2 * len(best), e_low, e_high, p_low,
-                    p_high)  # fmt: skip
-
-
-def same_samples(result: Analysis, move: Move) -> Measured:
-    """A decision's figures from its choosing analysis alone, the gap measured on the deals that chose the best:
-    what a retry's analysis shows, and the review's figures for an analysis given without held-out ones."""
+def measured(result: Analysis, move: Move) -> Measured:
+    """A decision's figures from its evaluation: the move played against the evaluation's best, its gap measured
+    on the deals both were played out on (0, interval [0, 0], when it is the best)."""
     mine = next(m for m in result.moves if m.move == move)
     best = result.best
     if mine.move == best.move:
-        return Measured(best.expected, best.expected, 0.0, 0.0, 0.0, 0, best.low, best.high, best.low, best.high)
-    return Measured(best.expected, round(best.expected + mine.gap, 3), mine.gap, mine.gap_low, mine.gap_high, 0,
+        return Measured(best.expected, best.expected, 0.0, 0.0, 0.0, best.low, best.high, best.low, best.high)
+    return Measured(best.expected, round(best.expected + mine.gap, 3), mine.gap, mine.gap_low, mine.gap_high,
                     best.low, best.high, mine.low, mine.high)  # fmt: skip
 
 
@@ -335,12 +268,10 @@ def summarise(
     points: int,
     average: float,
     thresholds: tuple[tuple[str, float], ...] = THRESHOLDS,
-    measured: Sequence[Measured] | None = None,
 ) -> HandReview:
-    """The decisions and summary from each analysed ply's analysis and its held-out figures (``measured``, in the
-    same order; without, :func:`same_samples`): the arithmetic of the review, on its own so that it is tested on
-    constructed analyses with known losses."""
-    figures = list(measured) if measured is not None else [same_samples(r, moves[p]) for p, r in found]
+    """The decisions and summary from each analysed ply's evaluation (:func:`measured`): the arithmetic of the
+    review, on its own so that it is tested on constructed analyses with known losses."""
+    figures = [measured(r, moves[p]) for p, r in found]
     decisions = []
     for k, ((ply, result), m) in enumerate(zip(found, figures, strict=True)):
         move = moves[ply]
@@ -361,7 +292,7 @@ def summarise(
                 expected=m.expected,
                 played=m.played,
                 options=len(result.moves),
-                rollouts=result.rollouts + m.rollouts,
+                rollouts=result.rollouts,
                 luck=round(m.played - after, 3),
                 luck_kind="blind" if blind else "play",
             )

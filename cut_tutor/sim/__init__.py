@@ -13,15 +13,19 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
+from ..analysis import native
 from ..analysis.seat import SPEC, AnalysisSeat
 from ..analysis.stats import mean_interval, paired
 from ..coach import AIPlayer, Knowledge
 from ..engine import RandomPlayer, Rules, State
 from ..engine.moves import Move
+from ..engine.packed import pack, unpack
 from ..engine.view import sight
 
 if TYPE_CHECKING:
     import pandas as pd
+
+    from .._native import _Policy
 
 COLUMNS = [
     "hand", "rotation", "seat", "player", "level", "style", "went_out", "points", "busts", "clears",
@@ -70,6 +74,15 @@ def _chooser(spec: str, seed: int) -> Callable[[State], Move]:
     return lambda state: ai.choose(Knowledge.from_sight(sight(state, state.turn)))
 
 
+def _compiled(specs: Sequence[str], rules: Rules) -> list[_Policy] | None:
+    """The compiled seats of one hand, seat by seat, when the core plays every one of them (``Level:Style`` seats
+    in CUT); else None, for the Python path."""
+    if any(_is_analysis(spec) or spec.strip().lower() in ("random", "greedy") for spec in specs):
+        return None
+    policies = [native.policy(spec, rules) for spec in specs]
+    return [p for p in policies if p is not None] if None not in policies else None
+
+
 def hand_seed(seed: int, hand: int) -> int:
     """The shuffle of hand ``hand`` in a run seeded ``seed``: the same whatever the number of workers."""
     return random.Random(f"sim:{seed}:{hand}").getrandbits(40)
@@ -85,12 +98,18 @@ def play_one(seats: Sequence[str], rules: Rules, seed: int, hand: int, rotation:
     n = rules.players
     state = State.deal(rules, hand_seed(seed, hand), dealer=hand % n)
     at = {(i + rotation) % n: i for i in range(n)}
-    choosers = [_chooser(seats[at[s]], seat_seed(seed, hand, rotation, s)) for s in range(n)]
-    decisions = [0] * n
-    while not state.over:
-        seat = state.turn
-        state.apply(choosers[seat](state))
-        decisions[seat] += 1
+    policies = _compiled([seats[at[s]] for s in range(n)], rules)
+    if policies is not None and native.NATIVE is not None:  # every seat an AI seat the core plays: one call
+        seeds = [seat_seed(seed, hand, rotation, s) for s in range(n)]
+        finished, decisions = native.NATIVE.play(policies, pack(state), seeds)
+        state = unpack(rules, finished)
+    else:
+        choosers = [_chooser(seats[at[s]], seat_seed(seed, hand, rotation, s)) for s in range(n)]
+        decisions = [0] * n
+        while not state.over:
+            seat = state.turn
+            state.apply(choosers[seat](state))
+            decisions[seat] += 1
     scores = state.scores()
     rows = []
     for s in range(n):

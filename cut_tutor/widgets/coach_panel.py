@@ -2,7 +2,8 @@
 
 The advice is computed from your view only (C2) and kept until the position, the coach or your Level changes.
 The Monte-Carlo analysis of your position runs on demand in the background, with a progress bar and a Cancel
-button, and is kept per position, so the table never waits for it.
+button; it is your position's one evaluation (:func:`~cut_tutor.analysis.evaluation`), which the tutor and the hand
+review read too, kept per position, so the table never waits for it.
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ from typing import TYPE_CHECKING
 
 import ipywidgets as w
 
-from cut_tutor.analysis import Analysis, analyse
+from cut_tutor.analysis import Analysis, Evaluation, evaluation
+from cut_tutor.analysis.evaluations import cached
 from cut_tutor.analysis.seat import hands_open
 from cut_tutor.analysis.stats import PRECISION
 from cut_tutor.coach import COACHES, LEVELS, Advice, advise
@@ -75,7 +77,6 @@ class CoachPanel:
             ]
         )
         self.rollout_box.add_class("cut-rollouts")
-        self._rollouts: dict[str, Analysis] = {}
         self._rollout_thread: threading.Thread | None = None
         self._rollout_stop = threading.Event()
         self._starting = threading.Lock()
@@ -161,22 +162,27 @@ class CoachPanel:
         rollouts: int | None = None,
         wait: bool = False,
         until: Callable[[], bool] | None = None,
+        focus: Move | str | None = None,
     ) -> None:
-        """Analyse your position by Monte-Carlo (every legal move played out on deals re-dealt from your view,
-        C2) in the background; its result is kept for this position. ``wait`` blocks until it is done (the twin),
-        or until ``until()`` is true (a waiter whose question no longer stands stops waiting)."""
+        """Evaluate your position by Monte-Carlo (every legal move played out on deals re-dealt from your view,
+        C2) in the background, until its verdicts are settled with ``focus`` (the move you are about to make)
+        priced; the evaluation is kept for this position, and only extended when a focus is not priced yet.
+        ``wait`` blocks until it is done (the twin), or until ``until()`` is true (a waiter whose question no
+        longer stands stops waiting)."""
         seen, key = self._analysed_position()
-        self._start(None if key in self._rollouts else seen, key, seconds, rollouts, None, wait, until)
+        held = cached(seen)
+        needed = held is None or (focus is not None and not held.decided(focus))
+        self._start(seen if needed else None, key, seconds, rollouts, None, wait, until, focus)
 
     def analyse_longer(self, seconds: float | None = LONGER, rollouts: int | None = None, wait: bool = False) -> None:
         """Continue the finished analysis of your position on more deals (by default :data:`LONGER` seconds more),
         narrowing every interval; the earlier result stays until the longer one is done, or if it is cancelled.
         Once the best stood apart with every gap known, the continuation aims at half the precision."""
         seen, key = self._analysed_position()
-        done = self._rollouts.get(key)
+        done = self.rollouts()
         if done is None:
             raise IntentError("there is no finished analysis of this position to continue: start one first")
-        self._start(seen, key, seconds, rollouts, done, wait, None)
+        self._start(seen, key, seconds, rollouts, done, wait, None, None)
 
     def press_rollouts(self) -> None:
         """The analysis button: the first press analyses your position, every later one analyses it longer; while
@@ -197,7 +203,8 @@ class CoachPanel:
         return seen, _position_key(seen)
 
     def _start(self, seen: dict[str, object] | None, key: str, seconds: float | None, rollouts: int | None,
-               resume: Analysis | None, wait: bool, until: Callable[[], bool] | None) -> None:  # fmt: skip
+               resume: Analysis | None, wait: bool, until: Callable[[], bool] | None,
+               focus: Move | str | None) -> None:  # fmt: skip
         """Start the analysis thread for ``seen`` unless one is running (none when ``seen`` is None), then draw;
         ``wait`` blocks until that thread, the one started or running now, is done (the twins), or ``until()``."""
         with self._starting:  # two callers (the learner's click, the tutor's check) start one run, not two
@@ -206,7 +213,7 @@ class CoachPanel:
                 self._rollout_stop.clear()
                 thread = self._rollout_thread = threading.Thread(
                     target=self._run_rollouts,
-                    args=(seen, key, seconds, rollouts, resume),
+                    args=(seen, key, seconds, rollouts, resume, focus),
                     name="cut-analysis",
                     daemon=True,
                 )
@@ -219,27 +226,35 @@ class CoachPanel:
 
     def wait_rollouts(self, until: Callable[[], bool] | None = None) -> None:
         """Wait for the running analysis, if any, to end, or until ``until()`` is true; start none."""
-        self._start(None, "", None, None, None, True, until)
+        self._start(None, "", None, None, None, True, until, None)
 
     def cancel_rollouts(self) -> None:
         """Stop a running analysis after its current round; nothing is kept for the position."""
         self._rollout_stop.set()
 
     def rollouts(self) -> Analysis | None:
-        """The analysis of your current position, once it has finished."""
+        """The analysis of your current position, once it has finished: its evaluation's figures."""
+        found = self.evaluated()
+        return None if found is None else found.analysis
+
+    def evaluated(self) -> Evaluation | None:
+        """The evaluation of your current position, once one has finished (made here, by the tutor or the review)."""
         state = self._your_turn()
-        return None if state is None else self._rollouts.get(_position_key(view(state, YOU)))
+        return None if state is None else cached(view(state, YOU))
 
     def _run_rollouts(self, seen: dict[str, object], key: str, seconds: float | None, rollouts: int | None,
-                      resume: Analysis | None) -> None:  # fmt: skip
+                      resume: Analysis | None, focus: Move | str | None) -> None:  # fmt: skip
         def progress(share: float) -> None:
             if self._rollout_stop.is_set():
                 raise _Cancelled
             self.rollout_progress.value = share
 
         try:
-            self._rollouts[key] = analyse(seen, seconds=seconds, max_rollouts=rollouts, progress=progress,
-                                          resume=resume, precision=_aim(resume))  # fmt: skip
+            if resume is None:
+                evaluation(seen, focus, seconds=seconds, rollouts=rollouts, progress=progress)
+            else:  # Analyse longer: every gap measured, on the deals after the evaluation's own
+                evaluation(seen, seconds=seconds, rollouts=None if rollouts is None else resume.rollouts + rollouts,
+                           aim="gaps", precision=_aim(resume), progress=progress)  # fmt: skip
         except _Cancelled:
             self._stopped = key
         state, advice = self._your_turn(), self.advice()
@@ -255,7 +270,8 @@ class CoachPanel:
         self.rollout_progress.layout.display = self.rollout_cancel.layout.display = "" if running else "none"
         seen = None if state is None else view(state, YOU)
         key = None if seen is None else _position_key(seen)
-        done = self._rollouts.get(key) if key is not None else None
+        held = None if seen is None else cached(seen)
+        done = None if held is None else held.analysis
         # The button is never disabled while a run goes, nor hidden by one, so the keyboard's focus stays on it;
         # with a single legal move there is nothing to analyse, and it is not shown at all.
         self.rollout_button.description = START if done is None else ANALYSE_LONGER
@@ -346,7 +362,8 @@ class CoachPanel:
         if not self.analysis_open:
             self.analysis_html.value = ""
             return
-        rows = move_rows(advice, self._rollouts.get(_position_key(view(state, YOU))), self.selected())
+        held = cached(view(state, YOU))
+        rows = move_rows(advice, None if held is None else held.analysis, self.selected())
         html = move_table_html(rows, advice.coach)
         if self.comparing:
             html += "<h4>All three coaches</h4>" + compare_html(self._compare(state), advice.coach)
@@ -355,12 +372,12 @@ class CoachPanel:
 
 def _aim(resume: Analysis | None) -> float:
     """The precision an analysis aims at: the library's first, then the one continued, halved once the best
-    stood apart at it (every gap known: a longer analysis narrows them further)."""
+    stood apart at it with every gap known (a longer analysis narrows them further)."""
     if resume is None:
         return PRECISION
-    return resume.precision / (2 if resume.stopped == "apart" else 1)
+    return resume.precision / (2 if resume.stopped == "apart" and resume.aim == "gaps" else 1)
 
 
 def _position_key(seen: dict[str, object]) -> str:
-    """A position as your view has it: the analysis is kept per key, and depends on nothing else (C2)."""
+    """A position as your view has it: a cancelled analysis is remembered per key (C2)."""
     return json.dumps(seen, sort_keys=True)

@@ -1,4 +1,5 @@
-"""The drills panel: the learner's due drills one at a time (the answer hidden until a move is chosen), and the
+"""The drills panel: the learner's due drills one at a time, each position on a table as the seat saw it (the answer
+hidden until one of its moves is chosen), and the
 progress panel: the plot of accuracy and points lost over the reviewed hands, a small table with the mistakes'
 kinds, and the table as a CSV download.
 
@@ -8,14 +9,13 @@ Answers go to the learner's :class:`~cut_tutor.review.Drills` deck, which schedu
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from functools import partial
 from html import escape
 from typing import TYPE_CHECKING, Any
 
 import ipywidgets as w
 
 from cut_tutor.analysis import Analysis
-from cut_tutor.engine import Move
+from cut_tutor.engine import Move, View
 from cut_tutor.engine.words import (
     NEXT_DRILL,
     NO_DRILLS,
@@ -33,6 +33,8 @@ from cut_tutor.review.drills import judge
 from cut_tutor.review.hand import position_analysis
 from cut_tutor.review.progress import kind_totals, progress_svg
 
+from .move_table import analysis_html
+from .position import PositionTable, seat_names
 from .scores import download_link
 from .shared import Shown
 from .table import move_label
@@ -61,7 +63,8 @@ def _analysis_of(drill: Drill) -> Analysis:
 
 class DrillsPanel(Shown):
     """The due drills of ``drills``, oldest due first, and (with ``frame``, a
-    :func:`~cut_tutor.review.progress_frame`) the progress plot. ``analyser`` judges an answer."""
+    :func:`~cut_tutor.review.progress_frame`) the progress plot. ``analyser`` judges an answer; ``names`` and
+    ``colours`` are the seats' on the drill's table."""
 
     def __init__(
         self,
@@ -70,6 +73,7 @@ class DrillsPanel(Shown):
         analyser: Callable[[Drill], Analysis] = _analysis_of,
         frame: pd.DataFrame | None = None,
         names: Sequence[str] | None = None,
+        colours: Sequence[str] | None = None,
     ) -> None:
         self.drills, self.analyser, self.names = drills, analyser, names
         self.due: list[Drill] = []
@@ -77,13 +81,14 @@ class DrillsPanel(Shown):
         self.verdict = ""
         self.analysis: Analysis | None = None
         self._heading = w.HTML()
-        self._choices = w.HBox()
+        self.position = PositionTable(self.choose, colours)
         self._said = w.HTML()
         self._shown = w.HTML()
+        self._shown.add_class("cut-answer")  # the answer's analysis table, kept to the page's width
         self._next = w.Button(description=NEXT_DRILL)
         self._next.on_click(lambda _: self.refresh())
         self._plot = w.HTML()  # empty until a plot is drawn
-        self.root = w.VBox([self._heading, self._choices, self._said, self._shown, self._next, self._plot])
+        self.root = w.VBox([self._heading, self.position.box, self._said, self._shown, self._next, self._plot])
         self.refresh()
         if frame is not None:
             self.show_progress(frame)
@@ -98,14 +103,12 @@ class DrillsPanel(Shown):
         self.due, self.index, self.verdict, self.analysis = self.drills.due(), 0, "", None
         self._said.value = self._shown.value = ""
         drill = self.current
-        self._heading.value = escape(drill_heading(0, len(self.due), drill.title) if drill else NO_DRILLS)
-        labels = self.moves()
-        buttons = []
-        for move, label in zip(drill.view()["legal"] if drill else [], labels, strict=True):
-            button = w.Button(description=label)
-            button.on_click(partial(lambda move, _: self.choose(move), move))
-            buttons.append(button)
-        self._choices.children = tuple(buttons)
+        if drill is None:
+            self._heading.value = escape(NO_DRILLS)
+            self.position.hide()
+            return
+        title = self.position.show(drill.view(), self.names, asking=True)
+        self._heading.value = escape(drill_heading(0, len(self.due), title))
 
     def moves(self) -> list[str]:
         """The buttons' labels of the current drill's legal moves (nothing of the answer)."""
@@ -113,7 +116,10 @@ class DrillsPanel(Shown):
         if drill is None:
             return []
         seen = drill.view()
-        return [move_label(Move.parse(m), seen, self.names) for m in seen["legal"]]
+        return [move_label(Move.parse(m), seen, self._names(seen)) for m in seen["legal"]]
+
+    def _names(self, seen: View) -> list[str]:
+        return seat_names(seen["seat"], seen["players"], self.names)
 
     def choose(self, move: str) -> str:
         """Answer the current drill with ``move`` (its text form): recorded in the deck, then the verdict and the
@@ -125,9 +131,11 @@ class DrillsPanel(Shown):
         kind, loss = judge(self.analysis, move)
         self.drills.answer(drill, move, self.analysis)
         self.verdict = retry_verdict(kind, loss)
-        self._choices.children = ()
+        seen = drill.view()
+        self.position.show(seen, self.names, asking=False)
         self._said.value = escape(self.verdict)
-        self._shown.value = self.analysis._repr_html_()
+        labels = {Move.parse(m): move_label(Move.parse(m), seen, self._names(seen)) for m in seen["legal"]}
+        self._shown.value = analysis_html(self.analysis, labels, Move.parse(move))
         return self.verdict
 
     def show_progress(self, frame: pd.DataFrame) -> str:

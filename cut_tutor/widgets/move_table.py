@@ -16,15 +16,27 @@ move in ``data-move``; the page sends a click on a row to the app, which selects
 from __future__ import annotations
 
 import pathlib
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from html import escape
 
 from cut_tutor.analysis import Analysis, MoveValue
 from cut_tutor.coach import Advice
 from cut_tutor.coach.scoring import COMPONENTS
 from cut_tutor.engine import Move
-from cut_tutor.engine.words import COLUMN_HELP, COMPONENT_HELP, differs_from, verdict_word
+from cut_tutor.engine.moves import TAKE
+from cut_tutor.engine.words import (
+    COLUMN_HELP,
+    COMPONENT_HELP,
+    PARTS_HIDE,
+    PARTS_SHOW,
+    differs_from,
+    face,
+    move_labels,
+    pile_number,
+    take_choice,
+    verdict_word,
+)
 
 _CSS = (pathlib.Path(__file__).parent / "static" / "move_table.css").read_text(encoding="utf-8")
 #: The class the page looks for to send a row's click to the app.
@@ -33,23 +45,25 @@ TABLE_CLASS = "cut-mt"
 
 @dataclass(frozen=True)
 class MoveRow:
-    """One legal move as the analysis table shows it."""
+    """One choice as the analysis table shows it: a legal move, or every take that differs only by the card shown."""
 
     move: Move
     label: str
-    components: dict[str, float]
-    total: float
+    components: dict[str, float]  # empty in a table of the rollouts alone
+    total: float | None
     behind: float  # how far its total is below the coach's best (0 for the best)
     recommended: bool
     selected: bool
     rollout: MoveValue | None  # the Monte-Carlo figures, once the analysis of this position has run
+    detail: str = ""  # a grouped take: the card its figures are for, and the others
 
 
 def move_rows(advice: Advice, analysis: Analysis | None = None, selected: Move | None = None) -> list[MoveRow]:
-    """Every candidate of the advice, in the coach's order, with the rollouts of the same move when there are."""
+    """Every candidate of the advice, in the coach's order, with the rollouts of the same move when there are;
+    takes that differ only by the card shown are one row."""
     best = max(c.total for c in advice.candidates)
     rollouts = {m.move: m for m in analysis.moves} if analysis is not None else {}
-    return [
+    rows = [
         MoveRow(
             c.move,
             advice.labels[c.move],
@@ -62,6 +76,48 @@ def move_rows(advice: Advice, analysis: Analysis | None = None, selected: Move |
         )
         for c in advice.candidates
     ]
+    return group_takes(rows)
+
+
+def analysis_rows(analysis: Analysis, labels: Mapping[Move, str], chosen: Move | None = None) -> list[MoveRow]:
+    """The rollouts alone, best first, each move in the table's words (``labels``), the learner's ``chosen`` one
+    marked: what a retry and a drill show once the learner has answered."""
+    rows = [
+        MoveRow(m.move, labels.get(m.move, m.label), {}, None, 0.0, False, m.move == chosen, m) for m in analysis.moves
+    ]
+    return group_takes(rows)
+
+
+def group_takes(rows: Sequence[MoveRow]) -> list[MoveRow]:
+    """Takes of the pile that differ only by the card shown (R11) as one choice, where the first of them stood:
+    its figures are those of the one selected, else of the best of them (the fewest expected points, else the
+    coach's highest total), the card shown a detail. A row of them that is selected or recommended keeps its mark."""
+    takes = [r for r in rows if r.move.kind == TAKE]
+    if len(takes) < 2:
+        return list(rows)
+
+    def worth(r: MoveRow) -> float:
+        if all(t.rollout is not None for t in takes):
+            return r.rollout.expected if r.rollout is not None else 0.0
+        return -(r.total or 0.0)
+
+    best = next((t for t in takes if t.selected), None) or min(takes, key=worth)
+    cards = [_shown(t.move) for t in takes if t is not best and t.move.rank]
+    bare = move_labels([Move(TAKE)])[Move(TAKE)]
+    one = replace(
+        best,
+        label=bare,
+        detail=take_choice(_shown(best.move) if best.move.rank else None, cards),
+        recommended=any(t.recommended for t in takes),
+        selected=any(t.selected for t in takes),
+    )
+    first = rows.index(takes[0])
+    return [one if k == first else r for k, r in enumerate(rows) if r.move.kind != TAKE or k == first]
+
+
+def _shown(move: Move) -> str:
+    """The card a take shows, and the pile it comes from when not the hand."""
+    return face(move.rank) + (f" from {pile_number(move.stacks[0])}" if move.stacks else "")
 
 
 def _bar(value: float, scale: float) -> str:
@@ -75,56 +131,95 @@ def _head(name: str, text: str) -> str:
     return f'<th scope="col"><abbr title="{escape(name)}: {escape(text)}">{escape(name)}</abbr></th>'
 
 
-def move_table_html(rows: Sequence[MoveRow], coach: str) -> str:
-    """The table: a button per move (clicking it or its row selects the play), a bar per part and the total,
-    the gap to the best, and the Monte-Carlo columns when the analysis has run. Each heading explains itself."""
-    scale = max((abs(v) for r in rows for v in [*r.components.values(), r.total]), default=0.0)
+def move_table_html(rows: Sequence[MoveRow], coach: str = "", pickable: bool = True) -> str:
+    """The table, narrow enough for a phone: the move (a button that selects the play on the table when
+    ``pickable``), then, once the rollouts are in, the expected points and the gap to the best with their intervals
+    and the verdict (before them, how far the coach puts it behind its best). Each move's value by part, the total
+    and its rollouts sit in a row under it, shown by the *parts* button. Each heading explains itself."""
     mc = any(r.rollout is not None for r in rows)
-    heads = [_head(p, COMPONENT_HELP[p]) for p in COMPONENTS] + [_head("total", COLUMN_HELP["total"]),
-                                                                 _head("behind", COLUMN_HELP["behind"])]  # fmt: skip
+    parts = any(r.components for r in rows)
     if mc:
-        heads += [_head(c, COLUMN_HELP[c]) for c in ("expected", "gap", "rollouts")]
+        heads = [_head(c, COLUMN_HELP[c]) for c in ("expected", "gap", "verdict")]
+    else:
+        heads = [_head("behind", COLUMN_HELP["behind"])]
+    width = 1 + len(heads)
+    scale = max((abs(v) for r in rows for v in [*r.components.values(), r.total or 0.0]), default=0.0)
     body = []
     for r in rows:
-        marks = " ".join(m for m, on in (("★\u00a0recommended", r.recommended), ("●\u00a0selected", r.selected)) if on)
-        classes = " ".join(c for c, on in (("cut-mt-rec", r.recommended), ("cut-mt-sel", r.selected)) if on)
-        cells = [
-            f'<th scope="row"><button class="cut-mt-pick" data-move="{escape(str(r.move))}" '
-            f'aria-pressed="{str(r.selected).lower()}" title="Select this play on the table">{escape(r.label)}'
-            f"</button>{f'<small>{escape(marks)}</small>' if marks else ''}</th>"
-        ]
-        for part in COMPONENTS:
-            value = r.components[part]
-            cells.append(f'<td title="{escape(part)}: {escape(COMPONENT_HELP[part])}">{_bar(value, scale)}'
-                         f"{value:.1f}</td>")  # fmt: skip
-        cells.append(f'<td class="cut-mt-total">{_bar(r.total, scale)}<b>{r.total:.1f}</b></td>')
-        cells.append(f"<td>{'—' if not r.behind else f'−{r.behind:.1f}'}</td>")
-        if mc:
-            cells += _rollout_cells(r.rollout)
-        body.append(f'<tr data-move="{escape(str(r.move))}" class="{classes}">{"".join(cells)}</tr>')
-    caption = f"{escape(coach)}'s value of every legal move (higher is better); click a move to select it"
+        body.append(_row(r, mc, pickable))
+        if parts:
+            body.append(f'<tr class="cut-mt-parts"><td colspan="{width}">{_parts(r, scale)}</td></tr>')
     if mc:
-        caption += ". Rollouts: your expected points for the hand (lower is better)"
+        caption = "Each move played out on deals like yours: your expected points for the hand (lower is better)"
+    else:
+        caption = f"{escape(coach)}'s value of every legal move, against its best"
+    if pickable:
+        caption += "; click a move to select it"
+    toggle = (
+        f'<button type="button" class="cut-mt-toggle" aria-expanded="false" data-show="{escape(PARTS_SHOW)}" '
+        f'data-hide="{escape(PARTS_HIDE)}">{escape(PARTS_SHOW)}</button>'
+        if parts else ""
+    )  # fmt: skip
     return (
-        f'<style>{_CSS}</style><p class="cut-mt-caption" id="cut-mt-caption">{caption}</p>'
-        f'<div class="{TABLE_CLASS}"><table aria-labelledby="cut-mt-caption">'
-        f'<thead><tr><th scope="col">move</th>{"".join(heads)}</tr></thead><tbody>{"".join(body)}</tbody></table></div>'
+        f'<style>{_CSS}</style><div class="{TABLE_CLASS}"><p class="cut-mt-caption">{caption}</p>{toggle}'
+        f'<table aria-label="{caption}"><thead><tr><th scope="col">move</th>{"".join(heads)}</tr></thead>'
+        f"<tbody>{''.join(body)}</tbody></table></div>"
     )
 
 
-def _rollout_cells(m: MoveValue | None) -> list[str]:
-    """Expected points ± its interval, the gap with its interval (or the verdict's word), the rollouts."""
-    if m is None:
-        return ["<td></td>"] * 3
-    half = (m.high - m.low) / 2
-    expected = f"{m.expected:.1f} ± {half:.1f}"
-    if m.verdict == "best":
-        gap = '<span class="cut-mt-best">best</span>'
+def _row(r: MoveRow, mc: bool, pickable: bool) -> str:
+    """A move's row: its name and marks, then the verdict's columns."""
+    marks = [m for m, on in (("★\u00a0recommended", r.recommended), ("●\u00a0" + ("selected" if pickable else
+             "your choice"), r.selected)) if on]  # fmt: skip
+    classes = " ".join(c for c, on in (("cut-mt-rec", r.recommended), ("cut-mt-sel", r.selected)) if on)
+    name = (
+        f'<button class="cut-mt-pick" data-move="{escape(str(r.move))}" aria-pressed="{str(r.selected).lower()}" '
+        f'title="Select this play on the table">{escape(r.label)}</button>'
+        if pickable else f"<b>{escape(r.label)}</b>"
+    )  # fmt: skip
+    notes = "".join(f"<small>{escape(n)}</small>" for n in [r.detail, " ".join(marks)] if n)
+    cells = [f'<th scope="row">{name}{notes}</th>']
+    if mc:
+        cells += _rollout_cells(r.rollout)
     else:
-        interval = f"[{m.gap_low:+.1f}, {m.gap_high:+.1f}]"
-        mark = ' <span class="cut-mt-close">≈ too close</span>' if m.verdict == "close" else ""
-        gap = f'<span title="{escape(verdict_word(m.verdict, m.gap))}">+{m.gap:.1f} {interval}</span>{mark}'
-    return [f"<td>{expected}</td>", f"<td>{gap}</td>", f"<td>{m.rollouts}</td>"]
+        cells.append(f'<td class="cut-mt-n">{"—" if not r.behind else f"−{r.behind:.1f}"}</td>')
+    move = f' data-move="{escape(str(r.move))}"' if pickable else ""
+    return f'<tr{move} class="{classes}">{"".join(cells)}</tr>'
+
+
+def _parts(r: MoveRow, scale: float) -> str:
+    """A move's value by part with a bar each, its total, and how many deals played it out."""
+    items = [
+        f'<li title="{escape(p)}: {escape(COMPONENT_HELP[p])}">{escape(p)} {_bar(r.components[p], scale)}'
+        f"{r.components[p]:.1f}</li>"
+        for p in COMPONENTS
+        if p in r.components
+    ]
+    if r.total is not None:
+        items.append(f'<li class="cut-mt-total">total {_bar(r.total, scale)}<b>{r.total:.1f}</b></li>')
+    if r.rollout is not None:
+        items.append(f'<li title="rollouts: {escape(COLUMN_HELP["rollouts"])}">{r.rollout.rollouts} rollouts</li>')
+    return f'<ul class="cut-mt-partlist" aria-label="{escape(r.label)}, by part">{"".join(items)}</ul>'
+
+
+def _rollout_cells(m: MoveValue | None) -> list[str]:
+    """Expected points ± its interval, the gap with its interval, the verdict's word."""
+    if m is None:
+        return ['<td class="cut-mt-n">—</td>'] * 3
+    half = (m.high - m.low) / 2
+    expected = f'<td class="cut-mt-n">{m.expected:.1f}<small>± {half:.1f}</small></td>'
+    if m.verdict == "best":
+        gap = '<td class="cut-mt-n">—</td>'
+    else:
+        gap = f'<td class="cut-mt-n">+{m.gap:.1f}<small>[{m.gap_low:+.1f}, {m.gap_high:+.1f}]</small></td>'
+    word = escape(verdict_word(m.verdict, m.gap))
+    kind = {"best": "cut-mt-best", "close": "cut-mt-close"}.get(m.verdict, "cut-mt-worse")
+    return [expected, gap, f'<td class="cut-mt-verdict"><span class="{kind}">{word}</span></td>']
+
+
+def analysis_html(analysis: Analysis, labels: Mapping[Move, str], chosen: Move | None = None) -> str:
+    """The rollouts of a position, read-only, in the table's words, the learner's choice marked."""
+    return move_table_html(analysis_rows(analysis, labels, chosen), pickable=False)
 
 
 def compare_html(advices: Sequence[Advice], chosen: str) -> str:

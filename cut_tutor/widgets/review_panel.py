@@ -1,8 +1,9 @@
 """The hand review of a finished hand: every decision of the seat graded, the summary, a step to the next or
 previous mistake, and *Find a better move* (the guide's *Hand review* page).
 
-A retry shows the position's legal moves as buttons with the answer hidden; only after a choice does it say how
-the move compares and show the analysis. Every control has a Python twin, so the tests drive it as a click does.
+A retry puts the position back on a table as the seat saw it (:class:`~.position.PositionTable`), its legal moves
+the table's own buttons, the answer hidden; only after a choice does it say how the move compares and show the
+analysis. Every control has a Python twin, so the tests drive it as a click does.
 """
 
 from __future__ import annotations
@@ -27,11 +28,14 @@ from cut_tutor.engine.words import (
     loss_text,
     retry_verdict,
     review_summary,
+    turn_number,
 )
 from cut_tutor.review import Decision, HandReview
 from cut_tutor.review.drills import judge
 from cut_tutor.review.hand import ROLLOUTS, position_analysis
 
+from .move_table import analysis_html
+from .position import PositionTable, seat_names
 from .shared import Shown
 from .table import move_label
 
@@ -42,9 +46,10 @@ Analyser = Callable[[Mapping[str, Any], int, int], Analysis]
 class ReviewPanel(Shown):
     """The review table of ``hand`` (a :func:`~cut_tutor.review.review` of ``record``), with its controls.
 
-    ``analyser`` gives the analysis a retry reveals; by default the review's own, made again with the review's
-    ``rollouts`` and ``seed`` (pass those the review was made with), so the retry agrees with the table.
-    ``names`` name the seats in PUSH labels.
+    ``analyser`` gives the analysis a retry reveals; by default the review's own evaluation of the position (read
+    again, or made again with the review's ``rollouts``: pass those the review was made with), so the retry agrees
+    with the table.
+    ``names`` name the seats as the table does; ``colours`` are theirs on the retry's table.
     """
 
     def __init__(
@@ -53,13 +58,13 @@ class ReviewPanel(Shown):
         hand: HandReview,
         *,
         names: Sequence[str] | None = None,
+        colours: Sequence[str] | None = None,
         rollouts: int = ROLLOUTS,
-        seed: int = 0,
         analyser: Analyser | None = None,
     ) -> None:
         self.record, self.hand, self.names = dict(record), hand, names
         self.seat = hand.summary.seat
-        self.analyser: Analyser = analyser or partial(position_analysis, rollouts=rollouts, seed=seed)
+        self.analyser: Analyser = analyser or partial(position_analysis, rollouts=rollouts)
         self.selected: int | None = None  # index into hand.decisions
         self.retrying = False
         self.verdict = ""
@@ -73,11 +78,13 @@ class ReviewPanel(Shown):
         self._previous.on_click(lambda _: self.previous_mistake())
         self._next.on_click(lambda _: self.next_mistake())
         self._find.on_click(lambda _: self.retry())
-        self._choices = w.HBox()
-        self._said = w.HTML()
+        self.position = PositionTable(self.choose, colours)
+        self._said = w.HTML()  # the question, above the position
+        self._verdict = w.HTML()  # the answer's verdict, under it, above the analysis
         self._shown = w.HTML()
+        self._shown.add_class("cut-answer")  # the answer's analysis table, kept to the page's width
         self.root = w.VBox([self._summary, self._table, w.HBox([self._previous, self._next, self._find]),
-                          self._choices, self._said, self._shown])  # fmt: skip
+                          self._said, self.position.box, self._verdict, self._shown])  # fmt: skip
         self._draw()
 
     # -- what is shown -------------------------------------------------------------------------------------------
@@ -86,7 +93,8 @@ class ReviewPanel(Shown):
         return dict(view(replay(self.record, upto=ply), self.seat))
 
     def _label(self, move: str, ply: int) -> str:
-        return move_label(Move.parse(move), self._view(ply), self.names)
+        seen = self._view(ply)
+        return move_label(Move.parse(move), seen, seat_names(self.seat, seen["players"], self.names))
 
     def summary(self) -> str:
         """The summary line: accuracy, points lost to mistakes, luck and the grades' counts."""
@@ -94,13 +102,13 @@ class ReviewPanel(Shown):
         return review_summary(s.accuracy, s.lost_to_mistakes, s.luck, s.graded)
 
     def _row(self, d: Decision) -> dict[str, str]:
-        cells = (str(d.ply + 1), self._label(d.move, d.ply), self._label(d.best, d.ply),
+        cells = (str(turn_number(self._view(d.ply))), self._label(d.move, d.ply), self._label(d.best, d.ply),
                  loss_text(d.loss, d.loss_low, d.loss_high), grade_text(d.grade))  # fmt: skip
         return dict(zip(REVIEW_COLUMNS, cells, strict=True))
 
     def rows(self) -> list[dict[str, str]]:
-        """The table's rows as shown: the turn, the move made and the best in the buttons' words, the loss ± its
-        interval and the grade's mark."""
+        """The table's rows as shown: the turn (as the rules count turns, as the drills do), the move made and the
+        best in the buttons' words, the loss ± its interval and the grade's mark."""
         return [dict(row) for row in self._rows]
 
     def _draw(self) -> None:
@@ -122,7 +130,8 @@ class ReviewPanel(Shown):
         if not 0 <= index < len(self.hand.decisions):
             raise IndexError(f"review: no decision {index}")
         self.selected, self.retrying, self.verdict, self.analysis = index, False, "", None
-        self._choices.children, self._said.value, self._shown.value = (), "", ""
+        self._said.value = self._verdict.value = self._shown.value = ""
+        self.position.hide()
         self._draw()
 
     def _step(self, forward: bool) -> int | None:
@@ -144,32 +153,27 @@ class ReviewPanel(Shown):
         return self._step(False)
 
     def retry(self) -> list[str]:
-        """*Find a better move* at the selected decision: its legal moves as buttons, the answer hidden; the
-        buttons' labels."""
+        """*Find a better move* at the selected decision: the position on the table as the seat saw it, its legal
+        moves the table's buttons, the answer hidden; the buttons' labels."""
         if self.selected is None:
             raise ValueError("review: select a decision to retry")
         ply = self.hand.decisions[self.selected].ply
-        legal = self._view(ply)["legal"]
         self.retrying, self.verdict, self.analysis = True, "", None
-        labels = [self._label(m, ply) for m in legal]
-        buttons = []
-        for move, label in zip(legal, labels, strict=True):
-            button = w.Button(description=label)
-            button.on_click(partial(lambda move, _: self.choose(move), move))
-            buttons.append(button)
-        self._choices.children = tuple(buttons)
-        self._said.value, self._shown.value = escape(RETRY_ASK), ""
-        return labels
+        self.position.show(self._view(ply), self.names, asking=True)
+        self._said.value, self._verdict.value, self._shown.value = escape(RETRY_ASK), "", ""
+        return [a["label"] for a in self.position.widget.table["actions"]]
 
     def choose(self, move: str) -> str:
         """Answer the retry with ``move`` (its text form): the verdict, then the analysis is shown."""
         if not self.retrying or self.selected is None:
             raise ValueError("review: choose a move after Find a better move")
         ply = self.hand.decisions[self.selected].ply
+        seen = self._view(ply)
         self.analysis = self.analyser(self.record, self.seat, ply)
         kind, loss = judge(self.analysis, move)
         self.verdict, self.retrying = retry_verdict(kind, loss), False
-        self._choices.children = ()
-        self._said.value = escape(self.verdict)
-        self._shown.value = self.analysis._repr_html_()
+        self.position.show(seen, self.names, asking=False)
+        self._said.value, self._verdict.value = "", escape(self.verdict)
+        labels = {Move.parse(m): self._label(m, ply) for m in seen["legal"]}
+        self._shown.value = analysis_html(self.analysis, labels, Move.parse(move))
         return self.verdict

@@ -5,7 +5,8 @@ The review runs in a thread, as the coach's analysis does, with a progress bar a
 never waits for it; its graded mistakes join the learner's drills (``drills.sqlite`` in the learner's home), and the
 review itself, with its mistakes' kinds, joins the learner's progress across games in the same file.
 Tutor mode and the belief panel read the learner's view only (C2); tutor mode's check with the analysis is the
-coach panel's own analysis of that view, so its result is kept where *Open the analysis* finds it.
+position's one evaluation, the move about to be made its focus, run by the coach panel, so its result is kept where
+*Open the analysis*, and the hand review of that decision, find it.
 """
 
 from __future__ import annotations
@@ -52,7 +53,7 @@ from .coach_panel import CoachPanel
 from .drills_panel import DrillsPanel, ProgressPanel
 from .review_panel import ReviewPanel
 from .shared import YOU, Host
-from .table import IntentError, move_label
+from .table import COLOURS, IntentError, move_label
 
 #: Tutor mode asks from a *mistake*'s loss by default (the review's own threshold).
 TUTOR_THRESHOLD_DEFAULT = dict(THRESHOLDS)["mistake"]
@@ -207,8 +208,8 @@ class ReviewRoom:
             self._stopped = key
         else:
             self.reviews[key] = hand
-            names = self.host.game.names if self.host.game is not None else None
-            self.panel = ReviewPanel(record, hand, names=names, rollouts=self.rollouts, seed=self.seed)
+            names, colours = self._seats()
+            self.panel = ReviewPanel(record, hand, names=names, colours=colours, rollouts=self.rollouts)
             deck = self.deck()
             self.review_box.children = [w.HTML(escape(drills_added(len(deck.add_mistakes(record, hand))))),
                                         self.panel.widget]  # fmt: skip
@@ -256,16 +257,24 @@ class ReviewRoom:
             self._progress_of = deck
         return self.progress_panel
 
+    def _seats(self) -> tuple[list[str], list[str]]:
+        """The seats' names and colours as the table shows them: the game's, else the setup's (a drill from an
+        earlier day, before a deal)."""
+        seats = self.host.setup.seats
+        names = self.host.game.names if self.host.game is not None else [s.name for s in seats]
+        return list(names), [COLOURS[s.colour] for s in seats]
+
     def _analysis_of(self, drill: Drill) -> Analysis:
-        """A drill's position analysed with the review's budgets, so its verdict agrees with the review's."""
-        return position_analysis(drill.record, drill.seat, drill.ply, rollouts=self.rollouts, seed=self.seed)
+        """A drill's position evaluated with the review's budget: the review's own evaluation, so its verdict agrees
+        with the review's."""
+        return position_analysis(drill.record, drill.seat, drill.ply, rollouts=self.rollouts)
 
     def drills_panel(self) -> DrillsPanel:
         """The drills panel of the learner's deck: the due drills, answered one at a time."""
         deck = self.deck()
         if self._drills_panel is None:
-            names = self.host.game.names if self.host.game is not None else None
-            self._drills_panel = DrillsPanel(deck, analyser=self._analysis_of, names=names)
+            names, colours = self._seats()
+            self._drills_panel = DrillsPanel(deck, analyser=self._analysis_of, names=names, colours=colours)
             self.drills_box.children = [self._drills_panel.widget]
         return self._drills_panel
 
@@ -294,21 +303,23 @@ class ReviewRoom:
         if str(chosen[0]) not in seen["legal"]:
             return False  # the play loop refuses it with its reason
         setup = self.host.setup  # the tutor's word is the advice the coach panel shows: your coach, at your Level
+        held = self.coach.evaluated()  # the evaluation's word once it has priced this very move
+        priced = held.analysis if held is not None and held.decided(chosen[0]) else None
         caution = warn(seen, chosen[0], self.threshold, coach=setup.coach, level=setup.seats[YOU].level,
-                       analysis=self.coach.rollouts())  # fmt: skip
+                       analysis=priced)  # fmt: skip
         if caution is None:
             return False
         asked = (chosen, len(game.state.moves))
         self.caution, self._pending = caution, asked
-        if caution.source == "coach":  # the analysis has not measured this view yet: check with it, in the background
+        if caution.source == "coach":  # the evaluation has not priced this move yet: check with it, in the background
             self._check = threading.Thread(target=self._checked, args=(asked, seen), name="cut-tutor", daemon=True)
             self._check.start()
         self.host.refresh()
         return True
 
     def _checked(self, asked: tuple[tuple[Move, ...], int], seen: dict[str, Any]) -> None:
-        """Run the coach panel's analysis of the learner's view and, if the question still stands when it is done,
-        put the analysis' word in the coach's place."""
+        """Run the evaluation of the learner's view with the move in focus (the coach panel runs it) and, if the
+        question still stands when it is done, put its word in the coach's place."""
         found = None
 
         def void() -> bool:
@@ -320,12 +331,13 @@ class ReviewRoom:
                 if void():
                     return
                 try:
-                    self.coach.start_rollouts(self.tutor_seconds, self.tutor_rollouts)
+                    self.coach.start_rollouts(self.tutor_seconds, self.tutor_rollouts, focus=asked[0][0])
                 except IntentError:
                     return  # no longer the learner's turn: nothing to refine
             self.coach.wait_rollouts(until=void)
-            found = self.coach.rollouts()
-            if found is not None or void():
+            held = self.coach.evaluated()
+            found = None if held is None else held.analysis
+            if (held is not None and held.decided(asked[0][0])) or void():
                 break
         with self._tutor_lock:
             if self._pending is not asked:

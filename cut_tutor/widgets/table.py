@@ -160,7 +160,7 @@ def table_data(
     clear4 = know.rules.clear4
     actions: list[dict[str, Any]] = []
     labels: dict[Move, str] = {}
-    if know.legal and mode == "play":
+    if know.legal and mode in ("play", "study"):  # study: a past position's moves, to choose one (nothing else)
         labels = _labels(know, know.legal, names)
         for move, label in labels.items():
             used = move_cards(move, clear4)
@@ -170,7 +170,8 @@ def table_data(
             if move.stacks:  # the stack whose numbered badge the button matches (R13, R17)
                 action["stack"] = move.stacks[-1]
             actions.append(action)
-            actions.extend(_risk_combos(know, move, label, used))
+            if mode == "play":  # a study asks for one decision: the gamble after it is another
+                actions.extend(_risk_combos(know, move, label, used))
     return {
         "mode": mode,
         "seat": know.seat,
@@ -199,7 +200,7 @@ def table_data(
         "step": step,
         "dim": bool(dim),
         "legend": dict(legend or {}),
-        "adding": _adding(know) if mode == "play" else None,
+        "adding": _adding(know) if mode in ("play", "study") else None,
         "words": table_words(seen, pile_counts=pile_counts),
         "pause": dict(pause) if pause else None,
         "hand_over": dict(hand_over) if hand_over else None,

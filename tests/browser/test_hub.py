@@ -8,18 +8,20 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import secrets
 import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
-from serving import CHROMIUM, DEALT, ROOT, free_port, open_page, wait_until_answers
+from serving import CHROMIUM, DEALT, ROOT, cmdline, free_port, open_page, wait_until_answers
 
 PROXY = ROOT / "build" / "node" / "node_modules" / ".bin" / "configurable-http-proxy"
 ARTIFACTS = ROOT / "test-artifacts"
@@ -217,5 +219,38 @@ def test_the_demonstration_hub_keeps_two_learners_games_apart() -> None:
         assert all(len(found) == 1 for found in saves.values()), saves
         seeds = {name: json.loads(found[0].read_text(encoding="utf-8"))["seed"] for name, found in saves.items()}
         assert seeds == {"ann": 11, "ben": 12}, "each learner's save holds their own game"
+    finally:
+        shutil.rmtree(data, ignore_errors=True)
+
+
+def _kernel_running(kernel: str) -> bool:
+    return any(f"kernel-{kernel}.json" in cmdline(int(entry.name)) for entry in Path("/proc").iterdir()
+               if entry.name.isdigit())  # fmt: skip
+
+
+def test_leaving_the_hubs_dashboard_shuts_its_kernel_down() -> None:
+    """The hub's default URL opens the dashboard at ``/voila/render/`` in a browser that never saw JupyterLab: the
+    ``_xsrf`` cookie Voilà's leaving request needs is there (the learner's server sets it as the learner signs in, and
+    the page's handler keeps it), and the learner's kernel goes with the page."""
+    from playwright.sync_api import expect, sync_playwright
+
+    data = Path(tempfile.mkdtemp(prefix="cut-hub-"))
+    try:
+        with hub(data, CUT_HUB_DEMO="1") as url, sync_playwright() as p:
+            browser, _page = open_page(p)
+            page = log_in(browser, url, "ann", "any")
+            page.wait_for_url("**/user/ann/voila/render/**", timeout=180_000)
+            expect(page.get_by_role("button", name="Deal & play")).to_be_visible(timeout=180_000)
+            kernel = json.loads(page.locator("#jupyter-config-data").text_content() or "{}")["kernelId"]
+            assert _kernel_running(kernel)
+            page.goto("about:blank")  # leaving the page asks the learner's server to shut its kernel down
+            deadline = time.monotonic() + 60
+            while _kernel_running(kernel) and time.monotonic() < deadline:
+                time.sleep(0.5)
+            browser.close()
+            assert not _kernel_running(kernel), "the kernel outlived its page"
+        log = (ARTIFACTS / "hub.log").read_text(errors="replace")
+        assert f"Kernel shutdown: {kernel}" in log
+        assert re.search(r"\b403 POST\b", log) is None and "'_xsrf' argument missing" not in log
     finally:
         shutil.rmtree(data, ignore_errors=True)

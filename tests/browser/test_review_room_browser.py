@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from serving import SHOTS, axe_problems, deal, open_page, open_setup, shots
+from test_study_tables import MISPLACED
 
 from cut_tutor.engine.words import (
     BELIEF_TITLE,
@@ -30,6 +32,12 @@ from cut_tutor.engine.words import (
 SEED = "3"
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(900)]
+
+
+def played_as(page: Any, pick: Any) -> str:
+    """The table's own button for the move of an analysis table's row (a row of takes names the card shown apart)."""
+    move = pick.get_attribute("data-move")
+    return str(page.locator(f'.cut-moves button.cut-move[data-move="{move}"]').first.inner_text())
 
 
 def test_a_bad_hand_is_graded_retried_and_drilled(server: str) -> None:
@@ -56,7 +64,7 @@ def test_a_bad_hand_is_graded_retried_and_drilled(server: str) -> None:
                 page.wait_for_timeout(300)
                 continue
             pick = page.locator(".cut-mt .cut-mt-pick").last
-            label = pick.inner_text()
+            label = played_as(page, pick)
             pick.click()
             expect(page.locator("button.cut-play")).to_have_text(label)
             page.locator("button.cut-play").click()
@@ -65,23 +73,48 @@ def test_a_bad_hand_is_graded_retried_and_drilled(server: str) -> None:
         expect(review.locator("td", has_text=re.compile(r"^\?\? blunder$")).first).to_be_visible()
         expect(page.locator(".cut-belief")).to_be_visible()
         shots(page, "review-room-graded", review)
-        # the blunder retried: the answer stays hidden until a move is chosen
+        # the blunder retried on the table as the seat saw it, its moves the table's buttons, the answer hidden
         review.get_by_role("button", name=NEXT_MISTAKE).click()
         review.get_by_role("button", name=FIND_BETTER).click()
         expect(review.get_by_text(RETRY_ASK)).to_be_visible()
         expect(review.get_by_text(re.compile("best move"))).to_have_count(0)
-        choices = review.locator(".widget-hbox").last.locator("button")
+        position = review.locator(".cut-study .cut-table")
+        expect(position.locator(".cut-study-status")).to_have_text(re.compile(r"^Turn \d+, You: "))
+        expect(position.locator(".cut-hand .cut-card").first).to_be_visible()
+        expect(position.locator(".cut-pile")).to_be_visible()
+        expect(review.locator(".cut-mt")).to_have_count(0)
+        choices = position.locator(".cut-moves button.cut-move")
         assert choices.count() >= 2
+        shots(page, "review-room-retry", position)
+        assert axe_problems(page) == [], "a retry, asking"
         choices.first.click()
         expect(
             review.get_by_text(re.compile(r"^(The best move\.|Within noise|Worse than the best move)"))
         ).to_be_visible(timeout=120_000)
-        shots(page, "review-room-retried", review)
-        # the graded mistakes are the learner's drills
+        expect(choices).to_have_count(0)  # answered: the position stays, without its moves
+        answer = review.locator(".cut-mt")
+        expect(answer.locator("th", has_text="your choice")).to_have_count(1)
+        for width, height in ((1280, 900), (390, 844)):
+            page.set_viewport_size({"width": width, "height": height})
+            assert answer.evaluate(MISPLACED) == [], width
+        shots(page, "review-room-retried", answer)
+        # the graded mistakes are the learner's drills, on the table too, numbered as the review numbers them
         drills = page.locator(".cut-drills")
         drills.get_by_text("Drills").first.click()
-        expect(drills.get_by_text(re.compile(r"^Drill 1 of \d+ — Turn \d+, seat 0"))).to_be_visible()
-        shots(page, "review-room-drills", drills)
+        turns = [c.inner_text() for c in review.locator("tr td:first-child").all()]
+        heading = drills.get_by_text(re.compile(r"^Drill 1 of \d+ — Turn \d+, You: "))
+        expect(heading).to_be_visible()
+        turn = re.search(r"Turn (\d+),", heading.inner_text())
+        assert turn is not None and turn[1] in turns
+        drill = drills.locator(".cut-study .cut-table")
+        expect(drill.locator(".cut-moves button.cut-move").first).to_be_visible()
+        shots(page, "review-room-drills", drill)
+        drill.locator(".cut-moves button.cut-move").first.click()
+        expect(
+            drills.get_by_text(re.compile(r"^(The best move\.|Within noise|Worse than the best move)"))
+        ).to_be_visible(timeout=120_000)
+        shots(page, "review-room-drill-answered", drills.locator(".cut-mt"))
+        assert axe_problems(page) == [], "a drill, answered"
         # the reviewed hand is in the learner's progress: the plot with its text alternative, the table, the CSV
         progress = page.locator(".cut-progress-section")
         progress.get_by_text(PROGRESS_SECTION).first.click()
@@ -118,7 +151,7 @@ def test_tutor_mode_asks_before_a_bad_play_and_checks_with_the_analysis(server: 
         expect(page.locator(".cut-status")).to_have_text("Your turn")
         page.get_by_role("button", name="Open the analysis").click()
         pick = page.locator(".cut-mt .cut-mt-pick").last  # the coach's worst move: far above the threshold
-        label = pick.inner_text()
+        label = played_as(page, pick)
         pick.click()
         # the pick reaches the table through the kernel: until it does, Play offers the coach's own move
         expect(page.locator("button.cut-play")).to_have_text(label)

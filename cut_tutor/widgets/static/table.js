@@ -232,8 +232,26 @@ function nameSliders(node) {
   });
 }
 
+/** Are the analysis tables' parts rows shown? One choice for the page, kept while the tables redraw. */
+let partsOpen = false;
+
+/** Every analysis table shows its parts rows or not, as the page's choice says; its button says which, in the
+ * words Python gave it.
+ * @param {ParentNode} node */
+function showParts(node) {
+  node.querySelectorAll(".cut-mt").forEach((box) => {
+    box.classList.toggle("cut-mt-open", partsOpen);
+    const button = box.querySelector(".cut-mt-toggle");
+    if (button && button.getAttribute("aria-expanded") !== String(partsOpen)) {
+      button.setAttribute("aria-expanded", String(partsOpen));
+      button.textContent = button.getAttribute(partsOpen ? "data-hide" : "data-show") || button.textContent;
+    }
+  });
+}
+
 let watchingPage = false;
-/** Resolve the app's links and name its sliders now and whenever its widgets redraw. */
+/** Resolve the app's links, name its sliders and show the analysis tables' parts as chosen, now and whenever its
+ * widgets redraw; the parts button (a plain button in the table Python draws) toggles them. */
 function watchPage() {
   if (watchingPage) return;
   watchingPage = true;
@@ -241,9 +259,15 @@ function watchPage() {
   const fix = () => {
     resolveLinks(document.body);
     nameSliders(document.body);
+    showParts(document.body);
   };
   fix();
   new MutationObserver(fix).observe(document.body, { childList: true, subtree: true });
+  document.addEventListener("click", (e) => {
+    if (!(/** @type {HTMLElement} */ (e.target).closest(".cut-mt-toggle"))) return;
+    partsOpen = !partsOpen;
+    showParts(document.body);
+  });
 }
 
 /** @param {{ model: any, el: HTMLElement }} ctx */
@@ -303,7 +327,8 @@ function render({ model, el }) {
   const paint = () => {
     /** @type {Table} */
     const t = model.get("table") || {};
-    root.className = "cut-table cut-" + (model.get("theme") || "light") + (t.review ? " cut-review" : "");
+    root.className = "cut-table cut-" + themeOf(t) + (t.review ? " cut-review" : "") + (t.mode === "study" ? " cut-study" : "");
+    root.setAttribute("aria-label", t.mode === "study" ? "the position" : "card table");
     root.replaceChildren();
     applyView(t);
     root.appendChild(titleBar(t));
@@ -349,6 +374,20 @@ function render({ model, el }) {
     root.appendChild(legend(t));
   };
 
+  /** A study table (a past position in the review or the drills) wears the app's theme, which it follows; every
+   * other table its own. @param {Table} t */
+  const themeOf = (t) => {
+    const app = el.closest(".cut-app");
+    if (t.mode === "study" && !app) requestAnimationFrame(() => el.closest(".cut-app") && draw()); // not placed yet
+    if (t.mode !== "study" || !app) return model.get("theme") || "light";
+    if (!followingApp) {
+      followingApp = true;
+      new MutationObserver(draw).observe(app, { attributes: true, attributeFilter: ["class"] });
+    }
+    return app.classList.contains("cut-app-dark") ? "dark" : "light";
+  };
+  let followingApp = false;
+
   /** Can the opponents sit side by side on an arc at this width? @param {number} count */
   const tableFits = (count) => root.clientWidth >= count * SEAT_WIDTH + 24;
 
@@ -358,9 +397,11 @@ function render({ model, el }) {
     const bar = h("div", "cut-title");
     const c4 = t.view && isClear4(t.view);
     bar.appendChild(h("span", "cut-name", c4 ? "Clear 4" : "Clear, Under or Take"));
-    const status = h("span", "cut-status", t.status || "");
+    // a study's title is its own: the app's Turn Status stays the one ``.cut-status`` on the page
+    const status = h("span", t.mode === "study" ? "cut-study-status" : "cut-status", t.status || "");
     status.setAttribute("aria-live", "polite");
     bar.appendChild(status);
+    if (t.mode === "study") return bar; // a past position: the main table's tools are the main table's
     const tools = h("span", "cut-tools");
     const links = t.links || {};
     if (links.guide) tools.appendChild(guideLink("cut-guide-link", "Guide", links.guide));
@@ -409,6 +450,7 @@ function render({ model, el }) {
       more.appendChild(list);
       bar.appendChild(more);
     }
+    if (t.mode === "study") return bar; // a past position: no View to choose
     const shown = h("span", "cut-layout-name");
     if (wanted === "auto") shown.appendChild(h("span", "cut-layout-auto", layoutName("auto") + " · "));
     shown.appendChild(document.createTextNode(layoutName(used)));
@@ -498,7 +540,7 @@ function render({ model, el }) {
       if (view[key] === undefined) root.style.removeProperty(css);
       else root.style.setProperty(css, view[key] + "px");
     }
-    if (t.mode === "replay") return; // a replayer inside the app leaves the app's width to the main table
+    if (t.mode !== "play") return; // a replayer or a study inside the app leaves the app's width to the main table
     const frame = /** @type {HTMLElement} */ (el.closest(".cut-app") || root);
     const width = view[t.view ? "width" : "setup"];
     frame.style.maxWidth = width === undefined ? "" : "min(100%, " + width + "px)";
