@@ -540,7 +540,7 @@ function render({ model, el }) {
       if (view[key] === undefined) root.style.removeProperty(css);
       else root.style.setProperty(css, view[key] + "px");
     }
-    if (t.mode !== "play") return; // a replayer or a study inside the app leaves the app's width to the main table
+    if (t.mode === "replay" || t.mode === "study") return; // a table inside the app leaves its width to the main one
     const frame = /** @type {HTMLElement} */ (el.closest(".cut-app") || root);
     const width = view[t.view ? "width" : "setup"];
     frame.style.maxWidth = width === undefined ? "" : "min(100%, " + width + "px)";
