@@ -150,7 +150,9 @@ def test_learners_sign_up_are_let_in_and_each_plays_as_a_user_of_their_own() -> 
     tag = secrets.token_hex(3)  # fresh system users each run
     teacher, ann, ben = (f"{name}{tag}" for name in ("teacher", "ann", "ben"))
     passwords = {name: secrets.token_urlsafe(12) for name in (teacher, ann, ben)}
-    data = Path(tempfile.mkdtemp(prefix="cut-hub-"))
+    # the learners' own users must reach their homes below it: the system's temporary folder, not the test run's own
+    # (which only root may enter); removed below like the rest
+    data = Path(tempfile.mkdtemp(prefix="cut-hub-", dir="/tmp"))
     try:
         with hub(data, CUT_HUB_TEACHER=teacher, **learner_python(data / "python")) as url, sync_playwright() as p:
             browser, _page = open_page(p)
