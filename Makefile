@@ -54,8 +54,8 @@ test-native-sanitized: venv
 		asan=$$($(CXX) -print-file-name=libasan.so) && cxx=$$($(CXX) -print-file-name=libstdc++.so) && \
 		test -e "$$asan" && test -e "$$cxx" && cd "$$tmp" && \
 		export PYTHONPATH="$$tmp" LD_PRELOAD="$$asan $$cxx" ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 && \
-		$(BIN)/python -c 'import sys, cut_tutor._native as core; assert core.__file__.startswith(sys.argv[1]), core' "$$tmp" && \
-		$(BIN)/python -m pytest -q --capture=sys $(CURDIR)/tests/test_native_*.py
+		$(CURDIR)/$(BIN)/python -c 'import sys, cut_tutor._native as core; assert core.__file__.startswith(sys.argv[1]), core' "$$tmp" && \
+		$(CURDIR)/$(BIN)/python -m pytest -q --capture=sys $(CURDIR)/tests/test_native_*.py
 
 # The compiled core built into the source tree (an editable install does it too), after a change to its C++.
 native: venv
