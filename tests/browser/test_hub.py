@@ -68,9 +68,11 @@ def learner_python(folder: Path) -> dict[str, str]:
     system = f"/usr/bin/python{sys.version_info[0]}.{sys.version_info[1]}"  # the same version reads the same packages
     if not Path(system).exists():
         pytest.skip(f"this Python cannot be run by other users, and there is no {system} for the learners' servers")
+    packages = Path(sys.prefix) / "lib" / f"python{sys.version_info[0]}.{sys.version_info[1]}" / "site-packages"
+    if subprocess.run(["runuser", "-u", "nobody", "--", "ls", str(packages)], capture_output=True).returncode != 0:
+        pytest.skip(f"the learners' users cannot read this environment's packages ({packages.name})")
     folder.mkdir(parents=True)
     subprocess.run([system, "-m", "venv", "--without-pip", str(folder)], check=True)
-    packages = Path(sys.prefix) / "lib" / f"python{sys.version_info[0]}.{sys.version_info[1]}" / "site-packages"
     for site in folder.glob("lib/python*/site-packages"):
         (site / "cut-hub-packages.pth").write_text(f"{packages}\n")
     for data in ("share", "etc"):  # Jupyter's data and settings (Voilà, the widgets, the guide's route)
