@@ -9,8 +9,11 @@ run in this process or on any executor's workers (a picklable top-level function
 
 from __future__ import annotations
 
+import json
 import random
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -21,7 +24,7 @@ from ..engine.moves import Move
 from ..engine.packed import code_of
 from ..engine.view import sight
 from . import native
-from .deals import Deals
+from .deals import Deals, canonical
 from .stats import MIN_ROLLOUTS, PRECISION, clearly_worse, mean_interval, mean_se
 
 #: One rollout's result for the analysed seat: its points for the hand, and whether it went out first.
@@ -51,14 +54,18 @@ def play_out(
     pile as a ``policy`` seat would have played them (:class:`~cut_tutor.analysis.deals.Deals`). The compiled core
     plays the rollouts when it is built (:mod:`.native`), with the same results.
     """
-    deals = Deals(view, players(policy, [0])[0] if infer else None)
+    deals = _deals(view, policy if infer else None)
     me = deals.seat
     parsed = [Move.parse(text) for text in moves]
     core = native.policy(policy, deals.rules)
     if core is not None and native.NATIVE is not None:  # the compiled seats: the same rollouts in one call
-        packed = [sample_packed(deals, seed, i) for i in samples]
-        starts, codes = [p for p, _ in packed], [code_of(move) for move in parsed]
-        return [list(row) for row in native.NATIVE.rollouts(core, starts, [s for _, s in packed], codes, me)]
+        codes = [code_of(move) for move in parsed]
+        if not deals.reads:  # the core deals the samples too
+            rows = native.NATIVE.sampled_rollouts(core, deals.plan(), _stream(seed), list(samples), codes, me)
+        else:
+            packed = [sample_packed(deals, seed, i) for i in samples]
+            rows = native.NATIVE.rollouts(core, [p for p, _ in packed], [s for _, s in packed], codes, me)
+        return [list(row) for row in rows]
     results: list[list[Result]] = [[] for _ in parsed]
     for i in samples:
         start, seeds = sample(deals, seed, i)
@@ -86,8 +93,39 @@ def sample_packed(deals: Deals, seed: int, i: int) -> tuple[list[int], list[int]
 
 
 def _draws(seed: int, i: int) -> random.Random:
-    """The generator of sample ``i`` of an analysis with ``seed``."""
-    return random.Random(f"analysis:{seed}:{i}")
+    """The generator of sample ``i`` of an analysis with ``seed``, seeded from its text (the core seeds its own the
+    same way: :meth:`Deals.plan`)."""
+    return random.Random(f"{_stream(seed)}{i}")
+
+
+def _stream(seed: int) -> str:
+    """The text every sample's generator of an analysis with ``seed`` is seeded from, before the sample's index."""
+    return f"analysis:{seed}:"
+
+
+#: The views whose deals this process holds, with the policy reading their turns (None: not read), by canonical text.
+_held: OrderedDict[tuple[str, str | None], Deals] = OrderedDict()
+_held_lock = threading.Lock()
+#: How many views' deals a process keeps: the positions being analysed now, each asked for a chunk at a time.
+HELD = 8
+
+
+def _deals(view: Mapping[str, Any], reader: str | None) -> Deals:
+    """The :class:`Deals` of ``view`` (its turns read by a ``reader`` seat, if named), made once per process: a
+    worker is sent each position's view chunk after chunk, and building its deals (their packed template) costs
+    more than dealing a chunk."""
+    key = (canonical(view), reader)
+    with _held_lock:
+        deals = _held.get(key)
+        if deals is not None:
+            _held.move_to_end(key)
+            return deals
+    deals = Deals(json.loads(key[0]), players(reader, [0])[0] if reader else None)  # its own copy of the view
+    with _held_lock:
+        _held[key] = deals
+        while len(_held) > HELD:
+            _held.popitem(last=False)
+    return deals
 
 
 def play(state: State, seats: Sequence[AIPlayer], plies: int | None = None) -> int:
