@@ -27,6 +27,9 @@ from . import native
 from .deals import Deals, canonical
 from .stats import MIN_ROLLOUTS, PRECISION, clearly_worse, mean_interval, mean_se
 
+#: A later round deals at least one sample per this many dealt before it: the compiled core plays a small round in
+#: less time than the rounds' bookkeeping and the hand-offs to the workers take.
+GROWTH = 8
 #: One rollout's result for the analysed seat: its points for the hand, and whether it went out first.
 Result = tuple[int, bool]
 #: ``measure(samples, candidates)`` → per candidate (in that order), per sample index: a :data:`Result`.
@@ -236,13 +239,14 @@ def rounds(
     them). After every round, a candidate whose paired difference with the current best (:attr:`Search.best`) is at
     least 3 joint standard errors above zero is eliminated: it cannot be the best; as it may still be played out, it
     comes back if that difference shrinks below 3 standard errors. Each later round plays as many rollouts as
-    ``round_size`` samples of every candidate would (fewer rounds: less waiting between them), the next samples of
-    the best and of the candidates that need them most, the first of these groups that is not empty: the gaps that
-    do not yet meet the target (known to ``precision`` points, or too close to call, on ``min_rollouts`` samples or
-    more); else the gaps still wider than ``precision``; else the active candidates, to settle which is best. The
-    search stops when none is left (one active candidate, every gap known: the best stands apart), or before a round
-    the budget cannot pay for: with ``seconds``, a round is shortened to the samples the time left should allow at
-    the rate seen so far. ``progress`` hears the share of the budget spent after each round, and 1.0 at the end.
+    ``round_size`` samples of every candidate would, and at least one sample per :data:`GROWTH` dealt before it
+    (fewer rounds: less waiting between them), the next samples of the best and of the candidates that need them
+    most, the first of these groups that is not empty: the gaps that do not yet meet the target (known to
+    ``precision`` points, or too close to call, on ``min_rollouts`` samples or more); else the gaps still wider than
+    ``precision``; else the active candidates, to settle which is best. The search stops when none is left (one
+    active candidate, every gap known: the best stands apart), or before a round the budget cannot pay for: with
+    ``seconds``, a round is shortened to the samples the time left should allow at the rate seen so far.
+    ``progress`` hears the share of the budget spent after each round, and 1.0 at the end.
 
     ``start`` continues an earlier search of the same candidates (it is not changed): the budget is then what the
     continuation may spend, its rounds deal the samples after the earlier ones, and the figures are of all of them,
@@ -268,7 +272,7 @@ def rounds(
         found = Search([list(s) for s in start.samples], [list(r) for r in start.results], list(start.active),
                        "budget", start.seconds)  # fmt: skip
         chosen = _allocation(found, precision, min_rollouts, aim, focus)
-        size = max(round_size, round_size * candidates // len(chosen)) if chosen else 0
+        size = _round(round_size, candidates, len(chosen), found.deals)
     done, before, earlier = found.deals, found.rollouts, found.seconds
     while chosen:
         if max_rollouts is not None:
@@ -291,13 +295,20 @@ def rounds(
         if progress and share < 1.0:
             progress(share)
         chosen = _allocation(found, precision, min_rollouts, aim, focus)
-        size = max(round_size, round_size * candidates // len(chosen)) if chosen else 0
+        size = _round(round_size, candidates, len(chosen), done)
     if not chosen:
         found.stopped = "chosen" if aim == "best" else "apart"
     if progress:
         progress(1.0)
     found.seconds = earlier + time.perf_counter() - began
     return found
+
+
+def _round(round_size: int, candidates: int, chosen: int, done: int) -> int:
+    """The samples of the next round: as many rollouts as ``round_size`` samples of every candidate would, and at
+    least one in :data:`GROWTH` of the samples dealt so far, so that a long analysis waits between fewer rounds;
+    none when no candidate is chosen."""
+    return max(round_size, round_size * candidates // chosen, done // GROWTH) if chosen else 0
 
 
 def _allocation(found: Search, precision: float, minimum: int, aim: Aim, focus: Sequence[int] = ()) -> list[int]:
