@@ -6,16 +6,23 @@ in Clear 4 (R22); a malformed plan is refused with an error that says what was w
 
 from __future__ import annotations
 
+import contextlib
 import random
+from collections.abc import Sequence
+from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from test_native_coach import ai_play
+from test_native_fuzz import values
 
 from cut_tutor.analysis import native, run
 from cut_tutor.analysis import search as S
 from cut_tutor.analysis.deals import Deals
 from cut_tutor.engine import Rules, State, view
 from cut_tutor.engine import packed as P
+from cut_tutor.engine.cards import CODES
 from cut_tutor.engine.packed import hand_at
 
 NATIVE = native.NATIVE
@@ -122,6 +129,8 @@ def test_a_malformed_plan_or_call_is_refused() -> None:
         ((base, pool, [], slots[1:]), "places for"),
         ((base, pool, [], [*slots[:-1], (size - 1, True)]), "slot is outside"),
         ((base, pool, [], [*slots[:-1], (-1, False)]), "slot is outside"),
+        ((base, pool, [], [*slots[:-1], (2**63 - 1, True)]), "slot is outside"),
+        ((base, pool, [(2**63 - 1, 1, [True] * len(pool))], slots[1:]), "place is outside"),
         ((base, pool, [(hand_at(0, 0), 1, [True])], slots[1:]), "fits name"),
         ((base, pool, [(size, 1, [True] * len(pool))], slots[1:]), "place is outside"),
         ((base, pool, [(hand_at(0, 0), -1, [True] * len(pool))], slots), "count -1"),
@@ -147,3 +156,47 @@ def test_a_malformed_plan_or_call_is_refused() -> None:
         with pytest.raises(ValueError, match=words):
             NATIVE.sampled_rollouts(used, plan, "x", [0], moves, seat)
     assert NATIVE.sampled_rollouts(policy, plan, "x", [], [move], state.turn) == [[]]
+
+
+def mangled_plans() -> st.SearchStrategy[tuple[Any, ...]]:
+    """A real plan's parts with one of them broken: a number changed, a slot moved, a first hand added, the slots
+    cut short, a part replaced by anything."""
+    state = State.deal(Rules(players=3), 4)
+    deals = Deals(view(state, state.turn))
+    base = deals.plan().sample("x", 0)[0]
+    parts: tuple[Any, ...] = (base, [CODES[name] for name in deals.pool], [], deals.slots)
+    numbers = st.one_of(st.integers(-3, 700), st.sampled_from([2**31, 2**63 - 1, -(2**63), 2**64]))
+
+    def changed(part: Sequence[Any], at: int, value: Any) -> list[Any]:
+        return [*part[:at], value, *part[at + 1 :]]
+
+    return st.one_of(
+        st.builds(lambda i, v: (changed(base, i % len(base), v), *parts[1:]), st.integers(0), numbers),
+        st.builds(lambda i, v: (base, changed(parts[1], i % len(parts[1]), v), *parts[2:]), st.integers(0), numbers),
+        st.builds(lambda i, a, c: (*parts[:3], changed(parts[3], i % len(parts[3]), (a, c))),
+                  st.integers(0), numbers, st.booleans()),
+        st.builds(lambda a, n, f: (*parts[:2], [(a, n, f)], parts[3][n:] if 0 <= n <= len(parts[3]) else []),
+                  numbers, numbers, st.lists(st.booleans(), min_size=len(parts[1]) - 1, max_size=len(parts[1]) + 1)),
+        st.builds(lambda n: (*parts[:3], parts[3][:n]), st.integers(0, len(parts[3]))),
+        st.builds(lambda v: (v, *parts[1:]), values),
+        st.builds(lambda v: (*parts[:3], v), values),
+    )  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(plan=mangled_plans(), i=st.one_of(st.integers(-5, 10**6), values))
+def test_a_mangled_plan_is_refused_or_deals_a_valid_position(plan: tuple[Any, ...], i: Any) -> None:
+    """Whatever the parts, the core refuses with a Python exception or deals; a dealt sample is played out only if
+    it is a position the engine accepts (else that too is refused). Run under the sanitizers as well."""
+    assert NATIVE is not None
+    try:
+        made = NATIVE.Deals(*plan)
+        start, seeds = made.sample("analysis:1:", i)
+    except (TypeError, ValueError, OverflowError):
+        return
+    assert len(start) == len(plan[0]) and all(0 <= s < 2**32 for s in seeds)
+    state = State.deal(Rules(players=3), 4)
+    policy = native.policy("Expert:Balanced", state.rules)
+    assert policy is not None
+    with contextlib.suppress(TypeError, ValueError, OverflowError):
+        NATIVE.sampled_rollouts(policy, made, "analysis:1:", [i], [P.code_of(state.legal_moves()[0])], state.turn)

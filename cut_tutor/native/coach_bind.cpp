@@ -265,7 +265,7 @@ DealPlan make_plan(const std::vector<int64_t>& base, const std::vector<int>& poo
     plan.pool = pool;
     size_t places = slots.size();
     for (const auto& [at, count, fits] : first) {
-        if (at < 0 || at + NCODES > size) throw py::value_error("a first hand's place is outside the position");
+        if (at < 0 || at > size - NCODES) throw py::value_error("a first hand's place is outside the position");
         if (fits.size() != pool.size())
             throw py::value_error("a first hand's fits name " + std::to_string(fits.size()) + " cards, not the pool's " +
                                   std::to_string(pool.size()));
@@ -275,7 +275,7 @@ DealPlan make_plan(const std::vector<int64_t>& base, const std::vector<int>& poo
         plan.first.push_back({at, count, fits});
     }
     for (const auto& [at, count] : slots) {
-        if (at < 0 || at + (count ? NCODES : 1) > size) throw py::value_error("a slot is outside the position");
+        if (at < 0 || at > size - (count ? NCODES : 1)) throw py::value_error("a slot is outside the position");
         plan.slots.push_back({at, count});
     }
     if (places != pool.size())
