@@ -574,7 +574,7 @@ def differs_from(coach: str) -> str:
 
 #: Each grade's mark on the move list, as chess reviews write them (the guide's *Hand review* page).
 GRADE_MARKS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
-REVIEW_COLUMNS = ("Turn", "You played", "Best", "Loss", "Grade")
+REVIEW_COLUMNS = ("Turn", "You played", "Coach", "Best", "Loss", "Grade")
 NEXT_MISTAKE, PREVIOUS_MISTAKE, FIND_BETTER = "Next mistake ›", "‹ Previous mistake", "Find a better move"
 NO_MISTAKES = "No graded mistakes in this hand."
 RETRY_ASK = "Find a better move: which would you play here?"
@@ -588,6 +588,39 @@ def grade_text(grade: str | None) -> str:
     ('? mistake', '')
     """
     return f"{GRADE_MARKS[grade]} {grade}" if grade else ""
+
+
+def followed_text(coaches: Sequence[str]) -> str:
+    """Which coaches' advice the move made was (the review's *Coach* column): nothing when it was none's.
+
+    >>> followed_text(["Madonna"]), followed_text(["Daryl", "Marty"]), followed_text([])
+    ('You followed Madonna', 'You followed Daryl and Marty', '')
+    """
+    return f"You followed {and_list(coaches)}" if coaches else ""
+
+
+def review_cells(
+    turn: int, played: str, coaches: Sequence[str], best: str, loss: float, low: float, high: float, grade: str | None
+) -> tuple[str, ...]:
+    """One decision's cells under :data:`REVIEW_COLUMNS`, as the review's table and ``cut-tutor review`` show it.
+
+    >>> review_cells(12, "Play 2× 5", ["Madonna"], "Play 1× J", 14.0, 8.0, 20.0, "mistake")
+    ('12', 'Play 2× 5', 'You followed Madonna', 'Play 1× J', '14.0 ± 6.0 points', '? mistake')
+    """
+    return (str(turn), played, followed_text(coaches), best, loss_text(loss, low, high), grade_text(grade))
+
+
+def analysis_caption(seat: int, policy: str, status: str) -> str:
+    """An analysis table's caption in a notebook: whose move, who plays the hands out, and its status line.
+
+    >>> analysis_caption(0, "Expert:Balanced", "90 rollouts in 0.3 s: the only legal move.")
+    'Your move, played out by Expert Balanced seats. 90 rollouts in 0.3 s: the only legal move.'
+    >>> analysis_caption(2, "Average:Gambler", "…")
+    "Ben's move, played out by Average Gambler seats. …"
+    """
+    name = seat_name(seat, SEAT_NAMES)
+    whose = "Your" if name == YOU else f"{name}'s"
+    return f"{whose} move, played out by {policy.replace(':', ' ')} seats. {status}"
 
 
 def loss_text(loss: float, low: float, high: float) -> str:

@@ -19,6 +19,7 @@ import ipywidgets as w
 import platformdirs
 
 from cut_tutor.coach import Advice, AIPlayer
+from cut_tutor.coach.styles import DEFAULT_LEVEL
 from cut_tutor.engine import Game, History, Rules
 from cut_tutor.engine.saves import Saves
 from cut_tutor.engine.words import SEAT_NAMES
@@ -65,7 +66,7 @@ class SeatSetup:
 
     name: str
     colour: str
-    level: str = "Experienced"
+    level: str = DEFAULT_LEVEL
     style: str = "Balanced"
 
 
