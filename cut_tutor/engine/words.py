@@ -518,11 +518,21 @@ OPEN_ENDGAME = (
 
 
 def analysis_status(
-    rollouts: int, seconds: float, stopped: str, settled: int, others: int, precision: float, more: float | None = None
+    rollouts: int,
+    seconds: float,
+    stopped: str,
+    settled: int,
+    others: int,
+    precision: float,
+    more: float | None = None,
+    aim: str = "gaps",
+    priced: bool = False,
 ) -> str:
     """How a Monte-Carlo analysis ended (``stopped``: ``"apart"``, ``"chosen"`` or ``"budget"``, as its rounds
-    say) and how much of it is known: the gaps known to ``precision`` points or too close to call, of the
-    ``others`` moves that are not the best; with ``more``, about how many seconds more would settle the rest.
+    say, after rounds whose ``aim`` was ``"verdicts"`` or ``"gaps"``) and how much of it is known: the gaps known to
+    ``precision`` points or too close to call, of the ``others`` moves that are not the best; with ``more``, about
+    how many seconds more would settle the rest. Rounds that stop on their verdicts say so in the stopping rule's
+    words (the guide's *Analysis*), ``priced`` when a move the learner chose, not the best, was priced too.
 
     >>> analysis_status(812, 2.0, "budget", 2, 4, 2.0)
     '812 rollouts in 2.0 s (the budget was spent): 2 of 4 gaps known to ±2 points or too close to call.'
@@ -531,19 +541,33 @@ def analysis_status(
     >>> [_about(seconds) for seconds in (3.2, 23.4, 130.0)]
     ['3 s', '25 s', '2 min']
     >>> analysis_status(90, 0.3, "apart", 1, 1, 2.0)
-    '90 rollouts in 0.3 s (the best stood apart): every gap known to ±2 points or too close to call.'
+    '90 rollouts in 0.3 s: every gap known to ±2 points or too close to call.'
     >>> analysis_status(3440, 1.6, "apart", 1, 1, 1.0)
-    '3440 rollouts in 1.6 s (the best stood apart): every gap known to ±1 point or too close to call.'
+    '3440 rollouts in 1.6 s: every gap known to ±1 point or too close to call.'
+    >>> print(analysis_status(128, 0.4, "apart", 1, 3, 2.0, aim="verdicts", priced=True))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    128 rollouts in 0.4 s: the verdict is in. Every other move is worse than the best or too close to call, and your
+    move's gap to the best is known to ±2 points. 1 of 3 gaps known to ±2 points or too close to call.
+    >>> analysis_status(96, 0.3, "apart", 2, 2, 2.0, aim="verdicts").split(". ")[-1]
+    'Every gap known to ±2 points or too close to call.'
     >>> analysis_status(16, 0.0, "apart", 0, 0, 2.0)
-    '16 rollouts in 0.0 s (the best stood apart): the only legal move.'
+    '16 rollouts in 0.0 s: the only legal move.'
     >>> analysis_status(80, 0.1, "chosen", 0, 1, 2.0)
     '80 rollouts in 0.1 s (every other move was eliminated): 0 of 1 gaps known to ±2 points or too close to call.'
     """
-    head = f"{rollouts} rollouts in {seconds:.1f} s ({_STOPPED[stopped]})"
+    head = f"{rollouts} rollouts in {seconds:.1f} s"
+    within = f"known to ±{count(precision, 'point')}"
     if not others:
         return f"{head}: the only legal move."
-    known = "every gap" if settled == others else f"{settled} of {others} gaps"
-    said = f"{head}: {known} known to ±{count(precision, 'point')} or too close to call."
+    known = "Every gap" if settled == others else f"{settled} of {others} gaps"
+    if stopped == "apart" and aim == "verdicts":
+        yours = f", and your move's gap to the best is {within}" if priced else ""
+        said = (f"{head}: the verdict is in. Every other move is worse than the best or too close to call{yours}."
+                f" {known} {within} or too close to call.")  # fmt: skip
+    elif stopped == "apart":
+        return f"{head}: every gap {within} or too close to call."
+    else:
+        said = f"{head} ({_STOPPED[stopped]}): {known.lower()} {within} or too close to call."
     if more is None or settled == others:
         return said
     return f"{said} About {_about(more)} more would settle the rest."
@@ -559,7 +583,6 @@ def _about(seconds: float) -> str:
 
 
 _STOPPED = {
-    "apart": "the best stood apart",
     "chosen": "every other move was eliminated",
     "budget": "the budget was spent",
 }
