@@ -181,15 +181,13 @@ class TestReview:
         s = result.summary
         assert s.points == pytest.approx(s.average + s.lost - s.luck, abs=0.002 * (s.decisions + 1))
 
-    def test_each_decision_names_the_coaches_it_followed_at_the_learner_s_level(self, finished: dict[str, Any]) -> None:
+    def test_each_decision_names_the_coaches_it_followed_at_the_learner_s_level(
+        self, finished: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+    ) -> None:
         """A move is said to follow a coach when that coach, at the learner's Level, advised it in the seat's view
         then: as a press of *Coach: Play* would have played it (the record does not say which button played it)."""
-        monkey = pytest.MonkeyPatch()
-        monkey.setattr(hand_module, "evaluation", self.no_analysis)
-        try:
-            by_level = {level: review(finished, 0, level=level, **FAST) for level in ("Average", "Expert")}
-        finally:
-            monkey.undo()
+        monkeypatch.setattr(hand_module, "evaluation", self.no_analysis)
+        by_level = {level: review(finished, 0, level=level, **FAST) for level in ("Average", "Expert")}
         for level, result in by_level.items():
             for d in result.decisions:
                 seen = view(replay(finished, upto=d.ply), 0)
@@ -198,13 +196,11 @@ class TestReview:
         assert any(d.coaches for d in by_level["Average"].decisions)  # the Average seats often play as one advises
         assert [d.coaches for d in by_level["Average"].decisions] != [d.coaches for d in by_level["Expert"].decisions]
 
-    def test_a_kept_review_reads_back_with_its_coaches(self, finished: dict[str, Any]) -> None:
-        monkey = pytest.MonkeyPatch()
-        monkey.setattr(hand_module, "evaluation", self.no_analysis)
-        try:
-            result = review(finished, 0, level="Average", **FAST)
-        finally:
-            monkey.undo()
+    def test_a_kept_review_reads_back_with_its_coaches(
+        self, finished: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        monkeypatch.setattr(hand_module, "evaluation", self.no_analysis)
+        result = review(finished, 0, level="Average", **FAST)
         again = review_of(json.loads(json.dumps({"rows": result.rows()})))
         assert again.decisions == result.decisions and any(d.coaches for d in again.decisions)
         older = [{k: v for k, v in row.items() if k not in ("coaches", "turn", "best_label")} for row in result.rows()]
