@@ -134,7 +134,7 @@ def cmd_review(args: argparse.Namespace) -> int:
     """Grade every decision of one seat in a finished hand's record: a table, or JSON lines then a summary."""
     import json
 
-    from .engine.words import REVIEW_COLUMNS, SEAT_NAMES, count, review_cells, review_summary, seat_name
+    from .engine.words import REVIEW_COLUMNS, SEAT_NAMES, count, luck_parts, review_cells, review_summary, seat_name
     from .review import review
     from .review.hand import DEAL_ROLLOUTS, ROLLOUTS
 
@@ -162,10 +162,9 @@ def cmd_review(args: argparse.Namespace) -> int:
     for cells in table:
         print("  ".join(cell.ljust(width) for cell, width in zip(cells, widths, strict=True)).rstrip())
     s = result.summary
-    print(
-        f"{seat_name(s.seat, SEAT_NAMES)}: {count(s.points, 'point')}. "
-        + review_summary(s.accuracy, s.lost_to_mistakes, s.luck, s.graded)
-    )
+    print(f"{seat_name(s.seat, SEAT_NAMES)}: {count(s.points, 'point')} · "
+          + review_summary(s.accuracy, s.lost_to_mistakes, s.luck, s.graded))  # fmt: skip
+    print(luck_parts(s.average, s.lost, s.luck_deal, s.luck_blind, s.luck_play))
     return 0
 
 

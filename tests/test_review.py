@@ -21,7 +21,7 @@ from cut_tutor.analysis.stats import mean_interval
 from cut_tutor.coach import COACH_STYLE, AIPlayer, Knowledge, advise
 from cut_tutor.engine import Move, Rules, State, record_of, replay, view
 from cut_tutor.engine.view import sight
-from cut_tutor.engine.words import REVIEW_COLUMNS, followed_text, turn_number
+from cut_tutor.engine.words import REVIEW_COLUMNS, followed_text, luck_parts, turn_number
 from cut_tutor.review import Drills, belief, grade, progress_csv, progress_figure, progress_frame, review, warn
 from cut_tutor.review import hand as hand_module
 from cut_tutor.review.drills import review_of
@@ -220,10 +220,12 @@ class TestReview:
         result = review(finished, 0, level="Average", **FAST)
         assert re.split(r"\s{2,}", lines[0]) == list(REVIEW_COLUMNS)
         assert "ply" not in "\n".join(lines).lower() and "seat" not in "\n".join(lines).lower()
-        for line, d in zip(lines[1:-1], result.decisions, strict=True):
+        for line, d in zip(lines[1:-2], result.decisions, strict=True):
             assert line.startswith(f"{d.turn} ") and d.label in line and d.best_label in line
             assert (followed_text(d.coaches) in line) and (d.move == d.label or f" {d.move} " not in line)
-        assert lines[-1].startswith("You: ") and "Accuracy" in lines[-1]
+        assert lines[-2].startswith("You: ") and "Accuracy" in lines[-2]
+        s = result.summary
+        assert lines[-1] == luck_parts(s.average, s.lost, s.luck_deal, s.luck_blind, s.luck_play)
 
     def test_a_retry_shows_the_review_s_own_figures(self, finished: dict[str, Any]) -> None:
         """The retry's analysis holds the loss the review measured for the move played, so the two agree."""

@@ -673,6 +673,17 @@ def review_summary(accuracy: float, lost_to_mistakes: float, luck: float, graded
                        f"luck: {fortune}", and_list(kinds) if kinds else "no graded moves"])  # fmt: skip
 
 
+def luck_parts(average: float, lost: float, deal: float, blind: float, play: float) -> str:
+    """Where a hand's points came from (the guide's *Luck and skill*): an average deal's, the points lost, and each
+    part of the luck (positive: it helped).
+
+    >>> luck_parts(40.0, 12.5, -3.0, 5.25, 0.0)
+    'an average deal 40.0 points · lost 12.5 points · luck: the deal -3.0, blind cards +5.2, other play +0.0'
+    """
+    return (f"an average deal {average:.1f} points · lost {lost:.1f} points · luck: the deal {deal:+.1f},"
+            f" blind cards {blind:+.1f}, other play {play:+.1f}")  # fmt: skip
+
+
 def retry_verdict(kind: str, loss: float) -> str:
     """What the tutor says of a retried move: ``best``, ``close`` (within noise of the best) or ``worse``.
 
