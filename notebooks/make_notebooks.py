@@ -445,11 +445,11 @@ NOTEBOOKS["04_playing_the_line"] = [
     state.play(expert.move)
     opponent = AIPlayer("Expert", "Balanced", seed=4)
     reply = opponent.choose_view(view(state, 1))
-    print("opponent plays:", reply)
+    print("opponent:", advise(view(state, 1)).labels[reply])
     state.play(reply)
     while state.turn == 0 and not state.over:
         step = advise(view(state, 0), coach="Madonna", level="Expert")
-        print("seat 0:", step.label, "—", step.text)
+        print("you:", step.label, "—", step.text)
         state.play(step.move)
     print("after our turn:", view(state, 0)["hand"])
     """),
