@@ -7,6 +7,9 @@ worse beyond noise, and offers the analysis' best beside *Coach: Play* where tha
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -21,6 +24,8 @@ from cut_tutor.engine import view
 from cut_tutor.engine.words import PLAY_BEST, TUTOR_CHECKING, style_cost
 from cut_tutor.widgets import GameApp
 from cut_tutor.widgets.table import IntentError
+
+ROOT = Path(__file__).resolve().parents[1]
 
 #: A 2-player position whose coaches differ: Madonna and Marty clear with the 10, Daryl takes the pile showing a 2.
 DIFFER = {
@@ -186,3 +191,20 @@ def test_the_verdicts_change_no_game(tmp_path: Path) -> None:
                 app.next()
         played.append([str(m) for m in app.state.moves])
     assert played[0] == played[1]
+
+
+def test_a_process_ending_while_a_verdict_runs_ends_cleanly(tmp_path: Path) -> None:
+    """A kernel shut down, a script's end: the running evaluation stops after its round, and no other starts, before
+    the interpreter tears its thread down in the middle of the compiled core (which would abort the process)."""
+    script = (
+        "import sys\n"
+        "from cut_tutor.widgets import GameApp\n"
+        "app = GameApp(sys.argv[1])\n"
+        "app.set_pacing('Auto')\n"
+        "app.deal(seed=3)\n"
+        "app.play('1×K')  # the AI seats answer: a new position, its verdict started while the first one runs\n"
+        "assert app.coach._running()\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script, str(tmp_path)], capture_output=True, text=True, timeout=300,
+                          env=os.environ | {"PYTHONPATH": str(ROOT)})  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]

@@ -9,8 +9,10 @@ itself, with the coach's move as its focus, and the verdict line under it says w
 
 from __future__ import annotations
 
+import atexit
 import json
 import threading
+import weakref
 from collections.abc import Callable
 from html import escape
 from typing import TYPE_CHECKING
@@ -56,6 +58,26 @@ class _Cancelled(Exception):
     """The learner pressed Cancel: the analysis stops after its current round."""
 
 
+#: Every coach panel of this process, whose running analysis is stopped before the process exits.
+_PANELS: weakref.WeakSet[CoachPanel] = weakref.WeakSet()
+#: Set as the process exits: no analysis starts any more.
+_EXITING = threading.Event()
+
+
+@atexit.register
+def _stop_analyses() -> None:
+    """Stop every running analysis after its round and wait for it: a thread torn down by the interpreter's exit in
+    the middle of the compiled core's rollouts would abort the process (a kernel shut down, a script's end)."""
+    _EXITING.set()
+    threads = []
+    for panel in list(_PANELS):
+        panel._rollout_stop.set()
+        threads.append(panel._rollout_thread)
+    for thread in threads:
+        if thread is not None:
+            thread.join(timeout=10)
+
+
 class CoachPanel:
     """The coach's panel beside the table; :attr:`panel` is its accordion."""
 
@@ -86,6 +108,7 @@ class CoachPanel:
         self._verdict_asked: tuple[str, str] | None = None  # the position and move whose verdict was last started
         # the table's redraw and an evaluation's end draw the line one at a time: the later draw sees the evaluation
         self._verdict_lock = threading.RLock()
+        _PANELS.add(self)
         self.analysis = w.ToggleButton(value=False, description="Open the analysis", layout=w.Layout(width="auto"))
         controls.watch(self.analysis, self.open_analysis)
         self.compare_button = controls.button("Compare all three", self.compare_coaches)
@@ -253,7 +276,7 @@ class CoachPanel:
         started = False
         with self._starting:  # two callers (the learner's click, the tutor's check) start one run, not two
             thread = self._rollout_thread if self._running() else None
-            if seen is not None and thread is None:
+            if seen is not None and thread is None and not _EXITING.is_set():
                 started = True
                 self._rollout_stop.clear()
                 thread = self._rollout_thread = threading.Thread(
