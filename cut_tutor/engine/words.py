@@ -508,6 +508,42 @@ def verdict_word(verdict: str, gap: float) -> str:
 
 #: The coach panel's button that continues a finished analysis of the position.
 ANALYSE_LONGER = "Analyse longer"
+#: The coach panel's second move button, beside *Coach: Play*, when the analysis' best is another move.
+PLAY_BEST = "Play the analysis' best"
+#: Each seat Style in a word, as the guide's *Coach styles* names the coaches: Daryl plays it safe, Madonna
+#: balanced, Marty the risk.
+STYLE_WORDS = {"Rock": "safe", "Balanced": "balanced", "Gambler": "risky"}
+
+
+def verdict_line(verdict: str, label: str, best: str, gap: float, low: float, high: float) -> str:
+    """The coach panel's verdict line: what the position's evaluation says of the coach's move ``label`` (its
+    ``verdict``, its ``gap`` to the analysis' ``best`` with that gap's 95% interval).
+
+    >>> verdict_line("best", "Play 2× 5", "Play 2× 5", 0.0, 0.0, 0.0)
+    'The analysis agrees.'
+    >>> verdict_line("close", "Play 2× 5", "Play 1× 6", 1.2, -0.8, 3.2)
+    'Too close to call: the analysis cannot tell Play 2× 5 from its best, Play 1× 6.'
+    >>> verdict_line("worse", "Play 2× 5", "Play 2× 2", 4.06, 2.3, 5.94)
+    'The analysis prefers Play 2× 2 by 4.1 points (2.3 to 5.9).'
+    """
+    if verdict == "best":
+        return "The analysis agrees."
+    if verdict == "close":
+        return f"Too close to call: the analysis cannot tell {label} from its best, {best}."
+    return f"The analysis prefers {best} by {gap:.1f} points ({low:.1f} to {high:.1f})."
+
+
+def style_cost(coach: str, style: str, cost: float) -> str:
+    """Under a verdict line that finds the coach's move worse than the best beyond noise: the move is the coach's
+    Style at work, not a mistake of the analysis, and this is what the Style costs here.
+
+    >>> style_cost("Daryl", "Rock", 3.24)
+    "Daryl's choice: a safe style, not the winning one here — it costs about 3.2 points."
+    """
+    return (f"{coach}'s choice: a {STYLE_WORDS[style]} style, not the winning one here — "
+            f"it costs about {cost:.1f} points.")  # fmt: skip
+
+
 #: Under the coach's advice once you have seen every card the other players hold: the open endgame, where the coach's
 #: tables make most of their clear mistakes and the analysis can read the hand out (the guide's *Reading out the
 #: endgame*).
