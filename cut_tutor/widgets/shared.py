@@ -19,7 +19,8 @@ import ipywidgets as w
 import platformdirs
 
 from cut_tutor.coach import Advice, AIPlayer
-from cut_tutor.engine import Game, History, Rules
+from cut_tutor.coach.styles import DEFAULT_LEVEL
+from cut_tutor.engine import Game, History, Move, Rules
 from cut_tutor.engine.saves import Saves
 from cut_tutor.engine.words import SEAT_NAMES
 
@@ -65,7 +66,7 @@ class SeatSetup:
 
     name: str
     colour: str
-    level: str = "Experienced"
+    level: str = DEFAULT_LEVEL
     style: str = "Balanced"
 
 
@@ -141,6 +142,7 @@ class Host(Protocol):
     def refresh(self) -> None: ...
     def refresh_setup(self, rebuild: bool = False) -> None: ...
     def advice(self) -> Advice | None: ...
+    def play(self, text: str | Move) -> None: ...
     def coach_play(self) -> None: ...
     def deal(self, seed: int | None = None) -> None: ...
     def deal_code(self, code: str) -> None: ...
