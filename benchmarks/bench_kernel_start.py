@@ -12,12 +12,17 @@ Start-up runs the dashboard notebook's cell (``cut_tutor/dashboard/dashboard.ipy
 and the bytes of their state as JSON (what the kernel sends the page when it opens them). A move is one press in
 Step pacing, the dashboard's default: Coach on your turn, Next for an AI seat's; with its save, the coach's advice
 and the redraw. Median of each press over half as many processes as ``--runs``.
+
+The same cell then runs in as many real kernels (``jupyter_client``), where each widget's state also goes out as a
+message: the kernel's CPU and the widget messages on IOPub, for the cell and for the page's first message
+(``ready``, naming the learner and the tab, which the table's page sends once drawn).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -27,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOK = ROOT / "cut_tutor" / "dashboard" / "dashboard.ipynb"
 sys.path.insert(0, str(ROOT))  # the package of this tree
 
 
@@ -45,6 +51,36 @@ def start_up(home: str) -> dict[str, Any]:
     widgets = list(w.Widget.widgets.values())  # ipywidgets 8 keeps every open widget here
     state = sum(len(json.dumps(widget.get_state(), default=str)) for widget in widgets)
     return {"import_s": t1 - t0, "build_s": t2 - t1, "widgets": len(widgets), "state_bytes": state}
+
+
+def in_kernel(home: str) -> dict[str, Any]:
+    """The dashboard's cell run by a real kernel, then the page's first message (``ready``, naming its learner and
+    tab, as the table's page sends it): the kernel's CPU for each (the widgets' messages included) and what each
+    sends on IOPub."""
+    from jupyter_client.manager import start_new_kernel
+
+    cell = "".join(json.loads(NOTEBOOK.read_text())["cells"][0]["source"])
+    ready = 'app.table.receive({"type": "ready", "learner": "bench", "tab": "bench-tab"})'
+    env = {**os.environ, "CUT_TUTOR_HOME": home, "PYTHONPATH": str(ROOT)}
+    manager, client = start_new_kernel(kernel_name="python3", env=env, cwd=home)
+    result: dict[str, Any] = {}
+    try:
+        for name, code in (("cell", cell), ("ready", ready)):
+            client.execute_interactive("import time\n_bench_t0 = time.process_time()", timeout=60)
+            messages: list[dict[str, Any]] = []
+            client.execute_interactive(code, timeout=120, output_hook=messages.append)
+            said: list[dict[str, Any]] = []
+            client.execute_interactive("print(time.process_time() - _bench_t0)", timeout=60, output_hook=said.append)
+            spent = next(m["content"]["text"] for m in said if m["msg_type"] == "stream")
+            comms = [m for m in messages if m["msg_type"] in ("comm_open", "comm_msg")]
+            sent = sum(
+                len(json.dumps(m["content"], default=str)) + len(b"".join(m.get("buffers") or [])) for m in comms
+            )
+            result[name] = {"s": float(spent), "messages": len(comms), "bytes": sent}
+    finally:
+        client.stop_channels()
+        manager.shutdown_kernel(now=True)
+    return result
 
 
 def moves(home: str, seed: int, count: int) -> list[float]:
@@ -67,7 +103,10 @@ def moves(home: str, seed: int, count: int) -> list[float]:
 
 def child(kind: str, seed: int, count: int) -> None:
     with tempfile.TemporaryDirectory() as home:
-        result = start_up(home) if kind == "start" else {"moves_ms": moves(home, seed, count)}
+        if kind == "kernel":
+            result = in_kernel(home)
+        else:
+            result = start_up(home) if kind == "start" else {"moves_ms": moves(home, seed, count)}
     print(json.dumps(result))
 
 
@@ -83,7 +122,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5, help="fresh processes for the start-up (medians)")
     parser.add_argument("--seed", type=int, default=3, help="the seeded game whose presses are timed")
     parser.add_argument("--moves", type=int, default=60, help="presses timed, at most (a game that ends stops)")
-    parser.add_argument("--child", choices=["start", "moves"], help=argparse.SUPPRESS)
+    parser.add_argument("--child", choices=["start", "kernel", "moves"], help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         child(args.child, args.seed, args.moves)
@@ -98,6 +137,13 @@ def main() -> None:
     print(f"  build the dashboard's app  {median('build_s'):.3f} s")
     print(f"  widgets made               {median('widgets'):.0f}")
     print(f"  their state as JSON        {median('state_bytes') / 1000:.0f} kB")
+    kernels = [run("kernel") for _ in range(max(1, args.runs // 2))]
+    print(f"in a kernel, median of {len(kernels)} kernels (CPU of the kernel's process, its messages included):")
+    for step, what in (("cell", "the dashboard's cell"), ("ready", "the page's first message")):
+        cpu = statistics.median(k[step]["s"] for k in kernels)
+        sent = statistics.median(k[step]["messages"] for k in kernels)
+        size = statistics.median(k[step]["bytes"] for k in kernels) / 1000
+        print(f"  {what:26} {cpu:.3f} s, {sent:.0f} widget messages, {size:.0f} kB")
     runs = [run("moves", args.seed, args.moves)["moves_ms"] for _ in range(max(1, args.runs // 2))]
     per_move = [statistics.median(presses) for presses in zip(*runs, strict=False)]  # each press, median of runs
     per_move.sort()
