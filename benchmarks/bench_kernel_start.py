@@ -15,7 +15,7 @@ and the redraw. Median of each press over half as many processes as ``--runs``.
 
 The same cell then runs in as many real kernels (``jupyter_client``), where each widget's state also goes out as a
 message: the kernel's CPU and the widget messages on IOPub, for the cell and for the page's first message
-(``ready``, naming the learner and the tab, which the table's page sends once drawn).
+(``ready``, naming the learner and the tab, which the table's page sends once drawn), and the kernel's peak memory.
 """
 
 from __future__ import annotations
@@ -77,6 +77,12 @@ def in_kernel(home: str) -> dict[str, Any]:
                 len(json.dumps(m["content"], default=str)) + len(b"".join(m.get("buffers") or [])) for m in comms
             )
             result[name] = {"s": float(spent), "messages": len(comms), "bytes": sent}
+        said = []
+        client.execute_interactive(
+            "import resource\nprint(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)", timeout=60,
+            output_hook=said.append,
+        )  # fmt: skip
+        result["rss_mb"] = int(next(m["content"]["text"] for m in said if m["msg_type"] == "stream")) / 1024
     finally:
         client.stop_channels()
         manager.shutdown_kernel(now=True)
@@ -144,6 +150,7 @@ def main() -> None:
         sent = statistics.median(k[step]["messages"] for k in kernels)
         size = statistics.median(k[step]["bytes"] for k in kernels) / 1000
         print(f"  {what:26} {cpu:.3f} s, {sent:.0f} widget messages, {size:.0f} kB")
+    print(f"  the kernel's peak memory   {statistics.median(k['rss_mb'] for k in kernels):.0f} MB")
     runs = [run("moves", args.seed, args.moves)["moves_ms"] for _ in range(max(1, args.runs // 2))]
     per_move = [statistics.median(presses) for presses in zip(*runs, strict=False)]  # each press, median of runs
     per_move.sort()
