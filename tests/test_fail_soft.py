@@ -193,6 +193,39 @@ class TestFullDisk:
         assert app.table.receive({"type": "move", "move": move})
         assert json.loads(app.save_path.read_bytes())["hand"]["moves"] != json.loads(saved)["hand"]["moves"]
 
+    def test_an_ai_move_that_cannot_be_saved_leaves_the_ai_seats_next_choices_as_they_were(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """The refused move drew from the AI seat's noise (C4): taken back, the seats choose as if it never ran."""
+        apps = [GameApp(tmp_path / "refused"), GameApp(tmp_path / "twin")]
+        for app in apps:
+            app.deal(seed=8)
+            assert app.state is not None and app.ai[1].level.noise > 0, "a seat whose choices draw from its RNG"
+            app.play(app.state.legal_moves()[0])  # Step pacing: the AI seats wait for Next
+        refused = apps[0]
+        assert refused.state is not None
+        position = refused.state.to_position()
+
+        def full(*_args: Any) -> None:
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+        monkeypatch.setattr(play_loop, "save_game", full)
+        with pytest.raises(IntentError, match="disk is full"):
+            refused.next()
+        assert refused.state.to_position() == position
+        monkeypatch.undo()
+        for app in apps:  # both play on alike, move for move, the AI seats choosing with their noise
+            for _ in range(40):
+                assert app.state is not None
+                if app.state.over:
+                    break
+                if app.state.turn == 0:
+                    app.play(app.state.legal_moves()[0])
+                else:
+                    app.next()
+        assert refused.state is not None and apps[1].state is not None
+        assert [str(m) for m in refused.state.moves] == [str(m) for m in apps[1].state.moves]
+
     def test_a_deal_that_cannot_be_saved_is_refused(self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         app = GameApp(tmp_path)
 

@@ -225,6 +225,25 @@ class TestSetup:
         taken = {s.colour for i, s in enumerate(app.setup.seats) if i != 1}
         assert not taken & set(colour.options)
 
+    def test_the_seats_rows_are_redrawn_not_made_again(self, tmp_path: Path) -> None:
+        """A colour, fewer or more seats, or the page naming its learner redraw the rows the page already has."""
+        from cut_tutor.widgets.table import COLOURS
+
+        app = GameApp(tmp_path)
+        app.set_players(6)
+        rows = app.seat_rows.children
+        app.set_players(3)
+        assert app.seat_rows.children == rows[:3]
+        free = next(c for c in COLOURS if all(s.colour != c for s in app.setup.seats))
+        app.set_colour(1, free)
+        assert app.table.receive({"type": "ready", "learner": "ana", "tab": "tab-1"})
+        app.set_players(6)
+        assert app.seat_rows.children == rows
+        swatch, name, colour, level, style = rows[1].children
+        assert colour.value == free and COLOURS[free] in swatch.value and free not in rows[0].children[2].options
+        assert name.value == app.setup.seats[1].name and (level.value, style.value) == ("Experienced", "Balanced")
+        assert [r.children[1].value for r in rows] == [s.name for s in app.setup.seats]
+
     def test_preset_reads_custom_when_derived(self, tmp_path: Path) -> None:
         app = GameApp(tmp_path)
         assert app.preset.value == "USA"

@@ -17,15 +17,16 @@ True
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import ipywidgets as w
 
-from cut_tutor.cardclear.progress import Progress
-from cut_tutor.cardclear.widget import BoardApp
 from cut_tutor.engine.rules import CLEAR4
 
 from .app import GameApp
+
+if TYPE_CHECKING:  # imported when Card Clear is first picked: a kernel starts without it
+    from cut_tutor.cardclear.widget import BoardApp
 
 CARD_CLEAR = "Card Clear"
 #: The games, in the order the picker offers them: CUT and Clear 4 are presets of the GameApp.
@@ -87,6 +88,9 @@ class GamePicker:
             return
         if name == CARD_CLEAR:
             if self.board is None:  # the learner's own way up the levels, kept in their home (K17)
+                from cut_tutor.cardclear.progress import Progress
+                from cut_tutor.cardclear.widget import BoardApp
+
                 self.board = BoardApp(progress=Progress(self.game_app.home / PROGRESS_FILE), links=True)
                 self.board.set_theme(self.game_app.theme)
             self.area.children = [self.board.widget]

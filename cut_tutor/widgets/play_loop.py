@@ -15,7 +15,6 @@ by another goes back to the offer of saved games.
 from __future__ import annotations
 
 import asyncio
-import copy
 import functools
 import json
 import random
@@ -77,11 +76,15 @@ def _all_or_nothing(change: Callable[Concatenate[PlayLoop, P], R]) -> Callable[C
     def guarded(loop: PlayLoop, /, *args: P.args, **kwargs: P.kwargs) -> R:
         host = loop.host
         game = host.game.copy() if host.game is not None else None
-        before = game, copy.deepcopy(host.ai), list(loop._undo), list(host.log), loop._recorded, loop.pause
+        before = game, list(host.ai), list(loop._undo), list(host.log), loop._recorded, loop.pause
+        # a seat's Level and Style are frozen: its generator's state is all a change can move (cheaper than a copy)
+        draws = [seat.rng.getstate() for seat in host.ai]
         try:
             return change(loop, *args, **kwargs)
         except _SaveFailed as exc:
             host.game, host.ai, loop._undo, host.log, loop._recorded, loop.pause = before
+            for seat, state in zip(host.ai, draws, strict=True):
+                seat.rng.setstate(state)
             loop.cancel_tick()  # Auto stops where the refusal says, rather than failing again at every tick
             if isinstance(exc, _TakenOver):
                 loop.end_game()

@@ -253,7 +253,7 @@ class ReviewRoom:
         if refresh or self._progress_of is not deck:
             home = self.host.home
             self.progress_panel.learner = home.name if home.parent.name == "learners" else "you"
-            self.progress_panel.show(deck.reviewed())
+            self.progress_panel.draw(deck.reviewed())
             self._progress_of = deck
         return self.progress_panel
 
