@@ -1105,8 +1105,8 @@ NOTEBOOKS["09_teacher"] = [
     code("""
     from cut_tutor import Game
     from cut_tutor.classroom import class_summary
-    from cut_tutor.engine import History, save_game
-    from cut_tutor.engine.saves import save_path
+    from cut_tutor.storage import History, save_game
+    from cut_tutor.storage.saves import save_path
 
     def play_out(game):
         seats = [AIPlayer("Experienced", "Balanced", seed=game.seed + seat) for seat in range(game.rules.players)]

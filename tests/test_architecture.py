@@ -1,4 +1,5 @@
-"""The package's shape: imports point one way (widgets → coach → engine, sim → coach → engine) and never in a circle.
+"""The package's shape: imports point one way (widgets → coach → engine, sim → coach → engine, storage → engine) and
+never in a circle; a learner's files are kept by the rooms that need them, never by the engine or the coach.
 
 Every module of ``cut_tutor/`` is parsed, not imported, so an import inside a function or under ``TYPE_CHECKING``
 counts like any other: a cycle dodged that way is still a cycle.
@@ -90,8 +91,10 @@ def test_no_import_cycles() -> None:
 
 @pytest.mark.parametrize(
     ("layer", "forbidden"),
-    [("cut_tutor.engine", ("cut_tutor.coach", "cut_tutor.sim", "cut_tutor.widgets")),
-     ("cut_tutor.coach", ("cut_tutor.widgets",)),
+    [("cut_tutor.engine", ("cut_tutor.coach", "cut_tutor.sim", "cut_tutor.widgets", "cut_tutor.storage")),
+     ("cut_tutor.storage", ("cut_tutor.coach", "cut_tutor.sim", "cut_tutor.widgets", "cut_tutor.analysis",
+                            "cut_tutor.review", "cut_tutor.cardclear", "cut_tutor.classroom", "cut_tutor.dashboard")),
+     ("cut_tutor.coach", ("cut_tutor.widgets", "cut_tutor.storage")),
      ("cut_tutor.analysis", ("cut_tutor.widgets", "cut_tutor.sim"))],
 )  # fmt: skip
 def test_imports_point_one_way(layer: str, forbidden: tuple[str, ...]) -> None:
@@ -103,6 +106,22 @@ def test_imports_point_one_way(layer: str, forbidden: tuple[str, ...]) -> None:
         if any(target == f or target.startswith(f + ".") for f in forbidden)
     )
     assert inside and wrong == []
+
+
+#: Who keeps a learner's files: the app and its rooms, the teacher's view, the review's progress and drills, and the
+#: puzzle's progress. The engine, the coach, the simulations and the analysis only play; they never touch a disk.
+STORAGE_USERS = ("cut_tutor.widgets", "cut_tutor.classroom", "cut_tutor.review", "cut_tutor.cardclear")
+
+
+def test_only_the_rooms_that_keep_files_import_storage() -> None:
+    users = {
+        name
+        for name, targets in GRAPH.items()
+        if not name.startswith("cut_tutor.storage")
+        and any(target == "cut_tutor.storage" or target.startswith("cut_tutor.storage.") for target in targets)
+    }
+    outside = sorted(name for name in users if not any(name == u or name.startswith(u + ".") for u in STORAGE_USERS))
+    assert "cut_tutor.widgets.app" in users and outside == []
 
 
 @pytest.mark.parametrize("name", [n for n in MODULES if n.startswith("cut_tutor.coach")] + ["cut_tutor.widgets.table"])

@@ -21,14 +21,13 @@ from cut_tutor.engine import (
     Rules,
     RulesError,
     State,
-    load_game,
     record_of,
     replay,
-    save_game,
     state_from_deal,
     view,
 )
 from cut_tutor.engine.cards import CLEAR_CARD, PUSH, WILD, card_name, counts_of, parse_card
+from cut_tutor.storage import load_game, save_game
 
 C4 = "Clear 4"
 

@@ -1345,7 +1345,7 @@ class TestAutoDelay:
         assert app.state is not None and app.state.turn == 0
 
     def test_one_ai_move_per_tick_each_redrawn_and_saved(self, tmp_path: Path) -> None:
-        from cut_tutor.engine import load_game
+        from cut_tutor.storage import load_game
 
         async def run() -> None:
             app = self.dealt(tmp_path)

@@ -14,7 +14,8 @@ import sqlite3
 from collections.abc import Mapping
 from pathlib import Path
 
-from ..engine.storage import now_stamp, open_store, retry, store_trouble
+from ..storage.files import now_stamp
+from ..storage.history import open_store, retry, store_trouble
 from .levels import LEVELS
 from .state import State
 

@@ -22,8 +22,8 @@ import fsrs
 from ..analysis import Analysis
 from ..analysis.report import BEST
 from ..engine import View, replay, view
-from ..engine.storage import retry, store_trouble
 from ..engine.words import position_title
+from ..storage.history import retry, store_trouble
 from .hand import Decision, HandReview, Summary
 
 T = TypeVar("T")
