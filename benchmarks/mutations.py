@@ -102,7 +102,7 @@ MUTATIONS: tuple[Mutation, ...] = (
         "winner-never-deals",
         "rules",
         GAME,
-        "if not game_of(self.rules).WINNER_DEALS or last.winner is None:",
+        "if not module_of(self.rules).WINNER_DEALS or last.winner is None:",
         "if True:",
         RULES,
     ),

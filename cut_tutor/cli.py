@@ -238,10 +238,10 @@ def cmd_cardclear(args: argparse.Namespace) -> int:
     """Card Clear from a board code: ``show`` the board, ``hint`` every swap's value, ``solve`` with the Hint."""
     import json
 
-    from .cardclear import State, board_text
+    from .cardclear import Puzzle, board_text
     from .cardclear.hint import hint, solve
 
-    state = State.from_code(args.code)
+    state = Puzzle.from_code(args.code)
     if args.action == "show":
         print(f"Card Clear {state.code}: level {state.level}, {state.moves_left} moves, goals "
               + ", ".join(str(goal) for goal in state.row.goals))  # fmt: skip

@@ -1143,11 +1143,11 @@ NOTEBOOKS["10_card_clear"] = [
     The rules are on the guide's *Card Clear* page (K1–K18), the Hint's parts there too (H1–H8).
     """),
     code("""
-    from cut_tutor.cardclear import State, board_text, view
+    from cut_tutor.cardclear import Puzzle, board_text, view
     from cut_tutor.cardclear.hint import hint, solve
     from cut_tutor.cardclear.state import SWAPS
 
-    game = State.from_code("4-2")
+    game = Puzzle.from_code("4-2")
     """),
     md("""
     ## A board from its code

@@ -132,3 +132,14 @@ def test_the_coach_and_the_table_never_hold_a_state(name: str) -> None:
     names = {alias.asname or alias.name for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
              for alias in node.names}  # fmt: skip
     assert "State" not in names and "Core" not in names
+
+
+def test_no_two_classes_share_a_name() -> None:
+    """One name, one meaning: a class is found by its name alone, so no two public classes of the package share one
+    (a module's private helper, ``_Name``, is its own business)."""
+    where: dict[str, list[str]] = {}
+    for name, path in MODULES.items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
+                where.setdefault(node.name, []).append(name)
+    assert len(where) > 50 and {cls: mods for cls, mods in where.items() if len(mods) > 1} == {}
