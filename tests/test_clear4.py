@@ -611,3 +611,16 @@ class TestR22Coach:
         assert by_player.loc[0, "out"] > 0.8 > by_player.loc[1, "out"]
         assert by_player.loc[0, "points"] * 3 < by_player.loc[1, "points"]
         assert not frame["stalemate"].any()
+
+
+def test_every_table_of_games_keys_on_the_same_names() -> None:
+    """R22: Clear 4 is a game beside CUT, named once in the rules; the engine's modules, the coach's scorers and the
+    rules' setting all key on those names, so a game cannot be in one table and missing from another."""
+    from typing import get_args
+
+    from cut_tutor.coach.values import GAMES as SCORERS
+    from cut_tutor.engine.games import GAMES as MODULES
+    from cut_tutor.engine.rules import CLEAR4, CUT, GAME_NAMES, GameName
+
+    assert set(get_args(GameName)) == set(GAME_NAMES) == set(MODULES) == set(SCORERS) == {CUT, CLEAR4}
+    assert Rules().game == CUT and Rules.from_preset(CLEAR4).game == CLEAR4

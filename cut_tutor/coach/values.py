@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 from ..engine.moves import Move
-from ..engine.rules import Rules
+from ..engine.rules import CLEAR4, CUT, Rules
 from . import clear4, cut
 from .knowledge import Knowledge
 from .reasons import GameWords
@@ -35,8 +35,8 @@ class Scorers(NamedTuple):
 
 #: Each game's scorers, by ``Rules.game``: adding a game is a module and an entry here.
 GAMES: dict[str, Scorers] = {
-    "CUT": Scorers(cut.numbers, cut.score, cut.WORDS),
-    "Clear 4": Scorers(clear4.numbers, clear4.score, clear4.WORDS),
+    CUT: Scorers(cut.numbers, cut.score, cut.WORDS),
+    CLEAR4: Scorers(clear4.numbers, clear4.score, clear4.WORDS),
 }
 
 

@@ -32,7 +32,7 @@ from .core import PHASE_ADD, PHASE_GAMBLE, PHASE_PLAY, PHASE_PUSH, Core
 from .deals import PositionError
 from .games import module_of
 from .reading import JSONLimitError, load_json
-from .rules import Rules, RulesError
+from .rules import CUT, Rules, RulesError
 
 POSITION_FORMAT, VERSION = "cut_tutor.position", 1
 C = TypeVar("C", bound=Core)
@@ -113,7 +113,7 @@ def _one_card(text: str, where: str) -> int:
 
 def _above(text: Any, hand: list[int], known: list[int], rules: Rules, where: str) -> int:
     """A seat's bare-take mark (R11): an ordinary rank that every hand card not known from a pick-up is above."""
-    if not isinstance(text, str) or rules.game != "CUT":
+    if not isinstance(text, str) or rules.game != CUT:
         raise PositionError(f"{where}.above: expected the rank of the top it took bare on, like '5' (CUT only)")
     top = _one_card(text, f"{where}.above")
     if rules.is_clear[top]:

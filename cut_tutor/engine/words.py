@@ -22,9 +22,8 @@ from typing import Any
 
 from .cards import CLEAR_CARD, JOKER, WILD, card_name
 from .moves import ADD, CLEAR, FLIP, GAMBLE, PLAY, PUSH, TAKE, TURNUP, Move
-from .rules import CLEAR4
+from .rules import CLEAR4, CUT
 
-CUT = "CUT"
 #: The name the seat at the keyboard goes by: it takes "you deal", not "you deals".
 YOU = "You"
 
