@@ -45,11 +45,11 @@ def evaluate(view: Mapping[str, Any], style: Style, level: Level) -> list[Candid
     return evaluate_knowledge(Knowledge.from_view(view), style, level)
 
 
-def evaluate_knowledge(seat: Knowledge, style: Style, level: Level) -> list[Candidate]:
-    """Score every legal move of a seat whose knowledge is ``seat``; best first, ties kept in move order."""
-    game = GAMES[seat.rules.game]
-    numbers = game.numbers(seat.rules)
-    candidates = [game.score(seat, numbers, move, style, level) for move in seat.legal]
+def evaluate_knowledge(known: Knowledge, style: Style, level: Level) -> list[Candidate]:
+    """Score every legal move of a seat whose knowledge is ``known``; best first, ties kept in move order."""
+    game = GAMES[known.rules.game]
+    numbers = game.numbers(known.rules)
+    candidates = [game.score(known, numbers, move, style, level) for move in known.legal]
     for cand in candidates:
         cand.total = round(sum(cand.components.values()), 2)
     return sorted(candidates, key=lambda c: -c.total)
