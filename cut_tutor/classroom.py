@@ -28,12 +28,12 @@ from typing import Any
 import pandas as pd
 
 from . import roster
-from .engine.words import kinds_line
 from .identity import HUB_USER, TEACHER_ENV
 from .review import HandReview, progress_frame
 from .review.drills import DRILLS_FILE, review_of
 from .review.progress import COLUMNS as COLUMNS_OF_PROGRESS
 from .review.progress import KIND_COLUMNS, kind_totals
+from .review.words import kinds_line
 from .storage import SaveError, read_save
 from .storage.files import disk_reason
 from .storage.history import csv_cell

@@ -947,7 +947,7 @@ NOTEBOOKS["08_review_your_game"] = [
     row. Here a second hand joins the first.
     """),
     code("""
-    from cut_tutor.engine.words import MISTAKE_KINDS
+    from cut_tutor.review.words import MISTAKE_KINDS
     from cut_tutor.review import hand_kinds
     from cut_tutor.review.progress import kind_totals
 

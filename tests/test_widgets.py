@@ -22,9 +22,9 @@ import ipywidgets as w
 from cut_tutor import dashboard
 from cut_tutor.analysis import analyse
 from cut_tutor.cli import build_parser, voila_command
+from cut_tutor.coach.words import ANALYSE_LONGER, OPEN_ENDGAME
 from cut_tutor.engine import IllegalMoveError, Move, Rules, State, deal_code, state_from_deal, view
 from cut_tutor.engine.rules import CLEAR4
-from cut_tutor.engine.words import ANALYSE_LONGER, OPEN_ENDGAME
 from cut_tutor.widgets import GameApp, Replayer, TableWidget, move_label
 from cut_tutor.widgets.replayer import REVIEW
 from cut_tutor.widgets.table import IntentError, parse_intent

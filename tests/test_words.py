@@ -15,12 +15,14 @@ from test_properties import SEEDS, rules_st
 
 from cut_tutor import Rules, State, view
 from cut_tutor.coach import advise
+from cut_tutor.coach.words import plan
 from cut_tutor.engine import Move
 from cut_tutor.engine.cards import CLEAR_CARD, PUSH, WILD
 from cut_tutor.engine.rules import CLEAR4
-from cut_tutor.engine.words import acts, and_list, count, face, move_labels, plan, plural, seat_name, table_words, who
+from cut_tutor.engine.words import acts, and_list, count, face, move_labels, plural, seat_name, who
 from cut_tutor.widgets import Replayer, move_label, table_data
 from cut_tutor.widgets.replayer import REVIEW
+from cut_tutor.widgets.words import table_words
 
 EMPTY = ["", "", "", ""]
 FAR = "K K Q Q J J 9 9"  # an opponent nowhere near going out

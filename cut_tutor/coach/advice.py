@@ -17,14 +17,15 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..engine.moves import ADD, PLAY, TAKE, Move
-from ..engine.words import card_word, game_of, move_labels, move_phrase, percent, plural
-from ..engine.words import plan as plan_phrase
+from ..engine.words import card_word, game_of, move_labels, percent, plural
 from .knowledge import Knowledge
 from .reasons import TIE, Case, Said
 from .reasons import reason as explain_reason
 from .scoring import BUST, COMPONENTS, PRINCIPLE, STRANDED, Candidate
 from .styles import COACH_STYLE, Level, Style, level_of, style_of
 from .values import GAMES, evaluate_knowledge
+from .words import move_phrase
+from .words import plan as plan_phrase
 
 if TYPE_CHECKING:
     import pandas as pd

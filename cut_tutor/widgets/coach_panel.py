@@ -23,8 +23,9 @@ from cut_tutor.analysis.stats import PRECISION
 from cut_tutor.coach import COACHES, LEVELS, Advice, advise
 from cut_tutor.engine import Move, State, view
 
+from ..coach.words import ANALYSE_LONGER, OPEN_ENDGAME, recommends
 from ..engine.rules import CUT
-from ..engine.words import ANALYSE_LONGER, OPEN_ENDGAME, game_of, recommends
+from ..engine.words import game_of
 from .move_table import compare_html, move_rows, move_table_html
 from .shared import YOU, Host
 from .table import IntentError, move_label

@@ -35,25 +35,23 @@ from cut_tutor.storage.files import disk_reason, write_atomic
 from cut_tutor.storage.saves import LEGACY, ClaimLost, Waiting, set_aside
 
 from ..engine.outcome import BUST, CLEAR, NATURAL, OUT, Outcome
-from ..engine.words import (
+from ..engine.words import acts, busts_mark, face
+from ..guide_links import guide_url
+from .saving import cannot_save, notice_html, probe_home, same_page
+from .shared import PACING, YOU, Host, Setup, seat_ai
+from .table import COLOURS, IntentError, move_label, table_data
+from .words import (
     CONTINUE,
     NEXT,
     NEXT_HAND,
-    acts,
     bust_addon,
-    busts_mark,
     code_note,
     cut_line,
-    face,
     hand_over_title,
     pause_line,
     play_bar,
     turn_status,
 )
-from ..guide_links import guide_url
-from .saving import cannot_save, notice_html, probe_home, same_page
-from .shared import PACING, YOU, Host, Setup, seat_ai
-from .table import COLOURS, IntentError, move_label, table_data
 
 #: Moves that turn a hidden card: C9 never undoes them.
 _REVEALING = (FLIP, GAMBLE, TURNUP)

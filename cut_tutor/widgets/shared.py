@@ -20,9 +20,9 @@ import platformdirs
 
 from cut_tutor.coach import Advice, AIPlayer
 from cut_tutor.engine import Game, Rules
-from cut_tutor.engine.words import SEAT_NAMES
 from cut_tutor.storage import History
 from cut_tutor.storage.saves import Saves
+from cut_tutor.widgets.words import SEAT_NAMES
 
 from ..guide_links import RULES_FIELDS, guide_url
 from .table import COLOURS, TableWidget, unexpected

@@ -31,8 +31,9 @@ from cut_tutor.engine.cards import WILD
 from cut_tutor.engine.clear4 import FOUR
 from cut_tutor.engine.clear4 import run as clear4_run
 from cut_tutor.engine.moves import ADD, CLEAR, FLIP, GAMBLE, PLAY, PUSH, TAKE, TURNUP
-from cut_tutor.engine.words import adding_list, combo_label, move_labels, table_words
+from cut_tutor.engine.words import combo_label, move_labels
 from cut_tutor.page import page_module
+from cut_tutor.widgets.words import adding_list, table_words
 
 _STATIC = pathlib.Path(__file__).parent / "static"
 
