@@ -197,9 +197,11 @@ async def socket_learner(server: Voila, seed: int, moves: int) -> Learner:
     from tornado.websocket import websocket_connect
 
     out = Learner("websocket", seed)
+    # a client of its own, as each learner's browser is: tornado's shared client queues past 10 requests at once
+    http = AsyncHTTPClient(force_instance=True)
     try:
         start = time.perf_counter()
-        response = await AsyncHTTPClient().fetch(server.url, request_timeout=PAGE_S)
+        response = await http.fetch(server.url, connect_timeout=PAGE_S, request_timeout=PAGE_S)
         page = response.body.decode("utf-8")
         config = re.search(r'<script id="jupyter-config-data" type="application/json">(.*?)</script>', page, re.S)
         assert config is not None, "the page has no kernel"
@@ -232,10 +234,12 @@ async def socket_learner(server: Voila, seed: int, moves: int) -> Learner:
         form = f"_xsrf={xsrf.group(1) if xsrf else ''}"
         headers = {"Cookie": cookies, "Content-Type": "application/x-www-form-urlencoded"}
         # leaving, as the page's widget manager does: ask the server to shut the kernel down
-        await AsyncHTTPClient().fetch(server.url + f"voila/api/shutdown/{out.kernel}", method="POST", body=form,
-                                      headers=headers, request_timeout=MOVE_S)  # fmt: skip
+        await http.fetch(server.url + f"voila/api/shutdown/{out.kernel}", method="POST", body=form, headers=headers,
+                         request_timeout=MOVE_S)  # fmt: skip
     except Exception as exc:  # a learner that fails is counted, with its reason, and the class goes on
         out.failed = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
+    finally:
+        http.close()
     return out
 
 

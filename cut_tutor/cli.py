@@ -15,6 +15,7 @@ from pathlib import Path
 from types import FrameType
 
 from . import __version__
+from .coach.styles import DEFAULT_LEVEL, LEVELS
 from .compiled import ACTIVE
 from .engine import PositionError, RulesError, State, load_rules, view
 from .engine.reading import load_json
@@ -133,8 +134,10 @@ def cmd_review(args: argparse.Namespace) -> int:
     """Grade every decision of one seat in a finished hand's record: a table, or JSON lines then a summary."""
     import json
 
+    from .engine.words import SEAT_NAMES, count, seat_name
     from .review import review
     from .review.hand import DEAL_ROLLOUTS, ROLLOUTS
+    from .review.words import REVIEW_COLUMNS, luck_parts, review_cells, review_summary
 
     record = load_json(Path(args.record).read_text(encoding="utf-8"), "record")
     executor = None
@@ -146,7 +149,7 @@ def cmd_review(args: argparse.Namespace) -> int:
     rollouts = ROLLOUTS if args.rollouts is None else args.rollouts
     try:
         result = review(record, args.seat, seconds=args.seconds, rollouts=rollouts, seed=args.seed,
-                        executor=executor, deal_rollouts=deals)  # fmt: skip
+                        executor=executor, deal_rollouts=deals, level=args.level)  # fmt: skip
     finally:
         if executor is not None:
             executor.shutdown()
@@ -154,15 +157,15 @@ def cmd_review(args: argparse.Namespace) -> int:
         for row in result.rows():
             print(json.dumps(row, ensure_ascii=False))
         return 0
-    marks = {"inaccuracy": "?!", "mistake": "?", "blunder": "??", None: ""}
-    for d in result.decisions:
-        best = "" if d.move == d.best else f"  best {d.best}"
-        interval = f"[{d.loss_low:+.1f}, {d.loss_high:+.1f}]"
-        print(f"ply {d.ply:3d}  {d.move:<12}{marks[d.grade]:<3} loss {d.loss:5.1f} {interval}{best}")
+    table = [REVIEW_COLUMNS, *(review_cells(d.turn, d.label, d.coaches, d.best_label, d.loss, d.loss_low, d.loss_high,
+                                           d.grade) for d in result.decisions)]  # fmt: skip
+    widths = [max(len(cells[k]) for cells in table) for k in range(len(REVIEW_COLUMNS))]
+    for cells in table:
+        print("  ".join(cell.ljust(width) for cell, width in zip(cells, widths, strict=True)).rstrip())
     s = result.summary
-    print(f"seat {s.seat}: {s.points} points, accuracy {s.accuracy:.0f}%, {s.lost:.1f} points lost"
-          f" ({s.lost_to_mistakes:.1f} to graded moves), luck {s.luck:+.1f} (deal {s.luck_deal:+.1f},"
-          f" blind cards {s.luck_blind:+.1f}, other play {s.luck_play:+.1f})")  # fmt: skip
+    print(f"{seat_name(s.seat, SEAT_NAMES)}: {count(s.points, 'point')} · "
+          + review_summary(s.accuracy, s.lost_to_mistakes, s.luck, s.graded))  # fmt: skip
+    print(luck_parts(s.average, s.lost, s.luck_deal, s.luck_blind, s.luck_play))
     return 0
 
 
@@ -395,6 +398,12 @@ def build_parser() -> argparse.ArgumentParser:
     rev.add_argument("--deal-rollouts", type=int, help="fresh deals that measure the deal's luck (default 64)")
     rev.add_argument("--seed", type=int, default=0, help="the seed of the fresh deals that measure the deal's luck")
     rev.add_argument("--workers", type=int, default=1)
+    rev.add_argument(
+        "--level",
+        default=DEFAULT_LEVEL,
+        choices=list(LEVELS),
+        help=f"the learner's Level, whose coaches' advice each move is held to (default {DEFAULT_LEVEL})",
+    )
     rev.set_defaults(func=cmd_review)
 
     dash = sub.add_parser("dashboard", help="serve the tutor's dashboard with Voilà on 127.0.0.1")

@@ -445,11 +445,11 @@ NOTEBOOKS["04_playing_the_line"] = [
     state.play(expert.move)
     opponent = AIPlayer("Expert", "Balanced", seed=4)
     reply = opponent.choose_view(view(state, 1))
-    print("opponent plays:", reply)
+    print("opponent:", advise(view(state, 1)).labels[reply])
     state.play(reply)
     while state.turn == 0 and not state.over:
         step = advise(view(state, 0), coach="Madonna", level="Expert")
-        print("seat 0:", step.label, "—", step.text)
+        print("you:", step.label, "—", step.text)
         state.play(step.move)
     print("after our turn:", view(state, 0)["hand"])
     """),
@@ -831,8 +831,8 @@ NOTEBOOKS["08_review_your_game"] = [
     md("""
     ## Your moves against the coach
 
-    At every move seat 0 made, ask the coach (Madonna, Expert) what it would have played from the same view,
-    and by how much it valued its move over yours.
+    At every move you made (seat 0 in the code), ask the coach (Madonna, Expert) what it would have played from
+    the same view, and by how much it valued its move over yours.
     """),
     code("""
     rows = []
@@ -878,20 +878,23 @@ NOTEBOOKS["08_review_your_game"] = [
     md("""
     ## The hand review
 
-    The coach's totals are a heuristic. The hand review asks the Monte-Carlo analysis instead, from what seat 0
+    The coach's totals are a heuristic. The hand review asks the Monte-Carlo analysis instead, from what you
     could see at each decision: the loss of each move in expected points with its interval, a grade where the
-    loss is clear of noise (?! inaccuracy, ? mistake, ?? blunder), the accuracy, and the luck the deal and the
-    other seats' plays brought (the guide's *Hand review* page). A small budget keeps this notebook quick; the
+    loss is clear of noise (?! inaccuracy, ? mistake, ?? blunder), the coaches whose advice you followed (at your
+    Level, Average here), the accuracy, and the luck the deal and the other seats' plays brought (the guide's
+    *Hand review* page). A small budget keeps this notebook quick; the
     app spends more on each decision, part to choose the best and part to measure the loss on fresh deals.
     """),
     code("""
     from cut_tutor.review import review as review_hand
 
-    hand = review_hand(record, 0, rollouts=24, deal_rollouts=8)
+    hand = review_hand(record, 0, rollouts=24, deal_rollouts=8, level="Average")
     s = hand.summary
     print(f"{s.decisions} decisions, accuracy {s.accuracy}%, {s.lost_to_mistakes} points lost to mistakes,"
           f" luck {s.luck:+}")
-    pd.DataFrame([d.to_dict() for d in hand.decisions])[["ply", "move", "best", "loss", "loss_low", "grade"]]
+    columns = ["turn", "label", "coaches", "best_label", "loss", "loss_low", "grade"]
+    pd.DataFrame([d.to_dict() for d in hand.decisions])[columns].rename(
+        columns={"label": "you played", "coaches": "you followed", "best_label": "best"})
     """),
     md("""
     The review panel shows the same table in the buttons' words. *Next mistake* steps to a graded move;
@@ -907,10 +910,10 @@ NOTEBOOKS["08_review_your_game"] = [
         display(panel)
     """),
     md("""
-    ## What seat 0 knew
+    ## What you knew
 
-    The belief panel shows, at the costliest decision, what seat 0 knew of the other seats, the cards it could
-    not see, and the chance the next seat can play on a pile top, over deals consistent with its view.
+    The belief panel shows, at the costliest decision, what you knew of the other seats, the cards you could
+    not see, and the chance the next seat can play on a pile top, over deals consistent with your view.
     """),
     code("""
     if Replayer:

@@ -56,6 +56,15 @@ def _no_automatic_reviews(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture(autouse=True)
+def _no_automatic_verdicts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A recommendation starts its verdict line's evaluation in the background; only the verdict line's own tests
+    want that, the others' would each keep a core busy and find their positions evaluated already."""
+    from cut_tutor.widgets.coach_panel import CoachPanel
+
+    monkeypatch.setattr(CoachPanel, "verdicts", False)
+
+
+@pytest.fixture(autouse=True)
 def _fresh_evaluations() -> None:
     """Each test starts with no position evaluated: the process keeps one evaluation per position, and a test
     that counts or spies on rollouts must not find another test's."""

@@ -494,6 +494,22 @@ class TestOneEvaluation:
         made = evaluation(seat_view, rollouts=80, progress=lambda share: forget())
         assert made.rollouts and cached(seat_view) is None
 
+    def test_its_line_says_the_verdict_rule_in_words(self) -> None:
+        """Rounds stopped by their verdicts say so as the guide's stopping rule does: every other move worse or too
+        close to call, and the learner's move (not the best) priced; never how the search stopped inside."""
+        state = State.from_position({"rules": {"players": 2}, "turn": 0, "pile": "Q@1",
+                                     "seats": [{"hand": "J 7 7 5 5"}, {"hand": "K K Q Q 9"}]})  # fmt: skip
+        priced = evaluation(view(state, 0), focus="2×5", rollouts=2000)
+        assert priced.analysis.stopped == "apart" and priced.analysis.focus == ("2×5",)
+        assert priced.price("2×5").verdict == "worse"
+        line = priced.analysis.status
+        assert "the verdict is in. Every other move is worse than the best or too close to call" in line
+        assert "your move's gap to the best is known to ±2 points" in line and "apart" not in line
+        forget()
+        first = evaluation(view(state, 0), rollouts=2000)
+        assert first.analysis.stopped == "apart" and "the verdict is in" in first.analysis.status
+        assert "your move" not in first.analysis.status  # no move of the learner's to price
+
     def test_a_focus_that_is_not_legal_is_refused(self) -> None:
         state = mid_game(7)
         with pytest.raises(ValueError, match="not one of the legal moves"):
@@ -599,7 +615,21 @@ class TestVerdicts:
         assert {m.move for m in result.moves} == set(state.legal_moves())
         frame = result.to_frame()
         assert list(frame["move"]) == [str(m.move) for m in result.moves]
-        assert "<table" in result._repr_html_() and result.best.label in result._repr_html_()
+        html = result._repr_html_()
+        assert "<table" in html and result.best.label in html
+
+    def test_a_notebook_draws_it_in_the_guide_s_words(self) -> None:
+        """The drawing names the seat as the table does and each move by its button, its verdict in words: no
+        engine notation, no seat number."""
+        state = mid_game(7)
+        result = analyse(view(state, state.turn), seconds=None, max_rollouts=200)
+        html = result._repr_html_()
+        assert "Seat" not in html and "seat " not in html and "<code>" not in html
+        assert all(m.label in html for m in result.moves)
+        assert all(f">{m.move}<" not in html for m in result.moves if str(m.move) != m.label)
+        verdicts = {m.verdict for m in result.moves}
+        assert ("too close to call" in html) == ("close" in verdicts) and ">close<" not in html
+        assert result.status in html and "played out by Expert Balanced seats" in html
 
     def test_intervals(self) -> None:
         assert mean_interval([3.0, 3.0, 3.0]) == (3.0, 3.0, 3.0)

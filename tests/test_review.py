@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from datetime import UTC, datetime, timedelta
@@ -17,12 +18,14 @@ from cut_tutor.analysis import Analysis, Deals, Evaluation, MoveValue, evaluatio
 from cut_tutor.analysis.evaluations import cached, forget
 from cut_tutor.analysis.search import Result, rounds
 from cut_tutor.analysis.stats import mean_interval
-from cut_tutor.coach import AIPlayer, Knowledge
+from cut_tutor.coach import COACH_STYLE, AIPlayer, Knowledge, advise
 from cut_tutor.engine import Move, Rules, State, record_of, replay, view
 from cut_tutor.engine.view import sight
 from cut_tutor.review import Drills, belief, grade, progress_csv, progress_figure, progress_frame, review, warn
 from cut_tutor.review import hand as hand_module
+from cut_tutor.review.drills import review_of
 from cut_tutor.review.hand import summarise
+from cut_tutor.review.words import REVIEW_COLUMNS, followed_text, luck_parts, turn_number
 
 
 def value(move: str, expected: float, gap: float, low: float, high: float, verdict: str) -> MoveValue:
@@ -160,16 +163,69 @@ class TestReview:
         self, finished: dict[str, Any]
     ) -> None:
         result = review(finished, 0, rollouts=40, deal_rollouts=2)
+        verdicts = set()
         for d in result.decisions:
-            held = cached(view(replay(finished, upto=d.ply), 0))
+            seen = view(replay(finished, upto=d.ply), 0)
+            held = cached(seen)
             assert held is not None and held.focus == (d.move,) and str(held.best.move) == d.best
+            assert (d.best_label, d.turn) == (held.best.label, turn_number(seen))  # the analysis' best, in words
             mine = held.price(d.move)
             assert (mine.gap, mine.gap_low, mine.gap_high, held.rollouts) == (d.loss, d.loss_low, d.loss_high,
                                                                               d.rollouts)  # fmt: skip
             assert d.grade is None or mine.verdict == "worse"  # a move too close to call is never graded
+            if mine.verdict == "close":  # nor warned about by the tutor reading the same evaluation
+                assert warn(seen, d.move, 0.0, analysis=held.analysis) is None
+            verdicts.add(mine.verdict)
             assert held.decided() or held.analysis.stopped == "budget"
+        assert {"best", "close"} <= verdicts  # the hand has moves too close to call to check
         s = result.summary
         assert s.points == pytest.approx(s.average + s.lost - s.luck, abs=0.002 * (s.decisions + 1))
+
+    def test_each_decision_names_the_coaches_it_followed_at_the_learner_s_level(
+        self, finished: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """A move is said to follow a coach when that coach, at the learner's Level, advised it in the seat's view
+        then: as a press of *Coach: Play* would have played it (the record does not say which button played it)."""
+        monkeypatch.setattr(hand_module, "evaluation", self.no_analysis)
+        by_level = {level: review(finished, 0, level=level, **FAST) for level in ("Average", "Expert")}
+        for level, result in by_level.items():
+            for d in result.decisions:
+                seen = view(replay(finished, upto=d.ply), 0)
+                advised = {coach: str(advise(seen, coach, level).move) for coach in COACH_STYLE}
+                assert d.coaches == tuple(coach for coach, move in advised.items() if move == d.move)
+        assert any(d.coaches for d in by_level["Average"].decisions)  # the Average seats often play as one advises
+        assert [d.coaches for d in by_level["Average"].decisions] != [d.coaches for d in by_level["Expert"].decisions]
+
+    def test_a_kept_review_reads_back_with_its_coaches(
+        self, finished: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        monkeypatch.setattr(hand_module, "evaluation", self.no_analysis)
+        result = review(finished, 0, level="Average", **FAST)
+        again = review_of(json.loads(json.dumps({"rows": result.rows()})))
+        assert again.decisions == result.decisions and any(d.coaches for d in again.decisions)
+        older = [{k: v for k, v in row.items() if k not in ("coaches", "turn", "best_label")} for row in result.rows()]
+        assert all(d.coaches == () for d in review_of({"rows": older}).decisions)  # kept before they were said
+
+    def test_the_cli_table_numbers_turns_and_speaks_the_table_s_words(
+        self, finished: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        """``cut-tutor review`` prints the review table's columns (Turn, never a ply), each move in its button's
+        words and the coaches it followed, then the seat by the table's name and the review's summary line."""
+        path = tmp_path / "hand.json"
+        path.write_text(json.dumps(finished), encoding="utf-8")
+        args = ["review", str(path), "--seat", "0", "--rollouts", "8", "--deal-rollouts", "2", "--level", "Average"]
+        assert cli.main(args) == 0
+        lines = capsys.readouterr().out.splitlines()
+        forget()
+        result = review(finished, 0, level="Average", **FAST)
+        assert re.split(r"\s{2,}", lines[0]) == list(REVIEW_COLUMNS)
+        assert "ply" not in "\n".join(lines).lower() and "seat" not in "\n".join(lines).lower()
+        for line, d in zip(lines[1:-2], result.decisions, strict=True):
+            assert line.startswith(f"{d.turn} ") and d.label in line and d.best_label in line
+            assert (followed_text(d.coaches) in line) and (d.move == d.label or f" {d.move} " not in line)
+        assert lines[-2].startswith("You: ") and "Accuracy" in lines[-2]
+        s = result.summary
+        assert lines[-1] == luck_parts(s.average, s.lost, s.luck_deal, s.luck_blind, s.luck_play)
 
     def test_a_retry_shows_the_review_s_own_figures(self, finished: dict[str, Any]) -> None:
         """The retry's analysis holds the loss the review measured for the move played, so the two agree."""

@@ -425,6 +425,72 @@ def test_every_judge_reads_the_position_s_one_evaluation(tmp_path: Path) -> None
     assert drills_judge(panel.analysis, bad)[1] == d.loss
 
 
+def test_one_position_every_judge_and_the_coach_s_moves_said_followed(tmp_path: Path) -> None:
+    """One position, every judge (twins), in a hand with a deliberate blunder and moves made with *Coach: Play*: the
+    coach panel's check of your position, *Analyse longer* on it (narrower, the same seed), the tutor's price, the
+    review's best, loss and grade, a retry and a drill all read one evaluation, re-opened as it was; a move too close
+    to call is neither graded nor warned about; and the review says you followed Madonna where you pressed *Coach:
+    Play* (and no coach where you blundered)."""
+    app = small_app(tmp_path)
+    app.review.rollouts = 64
+    app.review.tutor_seconds, app.review.tutor_rollouts = None, 64  # the review's budget: neither extends the other
+    app.deal(seed=SEED)
+    assert app.state is not None and app.setup.coach == "Madonna"
+    followed: list[int] = []  # the decisions made with Coach: Play before the blunder, and after it
+    while len(followed) < 2 and not app.state.over:
+        if len(app.state.legal_moves()) > 1:
+            followed.append(len(app.state.moves))
+        app.coach_play()
+    ply, bad, seen = len(app.state.moves), worst(app), view(app.state, YOU)
+    app.coach.start_rollouts(seconds=None, rollouts=64, wait=True, focus=bad)  # the panel's check, your move priced
+    checked = app.coach.evaluated()
+    assert checked is not None and checked is evaluations.cached(seen) and checked.seed == evaluations.seed_of(seen)
+    app.analyse_longer(seconds=None, rollouts=400, wait=True)
+    longer = app.coach.evaluated()
+    assert longer is not None and longer.seed == checked.seed and longer.rollouts > checked.rollouts
+    wide, narrow = checked.price(bad), longer.price(bad)
+    if longer.best.move == checked.best.move:
+        assert narrow.gap_high - narrow.gap_low < wide.gap_high - wide.gap_low
+    app.set_tutor(True, threshold=HEURISTIC_NOISE)
+    app.play(bad)
+    caution = app.review.wait_tutor()
+    assert caution is not None and caution.source == "analysis"
+    assert (caution.best, caution.loss, caution.low, caution.high) == (str(longer.best.move), narrow.gap,
+                                                                        narrow.gap_low, narrow.gap_high)  # fmt: skip
+    app.play_anyway()
+    app.set_tutor(False)
+    while not app.state.over:
+        if len(app.state.legal_moves()) > 1 and len(followed) < 4:
+            followed.append(len(app.state.moves))
+        app.coach_play()
+    hand = app.review_hand(wait=True)
+    assert hand is not None
+    assert evaluations.evaluation(seen, bad, rollouts=64) is longer  # re-opened: the same evaluation, nothing redrawn
+    k, d = next((k, d) for k, d in enumerate(hand.decisions) if d.ply == ply)
+    assert (d.move, d.best, d.loss, d.loss_low, d.loss_high) == (bad, str(longer.best.move), narrow.gap,
+                                                                 narrow.gap_low, narrow.gap_high)  # fmt: skip
+    if narrow.verdict == "close":
+        assert d.grade is None and not caution.asks(0.5)  # too close to call: neither warned about nor graded
+    else:
+        assert d.grade == grade(narrow.gap, narrow.gap_low)
+    panel = app.review_panel
+    assert panel is not None
+    panel.select(k)
+    panel.retry()
+    panel.choose(bad)
+    assert panel.analysis is longer.analysis
+    assert drills_judge(longer.analysis, bad) == (narrow.verdict, narrow.gap)
+    rows = {d.ply: row for d, row in zip(hand.decisions, panel.rows(), strict=True)}
+    level = app.setup.seats[YOU].level
+    assert "Madonna" not in d.coaches and d.coaches == tuple(c for c in ("Daryl", "Madonna", "Marty")
+                                                             if str(advise(seen, c, level).move) == bad)  # fmt: skip
+    by_ply = {d.ply: d for d in hand.decisions}
+    assert followed and all(p in by_ply for p in followed)
+    for p in followed:
+        assert "Madonna" in by_ply[p].coaches and rows[p]["Turn"] == str(by_ply[p].turn)
+        assert rows[p]["Coach"].startswith("You followed") and "Madonna" in rows[p]["Coach"]
+
+
 def test_the_belief_panel_shows_your_view_on_your_turn_only(tmp_path: Path) -> None:
     app = small_app(tmp_path, pacing="Step")
     app.deal(seed=SEED)

@@ -7,7 +7,7 @@ from dataclasses import asdict, dataclass, field
 from html import escape
 from typing import TYPE_CHECKING, Any
 
-from ..coach.words import analysis_status
+from ..coach.words import analysis_caption, analysis_status, verdict_word
 from ..engine.moves import Move
 from .stats import MIN_ROLLOUTS, PRECISION
 
@@ -53,7 +53,7 @@ class Analysis:
     moves: list[MoveValue]
     rollouts: int
     seconds: float
-    stopped: str  # "apart": the best stood apart; "budget": the time or rollouts were spent
+    stopped: str  # "apart": nothing left to learn for the rounds' aim; "budget": the time or rollouts were spent
     seed: int
     policy: str
     #: Sample indices 0 … deals − 1 were dealt (each move played out on some of them): fresh deals start after.
@@ -70,6 +70,8 @@ class Analysis:
     #: What the rounds were for (:data:`~cut_tutor.analysis.search.Aim`): ``"apart"`` after ``"gaps"`` means every
     #: gap known to ``precision``, after ``"verdicts"`` every verdict settled.
     aim: str = "gaps"
+    #: The moves whose price was asked (their texts): the move the learner made or is about to make.
+    focus: tuple[str, ...] = ()
 
     @property
     def best(self) -> MoveValue:
@@ -96,15 +98,13 @@ class Analysis:
             )
             gap = "" if m.verdict == BEST else f"+{m.gap:.1f} [{m.gap_low:+.1f}, {m.gap_high:+.1f}]"
             rows.append(
-                f"<tr><td>{escape(m.label)}</td><td><code>{escape(str(m.move))}</code></td>"
+                f"<tr><td>{escape(m.label)}</td>"
                 f"<td>{m.expected:.1f} [{m.low:.1f}, {m.high:.1f}]</td><td>{bar}</td><td>{gap}</td>"
-                f"<td>{m.p_out:.0%}</td><td>{m.rollouts}</td><td>{m.verdict}</td></tr>"
+                f"<td>{m.p_out:.0%}</td><td>{m.rollouts}</td><td>{escape(verdict_word(m.verdict, m.gap))}</td></tr>"
             )
-        head = "".join(f"<th>{h}</th>" for h in ("move", "", "expected points", "", "gap", "out first", "rollouts", ""))
-        return (
-            f'<table class="cut-analysis"><caption>Seat {self.seat}, played out by {escape(self.policy)} seats: '
-            f"{escape(self.status)}</caption><tr>{head}</tr>{''.join(rows)}</table>"
-        )
+        head = "".join(f"<th>{h}</th>" for h in ("move", "expected points", "", "gap", "out first", "rollouts", ""))
+        caption = analysis_caption(self.seat, self.policy, self.status)
+        return f'<table class="cut-analysis"><caption>{escape(caption)}</caption><tr>{head}</tr>{"".join(rows)}</table>'
 
     @property
     def more_seconds(self) -> float | None:
@@ -130,8 +130,9 @@ class Analysis:
     @property
     def status(self) -> str:
         """How the search ended and how much of it is known, in words (the coach panel's line)."""
-        return analysis_status(self.rollouts, self.seconds, self.stopped, self.settled,
-                               len(self.moves) - 1, self.precision, self.more_seconds)  # fmt: skip
+        priced = any(text != str(self.best.move) for text in self.focus)
+        return analysis_status(self.rollouts, self.seconds, self.stopped, self.settled, len(self.moves) - 1,
+                               self.precision, self.more_seconds, self.aim, priced)  # fmt: skip
 
 
 _COLOUR = {BEST: "#2a7", CLOSE: "#9bd", WORSE: "#d88"}

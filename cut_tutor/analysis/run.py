@@ -88,7 +88,7 @@ def analyse(
     best = found.best
     settled = sum(found.settled(k, best, precision, min_rollouts) for k in range(len(moves)) if k != best)
     return Analysis(view["seat"], values, found.rollouts, round(found.seconds, 3), found.stopped, seed, policy,
-                    found.deals, precision, settled, found, infer, aim)  # fmt: skip
+                    found.deals, precision, settled, found, infer, aim, tuple(texts[k] for k in focused))  # fmt: skip
 
 
 def focus_index(texts: Sequence[str], move: Move | str) -> int:

@@ -84,6 +84,10 @@ LEVELS: dict[str, Level] = {
 }
 
 
+#: The Level a seat is set to until the Setup says otherwise: the learner's own, unless they change it.
+DEFAULT_LEVEL = "Experienced"
+
+
 def style_of(name: str) -> Style:
     """A style by seat name (Rock, Balanced, Gambler) or coach name (Daryl, Madonna, Marty)."""
     key = COACH_STYLE.get(name.strip().title(), name.strip().title())

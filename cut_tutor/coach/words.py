@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from ..engine.cards import CLEAR_CARD, JOKER, WILD
 from ..engine.moves import ADD, CLEAR, PLAY, PUSH, TAKE, Move
 from ..engine.rules import CLEAR4, CUT
-from ..engine.words import STACK_VERBS, card_word, count, move_label, plural, who
+from ..engine.words import SEAT_NAMES, STACK_VERBS, YOU, card_word, count, move_label, plural, seat_name, who
 
 
 def cards_phrase(move: Move, game: str = CUT) -> str:
@@ -119,6 +119,42 @@ def verdict_word(verdict: str, gap: float) -> str:
 
 #: The coach panel's button that continues a finished analysis of the position.
 ANALYSE_LONGER = "Analyse longer"
+#: The coach panel's second move button, beside *Coach: Play*, when the analysis' best is another move.
+PLAY_BEST = "Play the analysis' best"
+#: Each seat Style in a word, as the guide's *Coach styles* names the coaches: Daryl plays it safe, Madonna
+#: balanced, Marty the risk.
+STYLE_WORDS = {"Rock": "safe", "Balanced": "balanced", "Gambler": "risky"}
+
+
+def verdict_line(verdict: str, label: str, best: str, gap: float, low: float, high: float) -> str:
+    """The coach panel's verdict line: what the position's evaluation says of the coach's move ``label`` (its
+    ``verdict``, its ``gap`` to the analysis' ``best`` with that gap's 95% interval).
+
+    >>> verdict_line("best", "Play 2× 5", "Play 2× 5", 0.0, 0.0, 0.0)
+    'The analysis agrees.'
+    >>> verdict_line("close", "Play 2× 5", "Play 1× 6", 1.2, -0.8, 3.2)
+    'Too close to call: the analysis cannot tell Play 2× 5 from its best, Play 1× 6.'
+    >>> verdict_line("worse", "Play 2× 5", "Play 2× 2", 4.06, 2.3, 5.94)
+    'The analysis prefers Play 2× 2 by 4.1 points (2.3 to 5.9).'
+    """
+    if verdict == "best":
+        return "The analysis agrees."
+    if verdict == "close":
+        return f"Too close to call: the analysis cannot tell {label} from its best, {best}."
+    return f"The analysis prefers {best} by {gap:.1f} points ({low:.1f} to {high:.1f})."
+
+
+def style_cost(coach: str, style: str, cost: float) -> str:
+    """Under a verdict line that finds the coach's move worse than the best beyond noise: the move is the coach's
+    Style at work, not a mistake of the analysis, and this is what the Style costs here.
+
+    >>> style_cost("Daryl", "Rock", 3.24)
+    "Daryl's choice: a safe style, not the winning one here — it costs about 3.2 points."
+    """
+    return (f"{coach}'s choice: a {STYLE_WORDS[style]} style, not the winning one here — "
+            f"it costs about {cost:.1f} points.")  # fmt: skip
+
+
 #: Under the coach's advice once you have seen every card the other players hold: the open endgame, where the coach's
 #: tables make most of their clear mistakes and the analysis can read the hand out (the guide's *Reading out the
 #: endgame*).
@@ -129,11 +165,21 @@ OPEN_ENDGAME = (
 
 
 def analysis_status(
-    rollouts: int, seconds: float, stopped: str, settled: int, others: int, precision: float, more: float | None = None
+    rollouts: int,
+    seconds: float,
+    stopped: str,
+    settled: int,
+    others: int,
+    precision: float,
+    more: float | None = None,
+    aim: str = "gaps",
+    priced: bool = False,
 ) -> str:
     """How a Monte-Carlo analysis ended (``stopped``: ``"apart"``, ``"chosen"`` or ``"budget"``, as its rounds
-    say) and how much of it is known: the gaps known to ``precision`` points or too close to call, of the
-    ``others`` moves that are not the best; with ``more``, about how many seconds more would settle the rest.
+    say, after rounds whose ``aim`` was ``"verdicts"`` or ``"gaps"``) and how much of it is known: the gaps known to
+    ``precision`` points or too close to call, of the ``others`` moves that are not the best; with ``more``, about
+    how many seconds more would settle the rest. Rounds that stop on their verdicts say so in the stopping rule's
+    words (the guide's *Analysis*), ``priced`` when a move the learner chose, not the best, was priced too.
 
     >>> analysis_status(812, 2.0, "budget", 2, 4, 2.0)
     '812 rollouts in 2.0 s (the budget was spent): 2 of 4 gaps known to ±2 points or too close to call.'
@@ -142,19 +188,33 @@ def analysis_status(
     >>> [_about(seconds) for seconds in (3.2, 23.4, 130.0)]
     ['3 s', '25 s', '2 min']
     >>> analysis_status(90, 0.3, "apart", 1, 1, 2.0)
-    '90 rollouts in 0.3 s (the best stood apart): every gap known to ±2 points or too close to call.'
+    '90 rollouts in 0.3 s: every gap known to ±2 points or too close to call.'
     >>> analysis_status(3440, 1.6, "apart", 1, 1, 1.0)
-    '3440 rollouts in 1.6 s (the best stood apart): every gap known to ±1 point or too close to call.'
+    '3440 rollouts in 1.6 s: every gap known to ±1 point or too close to call.'
+    >>> print(analysis_status(128, 0.4, "apart", 1, 3, 2.0, aim="verdicts", priced=True))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    128 rollouts in 0.4 s: the verdict is in. Every other move is worse than the best or too close to call, and your
+    move's gap to the best is known to ±2 points. 1 of 3 gaps known to ±2 points or too close to call.
+    >>> analysis_status(96, 0.3, "apart", 2, 2, 2.0, aim="verdicts").split(". ")[-1]
+    'Every gap known to ±2 points or too close to call.'
     >>> analysis_status(16, 0.0, "apart", 0, 0, 2.0)
-    '16 rollouts in 0.0 s (the best stood apart): the only legal move.'
+    '16 rollouts in 0.0 s: the only legal move.'
     >>> analysis_status(80, 0.1, "chosen", 0, 1, 2.0)
     '80 rollouts in 0.1 s (every other move was eliminated): 0 of 1 gaps known to ±2 points or too close to call.'
     """
-    head = f"{rollouts} rollouts in {seconds:.1f} s ({_STOPPED[stopped]})"
+    head = f"{rollouts} rollouts in {seconds:.1f} s"
+    within = f"known to ±{count(precision, 'point')}"
     if not others:
         return f"{head}: the only legal move."
-    known = "every gap" if settled == others else f"{settled} of {others} gaps"
-    said = f"{head}: {known} known to ±{count(precision, 'point')} or too close to call."
+    known = "Every gap" if settled == others else f"{settled} of {others} gaps"
+    if stopped == "apart" and aim == "verdicts":
+        yours = f", and your move's gap to the best is {within}" if priced else ""
+        said = (f"{head}: the verdict is in. Every other move is worse than the best or too close to call{yours}."
+                f" {known} {within} or too close to call.")  # fmt: skip
+    elif stopped == "apart":
+        return f"{head}: every gap {within} or too close to call."
+    else:
+        said = f"{head} ({_STOPPED[stopped]}): {known.lower()} {within} or too close to call."
     if more is None or settled == others:
         return said
     return f"{said} About {_about(more)} more would settle the rest."
@@ -170,7 +230,6 @@ def _about(seconds: float) -> str:
 
 
 _STOPPED = {
-    "apart": "the best stood apart",
     "chosen": "every other move was eliminated",
     "budget": "the budget was spent",
 }
@@ -179,3 +238,16 @@ _STOPPED = {
 def differs_from(coach: str) -> str:
     """A Compare-all-three mark: this coach would play otherwise than the one you chose."""
     return f"differs from {coach}"
+
+
+def analysis_caption(seat: int, policy: str, status: str) -> str:
+    """An analysis table's caption in a notebook: whose move, who plays the hands out, and its status line.
+
+    >>> analysis_caption(0, "Expert:Balanced", "90 rollouts in 0.3 s: the only legal move.")
+    'Your move, played out by Expert Balanced seats. 90 rollouts in 0.3 s: the only legal move.'
+    >>> analysis_caption(2, "Average:Gambler", "…")
+    "Ben's move, played out by Average Gambler seats. …"
+    """
+    name = seat_name(seat, SEAT_NAMES)
+    whose = "Your" if name == YOU else f"{name}'s"
+    return f"{whose} move, played out by {policy.replace(':', ' ')} seats. {status}"

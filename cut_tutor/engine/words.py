@@ -28,6 +28,9 @@ from .rules import CLEAR4, CUT
 
 #: The name the seat at the keyboard goes by: it takes "you deal", not "you deals".
 YOU = "You"
+#: The seats' names in a new setup: you, then AI opponents named apart from the three coaches (Daryl, Madonna and
+#: Marty give advice; they do not sit at the table).
+SEAT_NAMES = ("You", "Ann", "Ben", "Cleo", "Dev", "Eve", "Finn", "Gia")
 #: Card name → the word on its face, where a game writes a card otherwise than by its short name (R22: Clear 4
 #: writes its 1 as ``1`` and its special cards in words). The table draws its faces from this, through the data.
 FACES: dict[str, dict[str, str]] = {CUT: {}, CLEAR4: {"A": "1", "P": "PUSH", "J*": "JOKER", "CL": "CLEAR"}}

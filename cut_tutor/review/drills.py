@@ -83,7 +83,7 @@ def review_of(data: Mapping[str, Any]) -> HandReview:
     """A hand review back from its stored rows (:meth:`HandReview.rows`: the decisions, then the summary)."""
     *decisions, summary = data["rows"]
     return HandReview(
-        [Decision(**d) for d in decisions], Summary(**{k: v for k, v in summary.items() if k != "summary"})
+        [Decision.from_dict(d) for d in decisions], Summary(**{k: v for k, v in summary.items() if k != "summary"})
     )
 
 

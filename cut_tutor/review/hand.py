@@ -16,7 +16,7 @@ import math
 import random
 from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import Executor
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from functools import partial
 from typing import Any
 
@@ -24,9 +24,12 @@ from ..analysis import POLICY, Analysis, Evaluation, evaluation
 from ..analysis.run import Submitter, spread
 from ..analysis.search import play, players
 from ..analysis.stats import mean_interval
+from ..coach import COACH_STYLE, advise
+from ..coach.styles import DEFAULT_LEVEL
 from ..engine import State, replay, view
 from ..engine.moves import FLIP, GAMBLE, TURNUP, Move
 from ..engine.rules import Rules
+from .words import turn_number
 
 #: Grades by the loss in expected points at least: (name, threshold), mildest first (see the guide).
 THRESHOLDS: tuple[tuple[str, float], ...] = (("inaccuracy", 5.0), ("mistake", 12.0), ("blunder", 30.0))
@@ -73,7 +76,10 @@ class Decision:
     best's plus the loss, the gap measured on the deals both were played out on (lower is better); ``rollouts``
     counts the evaluation's; ``luck`` is what happened
     from this decision to the seat's next analysed one, against expectation (positive: it helped), and
-    ``luck_kind`` says whether a blind card of the seat's own was turned in between.
+    ``luck_kind`` says whether a blind card of the seat's own was turned in between. ``best_label`` is the best
+    move in the analysis' words; ``turn`` the turn as the rules count it (R15), from the seat's view; ``coaches``
+    the coaches whose advice, at the learner's Level, was the move played (the learner followed them: with
+    *Coach: Play*, or of their own accord).
     """
 
     ply: int
@@ -90,10 +96,18 @@ class Decision:
     rollouts: int
     luck: float = 0.0
     luck_kind: str = "play"
+    best_label: str = ""
+    turn: int = 0
+    coaches: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready (one line of ``cut-tutor review --json``)."""
-        return asdict(self)
+        return asdict(self) | {"coaches": list(self.coaches)}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Decision:
+        """A decision back from :meth:`to_dict` (a review kept before ``coaches`` was has none)."""
+        return cls(**{**data, "coaches": tuple(data.get("coaches", ()))})
 
 
 @dataclass(frozen=True)
@@ -162,8 +176,10 @@ def review(
     thresholds: tuple[tuple[str, float], ...] = THRESHOLDS,
     progress: Callable[[float], None] | None = None,
     deal_rollouts: int = DEAL_ROLLOUTS,
+    level: str = DEFAULT_LEVEL,
 ) -> HandReview:
-    """Review ``seat``'s decisions in a finished hand's record.
+    """Review ``seat``'s decisions in a finished hand's record; ``level`` is the learner's, whose coaches' advice
+    each decision is held to (:func:`followed`).
 
     ``seconds`` is the time budget of the whole review, shared evenly by the decisions; ``rollouts`` the most each
     decision's evaluation may have (:func:`decision`); ``deal_rollouts`` the number of fresh deals that measure the
@@ -183,7 +199,10 @@ def review(
     share = None if seconds is None else seconds / max(1, len(plies))
     moves = [Move.parse(str(text)) for text in record["moves"]]
     found: list[tuple[int, Analysis]] = []
+    seen: list[tuple[int, tuple[str, ...]]] = []
     for k, ply in enumerate(plies):
+        seat_view = view(replay(dict(record), upto=ply), seat)
+        seen.append((turn_number(seat_view), followed(seat_view, moves[ply], level)))
         # heard after each round of a decision's rollouts too, so a review that is cancelled stops within a round
         within = None if progress is None else partial(_within, progress, k, len(plies))
         judged = decision(record, seat, ply, seconds=share, rollouts=rollouts, policy=policy, executor=executor,
@@ -191,7 +210,25 @@ def review(
         found.append((ply, judged.analysis))
         if progress:
             progress((k + 1) / max(1, len(plies)))
-    return summarise(found, moves, movers, seat, final.scores()[seat], average(), thresholds)
+    hand = summarise(found, moves, movers, seat, final.scores()[seat], average(), thresholds)
+    decisions = [replace(d, turn=turn, coaches=who) for d, (turn, who) in zip(hand.decisions, seen, strict=True)]
+    return HandReview(decisions, hand.summary)
+
+
+def followed(seat_view: Mapping[str, Any], move: Move, level: str = DEFAULT_LEVEL) -> tuple[str, ...]:
+    """The coaches (in the guide's order) whose advice in ``seat_view``, at ``level``, is ``move``: the ones a learner
+    who played it followed. The advice depends on the view and the Level alone, so this is what *Coach: Play*
+    played, whichever coach was chosen then.
+
+    >>> from cut_tutor.engine import State, view
+    >>> state = State.from_position({"rules": {"players": 2}, "turn": 0, "pile": "Q@1",
+    ...     "seats": [{"hand": "J 7 7 5 5"}, {"hand": "K K Q Q 9"}]})
+    >>> followed(view(state, 0), Move.parse("2×7")), followed(view(state, 0), Move.parse("1×J"))
+    (('Daryl', 'Madonna', 'Marty'), ())
+    >>> followed(view(state, 0), Move.parse("1×J"), "Expert")
+    ('Daryl', 'Madonna', 'Marty')
+    """
+    return tuple(coach for coach in COACH_STYLE if advise(dict(seat_view), coach, level).move == move)
 
 
 def _within(progress: Callable[[float], None], k: int, decisions: int, share: float) -> None:
@@ -295,6 +332,7 @@ def summarise(
                 rollouts=result.rollouts,
                 luck=round(m.played - after, 3),
                 luck_kind="blind" if blind else "play",
+                best_label=result.best.label,
             )
         )
     first = figures[0].expected if figures else float(points)

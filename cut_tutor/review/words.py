@@ -14,7 +14,7 @@ from ..engine.words import and_list, count, seat_name
 
 #: Each grade's mark on the move list, as chess reviews write them (the guide's *Hand review* page).
 GRADE_MARKS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
-REVIEW_COLUMNS = ("Turn", "You played", "Best", "Loss", "Grade")
+REVIEW_COLUMNS = ("Turn", "You played", "Coach", "Best", "Loss", "Grade")
 NEXT_MISTAKE, PREVIOUS_MISTAKE, FIND_BETTER = "Next mistake ›", "‹ Previous mistake", "Find a better move"
 NO_MISTAKES = "No graded mistakes in this hand."
 RETRY_ASK = "Find a better move: which would you play here?"
@@ -28,6 +28,26 @@ def grade_text(grade: str | None) -> str:
     ('? mistake', '')
     """
     return f"{GRADE_MARKS[grade]} {grade}" if grade else ""
+
+
+def followed_text(coaches: Sequence[str]) -> str:
+    """Which coaches' advice the move made was (the review's *Coach* column): nothing when it was none's.
+
+    >>> followed_text(["Madonna"]), followed_text(["Daryl", "Marty"]), followed_text([])
+    ('You followed Madonna', 'You followed Daryl and Marty', '')
+    """
+    return f"You followed {and_list(coaches)}" if coaches else ""
+
+
+def review_cells(
+    turn: int, played: str, coaches: Sequence[str], best: str, loss: float, low: float, high: float, grade: str | None
+) -> tuple[str, ...]:
+    """One decision's cells under :data:`REVIEW_COLUMNS`, as the review's table and ``cut-tutor review`` show it.
+
+    >>> review_cells(12, "Play 2× 5", ["Madonna"], "Play 1× J", 14.0, 8.0, 20.0, "mistake")
+    ('12', 'Play 2× 5', 'You followed Madonna', 'Play 1× J', '14.0 ± 6.0 points', '? mistake')
+    """
+    return (str(turn), played, followed_text(coaches), best, loss_text(loss, low, high), grade_text(grade))
 
 
 def loss_text(loss: float, low: float, high: float) -> str:
@@ -55,6 +75,17 @@ def review_summary(accuracy: float, lost_to_mistakes: float, luck: float, graded
     kinds = [count(n, name) for name, n in graded.items() if n]
     return " · ".join([f"Accuracy {accuracy:.1f}%", f"{lost_to_mistakes:.1f} points lost to mistakes",
                        f"luck: {fortune}", and_list(kinds) if kinds else "no graded moves"])  # fmt: skip
+
+
+def luck_parts(average: float, lost: float, deal: float, blind: float, play: float) -> str:
+    """Where a hand's points came from (the guide's *Luck and skill*): an average deal's, the points lost, and each
+    part of the luck (positive: it helped).
+
+    >>> luck_parts(40.0, 12.5, -3.0, 5.25, 0.0)
+    'an average deal 40.0 points · lost 12.5 points · luck: the deal -3.0, blind cards +5.2, other play +0.0'
+    """
+    return (f"an average deal {average:.1f} points · lost {lost:.1f} points · luck: the deal {deal:+.1f},"
+            f" blind cards {blind:+.1f}, other play {play:+.1f}")  # fmt: skip
 
 
 def retry_verdict(kind: str, loss: float) -> str:

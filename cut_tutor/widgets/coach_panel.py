@@ -3,13 +3,16 @@
 The advice is computed from your view only (C2) and kept until the position, the coach or your Level changes.
 The Monte-Carlo analysis of your position runs on demand in the background, with a progress bar and a Cancel
 button; it is your position's one evaluation (:func:`~cut_tutor.analysis.evaluation`), which the tutor and the hand
-review read too, kept per position, so the table never waits for it.
+review read too, kept per position, so the table never waits for it. A recommendation shown starts that evaluation
+itself, with the coach's move as its focus, and the verdict line under it says what the analysis makes of the move.
 """
 
 from __future__ import annotations
 
+import atexit
 import json
 import threading
+import weakref
 from collections.abc import Callable
 from html import escape
 from typing import TYPE_CHECKING
@@ -18,14 +21,16 @@ import ipywidgets as w
 
 from cut_tutor.analysis import Analysis, Evaluation, evaluation
 from cut_tutor.analysis.evaluations import cached
+from cut_tutor.analysis.report import WORSE
 from cut_tutor.analysis.seat import hands_open
 from cut_tutor.analysis.stats import PRECISION
-from cut_tutor.coach import COACHES, LEVELS, Advice, advise
+from cut_tutor.coach import COACH_STYLE, COACHES, LEVELS, Advice, advise
 from cut_tutor.engine import Move, State, view
 
-from ..coach.words import ANALYSE_LONGER, OPEN_ENDGAME, recommends
+from ..coach.words import ANALYSE_LONGER, OPEN_ENDGAME, PLAY_BEST, recommends, style_cost, verdict_line
 from ..engine.rules import CUT
 from ..engine.words import game_of
+from ..review.words import TUTOR_CHECKING
 from .move_table import compare_html, move_rows, move_table_html
 from .shared import YOU, Host
 from .table import IntentError, move_label
@@ -37,14 +42,40 @@ if TYPE_CHECKING:
 LONGER = 4.0
 #: The analysis button's name before the position is analysed; after, it is *Analyse longer*.
 START = "Monte-Carlo analysis"
+#: The rollouts a recommendation's verdict line may add to the position's evaluation, with no time limit, so that
+#: its figures are the position's alone: its verdicts settle in about a second (``benchmarks/bench_verdict.py``).
+VERDICT_ROLLOUTS = 1000
 
 
 class _Cancelled(Exception):
     """The learner pressed Cancel: the analysis stops after its current round."""
 
 
+#: Every coach panel of this process, whose running analysis is stopped before the process exits.
+_PANELS: weakref.WeakSet[CoachPanel] = weakref.WeakSet()
+#: Set as the process exits: no analysis starts any more.
+_EXITING = threading.Event()
+
+
+@atexit.register
+def _stop_analyses() -> None:
+    """Stop every running analysis after its round and wait for it: a thread torn down by the interpreter's exit in
+    the middle of the compiled core's rollouts would abort the process (a kernel shut down, a script's end)."""
+    _EXITING.set()
+    threads = []
+    for panel in list(_PANELS):
+        panel._rollout_stop.set()
+        threads.append(panel._rollout_thread)
+    for thread in threads:
+        if thread is not None:
+            thread.join(timeout=10)
+
+
 class CoachPanel:
     """The coach's panel beside the table; :attr:`panel` is its accordion."""
+
+    #: Does a recommendation start its verdict line's evaluation by itself? (Other rooms' tests switch it off.)
+    verdicts = True
 
     def __init__(self, host: Host) -> None:
         self.host = host
@@ -61,6 +92,16 @@ class CoachPanel:
         self.advice_html = w.HTML()
         self.coach_play_button = controls.button("Coach: Play", host.coach_play, button_style="success")
         self.coach_play_button.add_class("cut-coach-play")
+        # the verdict line: the position's evaluation on the coach's move, and its best when that is another move
+        self.verdict_html = w.HTML()
+        self.verdict_html.add_class("cut-verdict")
+        self.best_button = controls.button(PLAY_BEST, self.play_best)
+        self.best_button.add_class("cut-play-best")
+        self.best_button.layout.display = "none"
+        self._verdict_asked: tuple[str, str] | None = None  # the position and move whose verdict was last started
+        # the table's redraw and an evaluation's end draw the line one at a time: the later draw sees the evaluation
+        self._verdict_lock = threading.RLock()
+        _PANELS.add(self)
         self.analysis = w.ToggleButton(value=False, description="Open the analysis", layout=w.Layout(width="auto"))
         controls.watch(self.analysis, self.open_analysis)
         self.compare_button = controls.button("Compare all three", self.compare_coaches)
@@ -85,7 +126,8 @@ class CoachPanel:
         self._stopped: str | None = None  # the position whose analysis was cancelled
         self.coach_body = w.VBox(
             [
-                w.HBox([self.panel_coach]), self.panel_about, self.advice_html, self.coach_play_button,
+                w.HBox([self.panel_coach]), self.panel_about, self.advice_html, self.verdict_html,
+                w.HBox([self.coach_play_button, self.best_button], layout=w.Layout(flex_flow="row wrap")),
                 w.HBox([self.analysis, self.compare_button]), self.analysis_html, self.rollout_box,
             ]
         )  # fmt: skip
@@ -158,6 +200,15 @@ class CoachPanel:
             self._advice = (state, key, advise(view(state, YOU), coach=setup.coach, level=key[2], names=names))
         return self._advice[2]
 
+    def play_best(self) -> None:
+        """Play the analysis' best move where it is not the coach's (the button beside *Coach: Play*), as the
+        table's move buttons play a move: tutor mode may ask first."""
+        advice = self.advice()
+        found = None if advice is None else self._priced(advice)
+        if advice is None or found is None or found.best.move == advice.move:
+            raise IntentError("the analysis has no other best move to play here")
+        self.host.play(found.best.move)
+
     def start_rollouts(
         self,
         seconds: float | None = 2.0,
@@ -175,6 +226,11 @@ class CoachPanel:
         held = cached(seen)
         needed = held is None or (focus is not None and not held.decided(focus))
         self._start(seen if needed else None, key, seconds, rollouts, None, wait, until, focus)
+
+    def wait_verdict(self) -> None:
+        """Wait until the verdict line of your position is drawn, or can be no longer (the twin of watching it)."""
+        while self._running():
+            self.wait_rollouts()
 
     def analyse_longer(self, seconds: float | None = LONGER, rollouts: int | None = None, wait: bool = False) -> None:
         """Continue the finished analysis of your position on more deals (by default :data:`LONGER` seconds more),
@@ -206,12 +262,15 @@ class CoachPanel:
 
     def _start(self, seen: dict[str, object] | None, key: str, seconds: float | None, rollouts: int | None,
                resume: Analysis | None, wait: bool, until: Callable[[], bool] | None,
-               focus: Move | str | None) -> None:  # fmt: skip
+               focus: Move | str | None) -> bool:  # fmt: skip
         """Start the analysis thread for ``seen`` unless one is running (none when ``seen`` is None), then draw;
-        ``wait`` blocks until that thread, the one started or running now, is done (the twins), or ``until()``."""
+        ``wait`` blocks until that thread, the one started or running now, is done (the twins), or ``until()``.
+        Whether a thread was started."""
+        started = False
         with self._starting:  # two callers (the learner's click, the tutor's check) start one run, not two
             thread = self._rollout_thread if self._running() else None
-            if seen is not None and thread is None:
+            if seen is not None and thread is None and not _EXITING.is_set():
+                started = True
                 self._rollout_stop.clear()
                 thread = self._rollout_thread = threading.Thread(
                     target=self._run_rollouts,
@@ -225,6 +284,7 @@ class CoachPanel:
             while thread.is_alive() and not (until is not None and until()):
                 thread.join(None if until is None else 0.02)
             self.draw_rollouts()
+        return started
 
     def wait_rollouts(self, until: Callable[[], bool] | None = None) -> None:
         """Wait for the running analysis, if any, to end, or until ``until()`` is true; start none."""
@@ -263,6 +323,7 @@ class CoachPanel:
         if state is not None and advice is not None:  # the rollouts join the table's columns
             self._draw_table(advice, state)
         self.draw_rollouts()
+        self._draw_verdict(advice, self.coach_open and self.hint_count() > 0)
 
     def draw_rollouts(self) -> None:
         """The analysis controls and, for your current position, its result."""
@@ -332,6 +393,7 @@ class CoachPanel:
             self.analysis_html.value = ""
             self.compare_button.disabled = True
             self.draw_rollouts()
+            self._draw_verdict(None, False)
             return
         self.compare_button.disabled = False
         names = self.host.need_game().names
@@ -358,6 +420,59 @@ class CoachPanel:
             self.coach_play_button.layout.display = ""
         self._draw_table(advice, state)
         self.draw_rollouts()
+        self._draw_verdict(advice, hints > 0 and self.coach_open)
+
+    def _priced(self, advice: Advice) -> Evaluation | None:
+        """The evaluation of your position once it has priced the coach's move: its verdict settled, or asked for
+        it and spent its budget (a verdict then said on fewer deals, its interval as wide as they warrant)."""
+        held = self.evaluated()
+        move = str(advice.move)
+        return held if held is not None and (move in held.focus or held.decided(move)) else None
+
+    def _draw_verdict(self, advice: Advice | None, shown: bool) -> None:
+        """The verdict line under a recommendation ``shown``: what your position's evaluation says of the coach's
+        move, and the button that plays its best when that is another move. Until the evaluation has priced the
+        move the line says the check runs, and the evaluation is started (extended, if it is held for another
+        focus) unless one runs now: that one's end draws the line again. Only ever the current position's."""
+        with self._verdict_lock:
+            self._draw_verdict_now(advice, shown)
+
+    def _draw_verdict_now(self, advice: Advice | None, shown: bool) -> None:
+        state = self._your_turn()
+        found = None if advice is None or state is None or not shown else self._priced(advice)
+        if advice is None or state is None or found is None:
+            self.best_button.layout.display = "none"
+            checking = shown and advice is not None and state is not None and self._start_verdict(advice, state)
+            self.verdict_html.value = f"<p><i>{escape(TUTOR_CHECKING)}</i></p>" if checking else ""
+            return
+        seen, names = view(state, YOU), self.host.need_game().names
+        mine, best = found.price(advice.move), found.best
+        label, top = move_label(advice.move, seen, names), move_label(best.move, seen, names)
+        # the moves in italics, as the guide writes them: placed after the words are escaped
+        said = escape(verdict_line(mine.verdict, "\x00", "\x01", mine.gap, mine.gap_low, mine.gap_high))
+        said = said.replace("\x00", f"<i>{escape(label)}</i>").replace("\x01", f"<i>{escape(top)}</i>")
+        parts = [f"<p role='status'><b>{said}</b></p>"]
+        if mine.verdict == WORSE:  # beyond noise: the coach's Style at work, and what it costs here
+            parts.append(f"<p>{escape(style_cost(advice.coach, COACH_STYLE[advice.coach], mine.gap))}</p>")
+        self.verdict_html.value = "".join(parts)
+        self.best_button.tooltip = top
+        self.best_button.layout.display = "" if best.move != advice.move else "none"
+
+    def _start_verdict(self, advice: Advice, state: State) -> bool:
+        """Start the evaluation the verdict line waits for, once per position and move, with the coach's move as
+        its focus and at most :data:`VERDICT_ROLLOUTS` more rollouts than it holds; whether the line is still to come
+        (not with a single legal move, an automated seat, or an analysis of this position cancelled)."""
+        game, seen = self.host.need_game(), view(state, YOU)
+        key, move = _position_key(seen), str(advice.move)
+        if not self.verdicts or len(seen["legal"]) < 2 or game.automated[YOU] or key == self._stopped:
+            return False
+        if self._verdict_asked == (key, move) or self._running():
+            return True  # asked already, or another run's end draws the line again
+        held = cached(seen)  # continued by as many, past the budget it holds, or it would be returned as it is
+        rollouts = VERDICT_ROLLOUTS if held is None else max(held.rollouts + VERDICT_ROLLOUTS, held.budget + 1)
+        if self._start(seen, key, None, rollouts, None, False, None, advice.move):
+            self._verdict_asked = (key, move)
+        return True
 
     def _draw_table(self, advice: Advice, state: State) -> None:
         """The analysis table (with the rollouts once they are in) and, when asked, all three coaches."""

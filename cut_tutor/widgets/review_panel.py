@@ -27,9 +27,8 @@ from cut_tutor.review.words import (
     PREVIOUS_MISTAKE,
     RETRY_ASK,
     REVIEW_COLUMNS,
-    grade_text,
-    loss_text,
     retry_verdict,
+    review_cells,
     review_summary,
     turn_number,
 )
@@ -102,13 +101,13 @@ class ReviewPanel(Shown):
         return review_summary(s.accuracy, s.lost_to_mistakes, s.luck, s.graded)
 
     def _row(self, d: Decision) -> dict[str, str]:
-        cells = (str(turn_number(self._view(d.ply))), self._label(d.move, d.ply), self._label(d.best, d.ply),
-                 loss_text(d.loss, d.loss_low, d.loss_high), grade_text(d.grade))  # fmt: skip
+        cells = review_cells(turn_number(self._view(d.ply)), self._label(d.move, d.ply), d.coaches,
+                             self._label(d.best, d.ply), d.loss, d.loss_low, d.loss_high, d.grade)  # fmt: skip
         return dict(zip(REVIEW_COLUMNS, cells, strict=True))
 
     def rows(self) -> list[dict[str, str]]:
-        """The table's rows as shown: the turn (as the rules count turns, as the drills do), the move made and the
-        best in the buttons' words, the loss ± its interval and the grade's mark."""
+        """The table's rows as shown: the turn (as the rules count turns, as the drills do), the move made, the
+        coaches it followed, the best in the buttons' words, the loss ± its interval and the grade's mark."""
         return [dict(row) for row in self._rows]
 
     def _draw(self) -> None:

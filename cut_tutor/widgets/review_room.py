@@ -201,7 +201,7 @@ class ReviewRoom:
 
         try:
             hand = review(record, YOU, rollouts=self.rollouts, deal_rollouts=self.deal_rollouts, seed=self.seed,
-                          progress=progress)  # fmt: skip
+                          progress=progress, level=self.host.setup.seats[YOU].level)  # fmt: skip
             if stop.is_set():
                 raise _Cancelled
         except _Cancelled:

@@ -16,7 +16,7 @@ from cut_tutor.coach import COACHES, LEVELS, STYLES
 from cut_tutor.engine import Rules, RulesError
 from cut_tutor.engine.game import INT_LIMIT, seed_too_large
 from cut_tutor.engine.rules import CLEAR4_MAX_PLAYERS, PRESETS, SETTINGS, Setting
-from cut_tutor.widgets.words import SEAT_NAMES
+from cut_tutor.engine.words import SEAT_NAMES
 
 from ..guide_links import RULES_FIELDS
 from .shared import PACING, YOU, Host, SeatSetup, Setup, help_html, seat_ai

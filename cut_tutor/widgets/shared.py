@@ -19,10 +19,11 @@ import ipywidgets as w
 import platformdirs
 
 from cut_tutor.coach import Advice, AIPlayer
-from cut_tutor.engine import Game, Rules
+from cut_tutor.coach.styles import DEFAULT_LEVEL
+from cut_tutor.engine import Game, Move, Rules
+from cut_tutor.engine.words import SEAT_NAMES
 from cut_tutor.storage import History
 from cut_tutor.storage.saves import Saves
-from cut_tutor.widgets.words import SEAT_NAMES
 
 from ..guide_links import RULES_FIELDS, guide_url
 from .table import COLOURS, TableWidget, unexpected
@@ -66,7 +67,7 @@ class SeatSetup:
 
     name: str
     colour: str
-    level: str = "Experienced"
+    level: str = DEFAULT_LEVEL
     style: str = "Balanced"
 
 
@@ -142,6 +143,7 @@ class Host(Protocol):
     def refresh(self) -> None: ...
     def refresh_setup(self, rebuild: bool = False) -> None: ...
     def advice(self) -> Advice | None: ...
+    def play(self, text: str | Move) -> None: ...
     def coach_play(self) -> None: ...
     def deal(self, seed: int | None = None) -> None: ...
     def deal_code(self, code: str) -> None: ...

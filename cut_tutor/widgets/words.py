@@ -1,5 +1,5 @@
-"""The table's and the Play Bar's words: what the page shows around the cards, the buttons that move play on, the
-names a new setup gives the seats, and each game's legend.
+"""The table's and the Play Bar's words: what the page shows around the cards, the buttons that move play on, and
+each game's legend.
 
 Built from the shared words of :mod:`cut_tutor.engine.words`, so a card or a move reads as everywhere else.
 """
@@ -41,9 +41,6 @@ LEGENDS: dict[str, tuple[tuple[str, str], ...]] = {
         ("S", "Clear: the pile was swept away"),
     ),
 }
-#: The seats' names in a new setup: you, then AI opponents named apart from the three coaches (Daryl, Madonna and
-#: Marty give advice; they do not sit at the table).
-SEAT_NAMES = ("You", "Ann", "Ben", "Cleo", "Dev", "Eve", "Finn", "Gia")
 #: The buttons that move play on: before an AI seat's move (Step pacing), after a pause, after a hand.
 NEXT, CONTINUE, NEXT_HAND = "Next", "Continue", "Next hand"
 
