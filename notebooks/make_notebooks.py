@@ -950,7 +950,7 @@ NOTEBOOKS["08_review_your_game"] = [
     row. Here a second hand joins the first.
     """),
     code("""
-    from cut_tutor.engine.words import MISTAKE_KINDS
+    from cut_tutor.review.words import MISTAKE_KINDS
     from cut_tutor.review import hand_kinds
     from cut_tutor.review.progress import kind_totals
 
@@ -1108,8 +1108,8 @@ NOTEBOOKS["09_teacher"] = [
     code("""
     from cut_tutor import Game
     from cut_tutor.classroom import class_summary
-    from cut_tutor.engine import History, save_game
-    from cut_tutor.engine.saves import save_path
+    from cut_tutor.storage import History, save_game
+    from cut_tutor.storage.saves import save_path
 
     def play_out(game):
         seats = [AIPlayer("Experienced", "Balanced", seed=game.seed + seat) for seat in range(game.rules.players)]
@@ -1146,11 +1146,11 @@ NOTEBOOKS["10_card_clear"] = [
     The rules are on the guide's *Card Clear* page (K1–K18), the Hint's parts there too (H1–H8).
     """),
     code("""
-    from cut_tutor.cardclear import State, board_text, view
+    from cut_tutor.cardclear import Puzzle, board_text, view
     from cut_tutor.cardclear.hint import hint, solve
     from cut_tutor.cardclear.state import SWAPS
 
-    game = State.from_code("4-2")
+    game = Puzzle.from_code("4-2")
     """),
     md("""
     ## A board from its code

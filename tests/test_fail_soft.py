@@ -16,7 +16,8 @@ pytest.importorskip("anywidget")
 
 import ipywidgets as w
 
-from cut_tutor.engine import storage
+from cut_tutor.storage import files
+from cut_tutor.storage import history as history_module
 from cut_tutor.widgets import GameApp, play_loop
 from cut_tutor.widgets.table import IntentError
 from tests.test_storage_safety import read_only
@@ -83,8 +84,8 @@ class TestSavesThatDoNotResume:
 class TestHistoryTrouble:
     @pytest.fixture(autouse=True)
     def _quick(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        monkeypatch.setattr(storage, "LOCK_TIMEOUT", 0.05)
-        monkeypatch.setattr(storage, "RETRY_PAUSES", (0.01,))
+        monkeypatch.setattr(history_module, "LOCK_TIMEOUT", 0.05)
+        monkeypatch.setattr(history_module, "RETRY_PAUSES", (0.01,))
 
     def test_a_locked_history_when_a_game_ends_keeps_the_game_and_says_so(self, tmp_path: Path) -> None:
         app = _two_player_game(tmp_path)
@@ -124,7 +125,7 @@ class TestHistoryTrouble:
     ) -> None:
         app = _two_player_game(tmp_path)
         app.deal(seed=4)
-        monkeypatch.setattr(storage, "connect", read_only)
+        monkeypatch.setattr(history_module, "connect", read_only)
         app.set_automate(True)
         assert app.game is not None and app.game.over and list(tmp_path.glob("save-*.json")) == []
         notice = app.loop.notice.value
@@ -140,14 +141,14 @@ class TestHistoryTrouble:
         holder.execute("BEGIN EXCLUSIVE")
         app.deal(seed=4)
         [save] = tmp_path.glob("save-*.json")
-        real = storage.write_atomic
+        real = history_module.write_atomic
 
         def refuse_pending(path: Path, text: str) -> Path:
             if ".pending-" in Path(path).name:
                 raise PermissionError(errno.EACCES, "Permission denied", str(path))
             return real(path, text)
 
-        monkeypatch.setattr(storage, "write_atomic", refuse_pending)
+        monkeypatch.setattr(history_module, "write_atomic", refuse_pending)
         app.set_automate(True)
         assert app.game is not None and app.game.over and save.exists(), "the save is all that is kept on disk"
         assert "only while this page stays open" in app.loop.notice.value
@@ -265,7 +266,7 @@ class TestOneGameManyTabs:
         new.deal(seed=5)  # the same learner starts another game in another tab: the save is now that one
         old.set_automate(True)
         assert old.game is not None and old.game.over
-        assert new.game is not None and storage.read_save(new.save_path)["uid"] == new.game.uid
+        assert new.game is not None and files.read_save(new.save_path)["uid"] == new.game.uid
 
     def test_a_history_from_before_game_ids_is_brought_up_to_date(self, tmp_path: Path) -> None:
         path = tmp_path / "history.sqlite"
@@ -331,8 +332,8 @@ class TestNoticesNameNoServerPath:
     ) -> None:
         from cut_tutor.cardclear.progress import Progress
 
-        monkeypatch.setattr(storage, "LOCK_TIMEOUT", 0.05)
-        monkeypatch.setattr(storage, "RETRY_PAUSES", (0.01,))
+        monkeypatch.setattr(history_module, "LOCK_TIMEOUT", 0.05)
+        monkeypatch.setattr(history_module, "RETRY_PAUSES", (0.01,))
         GameApp(tmp_path)
         Progress(tmp_path / "cardclear.sqlite")
         holders = [sqlite3.connect(tmp_path / name, isolation_level=None) for name in ("history.sqlite",

@@ -167,7 +167,7 @@ py::dict knowledge(const PolicyObject& policy, const std::vector<int64_t>& packe
     out["top"] = k.top;
     out["run"] = k.run;
     out["left"] = std::vector<int>(k.left, k.left + k.players);
-    out["unseen"] = std::vector<int>(k.unseen, k.unseen + NCODES);
+    out["out_of_sight"] = std::vector<int>(k.out_of_sight, k.out_of_sight + NCODES);
     out["counted"] = std::vector<int>(k.counted, k.counted + NCODES);
     out["stack_cards"] = k.stack_cards;
     out["cards_left"] = k.cards_left;

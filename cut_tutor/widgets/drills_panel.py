@@ -16,7 +16,11 @@ import ipywidgets as w
 
 from cut_tutor.analysis import Analysis
 from cut_tutor.engine import Move, View
-from cut_tutor.engine.words import (
+from cut_tutor.review import Drill, Drills, HandReview, progress_frame
+from cut_tutor.review.drills import judge
+from cut_tutor.review.hand import position_analysis
+from cut_tutor.review.progress import kind_totals, progress_svg
+from cut_tutor.review.words import (
     NEXT_DRILL,
     NO_DRILLS,
     NO_PROGRESS,
@@ -28,10 +32,6 @@ from cut_tutor.engine.words import (
     progress_alt,
     retry_verdict,
 )
-from cut_tutor.review import Drill, Drills, HandReview, progress_frame
-from cut_tutor.review.drills import judge
-from cut_tutor.review.hand import position_analysis
-from cut_tutor.review.progress import kind_totals, progress_svg
 
 from .move_table import analysis_html
 from .position import PositionTable, seat_names

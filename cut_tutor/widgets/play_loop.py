@@ -8,7 +8,7 @@ while Automate Player plays your seat the ticks come without the delay, playing 
 A change lands together with its save or not at all: when the save cannot be written (a full disk) the game
 goes back to where it was and the refusal says why, so the table, the save and the game always agree. A save
 that cannot be resumed is moved aside and named on the setup screen before anything can overwrite it. Each game
-has its own save, played by one tab at a time (:mod:`cut_tutor.engine.saves`): a tab whose game was taken over
+has its own save, played by one tab at a time (:mod:`cut_tutor.storage.saves`): a tab whose game was taken over
 by another goes back to the offer of saved games.
 """
 
@@ -26,32 +26,31 @@ from typing import Any, Concatenate, ParamSpec, TypeVar
 import ipywidgets as w
 
 from cut_tutor.coach import Advice
-from cut_tutor.engine import Game, Move, SaveError, State, load_game, save_game, view
+from cut_tutor.engine import Game, Move, State, view
 from cut_tutor.engine.cards import RANK_MASK, UP, cards_of
 from cut_tutor.engine.moves import FLIP, GAMBLE, TURNUP
-from cut_tutor.engine.saves import LEGACY, ClaimLost, Waiting, set_aside
-from cut_tutor.engine.storage import disk_reason, write_atomic
+from cut_tutor.storage import SaveError, load_game, save_game
+from cut_tutor.storage.files import disk_reason, write_atomic
+from cut_tutor.storage.saves import LEGACY, ClaimLost, Waiting, set_aside
 
 from ..engine.outcome import BUST, CLEAR, NATURAL, OUT, Outcome
-from ..engine.words import (
+from ..engine.words import acts, busts_mark, face
+from ..guide_links import guide_url
+from .saving import cannot_save, notice_html, probe_home, same_page
+from .shared import PACING, YOU, Host, Setup, seat_ai
+from .table import COLOURS, IntentError, move_label, table_data
+from .words import (
     CONTINUE,
     NEXT,
     NEXT_HAND,
-    acts,
     bust_addon,
-    busts_mark,
     code_note,
     cut_line,
-    face,
     hand_over_title,
     pause_line,
     play_bar,
     turn_status,
 )
-from ..guide_links import guide_url
-from .saving import cannot_save, notice_html, probe_home, same_page
-from .shared import PACING, YOU, Host, Setup, seat_ai
-from .table import COLOURS, IntentError, move_label, table_data
 
 #: Moves that turn a hidden card: C9 never undoes them.
 _REVEALING = (FLIP, GAMBLE, TURNUP)

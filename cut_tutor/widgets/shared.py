@@ -20,9 +20,10 @@ import platformdirs
 
 from cut_tutor.coach import Advice, AIPlayer
 from cut_tutor.coach.styles import DEFAULT_LEVEL
-from cut_tutor.engine import Game, History, Move, Rules
-from cut_tutor.engine.saves import Saves
+from cut_tutor.engine import Game, Move, Rules
 from cut_tutor.engine.words import SEAT_NAMES
+from cut_tutor.storage import History
+from cut_tutor.storage.saves import Saves
 
 from ..guide_links import RULES_FIELDS, guide_url
 from .table import COLOURS, TableWidget, unexpected
