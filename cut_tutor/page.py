@@ -12,6 +12,6 @@ from pathlib import Path
 HOST = Path(__file__).parent / "widgets" / "static" / "host.js"
 
 
-def page_module(path: Path) -> str:
-    """A widget's page module, as anywidget takes it: the shared code, then the module's own file."""
-    return HOST.read_text(encoding="utf-8") + "\n" + path.read_text(encoding="utf-8")
+def page_module(*paths: Path) -> str:
+    """A widget's page module, as anywidget takes it: the shared code, then the module's own files in order."""
+    return "\n".join(path.read_text(encoding="utf-8") for path in (HOST, *paths))

@@ -732,7 +732,7 @@ class TestTable:
 
     def test_static_files_ship(self) -> None:
         static = ROOT / "cut_tutor" / "widgets" / "static"
-        js = (static / "table.js").read_text()
+        js = TableWidget._esm
         assert "export default" in js and "model.send" in js
         assert (static / "table.css").exists()
 

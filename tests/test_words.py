@@ -188,9 +188,9 @@ class TestTableWords:
         assert face("A", CLEAR4) == "1" and face("A") == "A"
 
     def test_the_page_keeps_no_faces_of_its_own(self) -> None:
-        from pathlib import Path
+        from cut_tutor.widgets import TableWidget
 
-        js = (Path(__file__).parent.parent / "cut_tutor" / "widgets" / "static" / "table.js").read_text()
+        js = TableWidget._esm
         for word in ('"PUSH"', '"JOKER"', '"CLEAR"', '" cards"', '"1 card"', '"pile "', "Bust: took the pile"):
             assert word not in js
 

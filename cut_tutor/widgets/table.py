@@ -37,6 +37,29 @@ from cut_tutor.widgets.words import adding_list, table_words
 
 _STATIC = pathlib.Path(__file__).parent / "static"
 
+#: The table's page code, one file per area, in the order it is joined: the types first, ``render`` (the module's
+#: export) last.
+TABLE_PARTS = tuple(
+    _STATIC / "table" / name
+    for name in (
+        "types.js",
+        "identity.js",
+        "settings.js",
+        "page_watch.js",
+        "cards.js",
+        "focus.js",
+        "title.js",
+        "opponents.js",
+        "pile.js",
+        "handover.js",
+        "you.js",
+        "moves.js",
+        "legend.js",
+        "keys.js",
+        "render.js",
+    )
+)
+
 #: The seat colours offered in setup: name -> CSS colour. Each seat takes a different one.
 COLOURS: dict[str, str] = {
     "Blue": "#1f6fd1",
@@ -235,7 +258,7 @@ def _risk_combos(know: Knowledge, move: Move, label: str, used: list[str]) -> li
 class TableWidget(anywidget.AnyWidget):
     """The table: opponents, pile, your Board and hand, action buttons and a legend."""
 
-    _esm = page_module(_STATIC / "table.js")
+    _esm = page_module(*TABLE_PARTS)
     _css = _STATIC / "table.css"
 
     table = traitlets.Dict().tag(sync=True)

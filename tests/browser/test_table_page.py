@@ -1,8 +1,9 @@
 """The table's page code alone in a real browser, fed the JSON Python builds for a position: the screens a seeded
 game reaches only by chance are drawn, checked with axe-core and shot, and a press sends the intent Python expects.
 
-No kernel is involved: the page module (``table.js``) is rendered with a stand-in for the widget model that holds
-the traits :class:`~cut_tutor.widgets.table.TableWidget` syncs and records what the page sends.
+No kernel is involved: the page module (the files of ``widgets/static/table/``, joined) is rendered with a stand-in
+for the widget model that holds the traits :class:`~cut_tutor.widgets.table.TableWidget` syncs and records what the
+page sends.
 """
 
 from __future__ import annotations
