@@ -8,7 +8,8 @@ function tableFits(root, count) {
   return root.clientWidth >= count * SEAT_WIDTH + 24;
 }
 
-/** @param {Table} t @param {View} v */
+/** Every other seat, seat by seat after yours: its plate, its hand (a count and the cards known, or every card
+ * in a review) and its Board's top cards. @param {Table} t @param {View} v */
 function opponents(t, v) {
   const band = h("div", "cut-opponents");
   for (let i = 1; i < v.players; i++) {

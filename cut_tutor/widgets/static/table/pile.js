@@ -1,7 +1,8 @@
 // The pile: the cards under the top run, the top run fanned, the count; or, while step pacing pauses, what a clear
 // swept or a bust took.
 
-/** @param {Table} t @param {View} v */
+/** The pile: the older cards (the last ten, and how many more), the top run fanned, and its count.
+ * @param {Table} t @param {View} v */
 function pile(t, v) {
   const area = h("div", "cut-pile");
   area.setAttribute("role", "group");

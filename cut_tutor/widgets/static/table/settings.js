@@ -1,4 +1,4 @@
-// View settings: the View (how opponents are drawn) and the sizes, kept in this browser, their panel and how they apply.
+// View settings: the View (how opponents are drawn) and the sizes, kept in this browser; their panel; how they apply.
 
 /** View settings: one control, one thing (sizes in pixels); kept in the browser, not in the game. */
 const VIEW_KEY = "cut_tutor.view";
