@@ -159,20 +159,10 @@ def table_data(
         return {"mode": "idle", "status": status, "last": last, "links": dict(links or {})}
     know = Knowledge.from_view(seen)
     clear4 = know.rules.clear4
-    actions: list[dict[str, Any]] = []
     labels: dict[Move, str] = {}
     if know.legal and mode in ("play", "study"):  # study: a past position's moves, to choose one (nothing else)
         labels = _labels(know, know.legal, names)
-        for move, label in labels.items():
-            used = move_cards(move, clear4)
-            action: dict[str, Any] = {"move": str(move), "label": label, "cards": used}
-            if move.kind == PUSH:
-                action["to"] = move.to  # the page offers these as a seat picker
-            if move.stacks:  # the stack whose numbered badge the button matches (R13, R17)
-                action["stack"] = move.stacks[-1]
-            actions.append(action)
-            if mode == "play":  # a study asks for one decision: the gamble after it is another
-                actions.extend(_risk_combos(know, move, label, used))
+    actions = [action for move, label in labels.items() for action in _actions(know, move, label, mode)]
     return {
         "mode": mode,
         "seat": know.seat,
@@ -181,15 +171,7 @@ def table_data(
         "colours": list(colours),
         "automated": [bool(a) for a in automated] or [False] * seen["players"],
         "actions": actions,
-        "highlight": (
-            {
-                "move": str(highlight),
-                "label": labels[highlight] if highlight in labels else move_label(highlight, seen, names),
-                "cards": move_cards(highlight, clear4),
-            }
-            if highlight is not None and know.legal
-            else None
-        ),
+        "highlight": _highlight(highlight, know, seen, labels, names),
         # a play chosen from the analysis table: the page picks its cards, as if you had pressed them
         "selected": {"move": str(selected), "cards": move_cards(selected, clear4)} if selected in labels else None,
         # Dim non-playable Cards: a card only a take would show is not playable, so it is dimmed too
@@ -208,6 +190,29 @@ def table_data(
         "history": list(history),
         "links": dict(links or {}),
     }
+
+
+def _actions(know: Knowledge, move: Move, label: str, mode: str) -> list[dict[str, Any]]:
+    """The buttons for one legal move: the move itself and, in play, the gambles that may follow it (R17)."""
+    used = move_cards(move, know.rules.clear4)
+    action: dict[str, Any] = {"move": str(move), "label": label, "cards": used}
+    if move.kind == PUSH:
+        action["to"] = move.to  # the page offers these as a seat picker
+    if move.stacks:  # the stack whose numbered badge the button matches (R13, R17)
+        action["stack"] = move.stacks[-1]
+    if mode == "play":  # a study asks for one decision: the gamble after it is another
+        return [action, *_risk_combos(know, move, label, used)]
+    return [action]
+
+
+def _highlight(
+    highlight: Move | None, know: Knowledge, seen: Mapping[str, Any], labels: Mapping[Move, str], names: Sequence[str]
+) -> dict[str, Any] | None:
+    """The move the coach points at, with its label and the cards it spends; none when the seat has no move."""
+    if highlight is None or not know.legal:
+        return None
+    label = labels[highlight] if highlight in labels else move_label(highlight, seen, names)
+    return {"move": str(highlight), "label": label, "cards": move_cards(highlight, know.rules.clear4)}
 
 
 def _adding(know: Knowledge) -> dict[str, Any] | None:
