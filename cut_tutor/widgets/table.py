@@ -288,6 +288,55 @@ class TableWidget(anywidget.AnyWidget):
         )
 
 
+def _text(kind: str, content: dict[str, Any]) -> str:
+    """The short text a ``move``, ``select``, ``key``, ``theme``, ``layout`` or ``board`` message carries."""
+    field = {"select": "move", "board": "code"}.get(kind, kind)
+    value = content.get(field)
+    if kind == "board" and isinstance(value, str) and len(value) > _MAX_TEXT:
+        # A link's code too long to name any deal: Card Clear's board says what is wrong with it, shortened.
+        return value[:_MAX_TEXT] + "…"
+    if not isinstance(value, str) or not value or len(value) > _MAX_TEXT:
+        raise IntentError(f"'{kind}' needs a short text field '{field}'")
+    if kind == "theme" and value not in ("light", "dark"):
+        raise IntentError("the theme is 'light' or 'dark'")
+    if kind == "layout" and value not in LAYOUTS:
+        raise IntentError("the layout is 'auto', 'table' or 'stacked'")
+    return value
+
+
+def _combo(kind: str, content: dict[str, Any]) -> tuple[Any, Any]:
+    """A play and the gamble that follows it, as one button (R17)."""
+    pair = content.get("move"), content.get("then")
+    if not all(isinstance(v, str) and v and len(v) <= _MAX_TEXT for v in pair):
+        raise IntentError("'combo' needs short text fields 'move' and 'then'")
+    return pair
+
+
+def _automate(kind: str, content: dict[str, Any]) -> bool:
+    """Whether the seat's turns are played for it."""
+    value = content.get("on")
+    if not isinstance(value, bool):
+        raise IntentError("'automate' needs a true/false field 'on'")
+    return value
+
+
+def _ready(kind: str, content: dict[str, Any]) -> tuple[Any, Any]:
+    """The page is drawn; it names the learner whose browser it is and its tab, when it knows them."""
+    names = content.get("learner"), content.get("tab")
+    if any(name is not None and (not isinstance(name, str) or not name or len(name) > _MAX_TEXT) for name in names):
+        raise IntentError("'ready' takes short text fields 'learner' and 'tab'")
+    return names
+
+
+#: The intents that carry a value, each with the function that checks and reads it; the others carry none.
+_READERS: dict[str, Callable[[str, dict[str, Any]], Any]] = {
+    **dict.fromkeys(("move", "select", "key", "theme", "layout", "board"), _text),
+    "combo": _combo,
+    "automate": _automate,
+    "ready": _ready,
+}
+
+
 def parse_intent(content: Any) -> tuple[str, Any]:
     """Check a page message's shape: ``{"type": ..., ...}`` with the field its type needs."""
     if not isinstance(content, dict):
@@ -295,32 +344,5 @@ def parse_intent(content: Any) -> tuple[str, Any]:
     kind = content.get("type")
     if not isinstance(kind, str) or kind not in INTENTS:
         raise IntentError(f"unknown request type {str(kind)[:_MAX_TEXT]!r}")
-    if kind in ("move", "select", "key", "theme", "layout", "board"):
-        field = {"select": "move", "board": "code"}.get(kind, kind)
-        value = content.get(field)
-        if kind == "board" and isinstance(value, str) and len(value) > _MAX_TEXT:
-            # A link's code too long to name any deal: Card Clear's board says what is wrong with it, shortened.
-            return kind, value[:_MAX_TEXT] + "…"
-        if not isinstance(value, str) or not value or len(value) > _MAX_TEXT:
-            raise IntentError(f"'{kind}' needs a short text field '{field}'")
-        if kind == "theme" and value not in ("light", "dark"):
-            raise IntentError("the theme is 'light' or 'dark'")
-        if kind == "layout" and value not in LAYOUTS:
-            raise IntentError("the layout is 'auto', 'table' or 'stacked'")
-        return kind, value
-    if kind == "combo":  # a play and the gamble that follows it, as one button (R17)
-        pair = content.get("move"), content.get("then")
-        if not all(isinstance(v, str) and v and len(v) <= _MAX_TEXT for v in pair):
-            raise IntentError("'combo' needs short text fields 'move' and 'then'")
-        return kind, pair
-    if kind == "automate":
-        value = content.get("on")
-        if not isinstance(value, bool):
-            raise IntentError("'automate' needs a true/false field 'on'")
-        return kind, value
-    if kind == "ready":  # the page is drawn; it names the learner whose browser it is and its tab, when it knows them
-        names = content.get("learner"), content.get("tab")
-        if any(name is not None and (not isinstance(name, str) or not name or len(name) > _MAX_TEXT) for name in names):
-            raise IntentError("'ready' takes short text fields 'learner' and 'tab'")
-        return kind, names
-    return kind, None
+    reader = _READERS.get(kind)
+    return kind, None if reader is None else reader(kind, content)
