@@ -324,8 +324,11 @@ def _why_blind(state: Core, seat: int, move: Move) -> str:
 
 def _why_cards(state: Core, seat: int, move: Move) -> str | None:
     """Reasons about the cards themselves: held, on which stacks, and how many."""
-    hand = state.hands[seat]
-    rules = state.rules
+    return _why_stacks(state, seat, move) or _why_held(state, seat, move) or _why_count(state, seat, move)
+
+
+def _why_stacks(state: Core, seat: int, move: Move) -> str | None:
+    """The stacks a move names: there, not empty, their top face-up and of the rank played (R7, R12)."""
     if any(k >= STACKS for k in move.stacks):
         return f"there are only {STACKS} stacks"
     for k in move.stacks:
@@ -338,8 +341,14 @@ def _why_cards(state: Core, seat: int, move: Move) -> str | None:
         got = stack[-1] & RANK_MASK
         if want >= 0 and got != want:
             return f"{pile_number(k)}'s top card is {card_name(got)}, not {card_name(want)}"
-        if want < 0 and not rules.is_clear[got]:
+        if want < 0 and not state.rules.is_clear[got]:
             return f"{pile_number(k)}'s top card {card_name(got)} is not a clear card"
+    return None
+
+
+def _why_held(state: Core, seat: int, move: Move) -> str | None:
+    """The hand cards a move names: clear cards that clear (R2), and held."""
+    hand, rules = state.hands[seat], state.rules
     if move.kind == CLEAR:
         if move.n and move.rank != rules.clear_rank:
             what = card_name(rules.clear_rank) + "s and Jokers" if rules.clear_rank else "Jokers"
@@ -348,6 +357,11 @@ def _why_cards(state: Core, seat: int, move: Move) -> str | None:
             return "you do not hold those clear cards"
     elif move.n and hand[move.rank] < move.n:
         return f"you hold {count(hand[move.rank], card_word(move.rank))} in your hand, not {move.n}"
+    return None
+
+
+def _why_count(state: Core, seat: int, move: Move) -> str | None:
+    """How many cards a move plays, and from where: stack cards join only a play that empties the hand (R7)."""
     if move.stacks and not _stacks_free(state, seat):
         used = move.n + move.jokers
         if used != state.hand_count[seat]:
