@@ -35,10 +35,10 @@ def _held(seen: Mapping[str, Any], rank: int) -> int:
 
 
 #: A test of a move against the best one, in the position the seat saw.
-Test = Callable[[Move, Move, Mapping[str, Any]], bool]
+_Test = Callable[[Move, Move, Mapping[str, Any]], bool]
 
 
-def _chose(kinds: Collection[str]) -> Test:
+def _chose(kinds: Collection[str]) -> _Test:
     """The move is of one of ``kinds`` and the best is not."""
 
     def chose(mine: Move, top: Move, seen: Mapping[str, Any]) -> bool:
@@ -47,7 +47,7 @@ def _chose(kinds: Collection[str]) -> Test:
     return chose
 
 
-def _missed(kinds: Collection[str]) -> Test:
+def _missed(kinds: Collection[str]) -> _Test:
     """The best is of one of ``kinds`` and the move is not."""
 
     def missed(mine: Move, top: Move, seen: Mapping[str, Any]) -> bool:
@@ -101,7 +101,7 @@ def _board(mine: Move, top: Move, seen: Mapping[str, Any]) -> bool:
 
 
 #: Each kind with its test, in the order they are tried; a mistake none of them names is "other".
-_TESTS: tuple[tuple[str, Test], ...] = (
+_TESTS: tuple[tuple[str, _Test], ...] = (
     ("took", _chose((TAKE,))),
     ("missed_take", _missed((TAKE,))),
     ("spent_clear", _chose((CLEAR,))),
