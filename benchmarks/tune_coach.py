@@ -54,7 +54,7 @@ from cut_tutor.analysis.stats import mean_interval, paired
 from cut_tutor.coach import LEVELS, STYLES, Knowledge, Level, Style
 from cut_tutor.coach.advice import choose
 from cut_tutor.coach.scoring import COMPONENTS, Candidate, Numbers
-from cut_tutor.coach.values import GAMES, evaluate_knowledge
+from cut_tutor.coach.values import SCORERS, evaluate_knowledge
 from cut_tutor.engine.cards import CODES
 from cut_tutor.engine.moves import ADD, PLAY, Move
 from cut_tutor.sim import simulate
@@ -315,7 +315,7 @@ def fit(deals: int, seed: int) -> None:
           f" {hard(w, train):.2f}, odd hands (held out) {hard(ones, test):.2f} -> {hard(w, test):.2f}")  # fmt: skip
     weights = dict(zip(COMPONENTS, map(float, w), strict=True))
     LEVELS["Fitted"] = dataclasses.replace(LEVELS["Expert"], name="Fitted")
-    plain = GAMES["CUT"].score
+    plain = SCORERS["CUT"].score
 
     def scaled(known: Knowledge, nums: Numbers, move: Move, style: Style, level: Level) -> Candidate:
         cand = plain(known, nums, move, style, level)
@@ -323,7 +323,7 @@ def fit(deals: int, seed: int) -> None:
             cand.components = {k: v * weights[k] for k, v in cand.components.items()}
         return cand
 
-    GAMES["CUT"] = GAMES["CUT"]._replace(score=scaled)
+    SCORERS["CUT"] = SCORERS["CUT"]._replace(score=scaled)
     today = "Expert:Balanced"
     mean, half = _paired(_chair(deals, seed, today, "Fitted:Balanced"), _chair(deals, seed, today, today))
     print(f"at the table: {mean:+.2f} ± {half:.2f} points per hand, fitted minus today's Expert:Balanced in chair 0"

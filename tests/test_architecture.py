@@ -1,5 +1,6 @@
 """The package's shape: imports point one way (widgets → coach → engine, sim → coach → engine, storage → engine) and
-never in a circle; a learner's files are kept by the rooms that need them, never by the engine or the coach.
+never in a circle; a learner's files are kept by the rooms that need them, never by the engine or the coach; no
+function is too branchy to read.
 
 Every module of ``cut_tutor/`` is parsed, not imported, so an import inside a function or under ``TYPE_CHECKING``
 counts like any other: a cycle dodged that way is still a cycle.
@@ -12,6 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from radon.complexity import cc_visit
 
 PACKAGE = Path(__file__).resolve().parents[1] / "cut_tutor"
 
@@ -143,3 +145,18 @@ def test_no_two_classes_share_a_name() -> None:
             if isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
                 where.setdefault(node.name, []).append(name)
     assert len(where) > 50 and {cls: mods for cls, mods in where.items() if len(mods) > 1} == {}
+
+
+#: The most branches one function may hold (its cyclomatic complexity): past it, a function is split into small
+#: ones with one concern each, or its cases become a table of named functions.
+MOST_BRANCHES = 20
+
+
+def test_no_function_is_too_branchy() -> None:
+    """Every function and method of the package reads in one sitting: its cyclomatic complexity is at most
+    :data:`MOST_BRANCHES`."""
+    blocks = [(name, block) for name, path in MODULES.items()
+              for block in cc_visit(path.read_text(encoding="utf-8"))]  # fmt: skip
+    too_branchy = {f"{name}.{block.fullname}": block.complexity for name, block in blocks
+                   if block.complexity > MOST_BRANCHES}  # fmt: skip
+    assert len(blocks) > 500 and too_branchy == {}

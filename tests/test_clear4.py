@@ -617,9 +617,9 @@ def test_every_table_of_games_keys_on_the_same_names() -> None:
     rules' setting all key on those names, so a game cannot be in one table and missing from another."""
     from typing import get_args
 
-    from cut_tutor.coach.values import GAMES as SCORERS
-    from cut_tutor.engine.games import GAMES as MODULES
+    from cut_tutor.coach.values import SCORERS
+    from cut_tutor.engine.games import GAME_MODULES
     from cut_tutor.engine.rules import CUT, GAME_NAMES, GameName
 
-    assert set(get_args(GameName)) == set(GAME_NAMES) == set(MODULES) == set(SCORERS) == {CUT, CLEAR4}
+    assert set(get_args(GameName)) == set(GAME_NAMES) == set(GAME_MODULES) == set(SCORERS) == {CUT, CLEAR4}
     assert Rules().game == CUT and Rules.from_preset(CLEAR4).game == CLEAR4

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..coach import AIPlayer, Knowledge
 from ..coach.advice import LONG_HAND
-from ..engine import State
+from ..engine import Rules, State
 from ..engine.cards import CODES, card_name, cards_of
 from ..engine.moves import Move
 from ..engine.packed import hand_at, pack, stack_at, undealt_at
@@ -55,40 +55,23 @@ class Deals:
     """Every full state the seat to move in ``view`` cannot tell apart from the real one, to sample uniformly."""
 
     def __init__(self, view: Mapping[str, Any], reader: AIPlayer | None = None) -> None:
-        if view.get("winner") is not None or view.get("stalemate") or not view.get("legal"):
-            raise ValueError(f"seat {view.get('seat')} has no move to analyse: the hand is over or it is not to move")
-        if view["turn"] != view["seat"]:
-            raise ValueError(f"seat {view['seat']} is not to move (seat {view['turn']} is)")
+        _check_to_move(view)
         self.view = view
         self.seat: int = view["seat"]
         knowledge = Knowledge.from_view(view)
         #: The pool in a fixed order (by code), so one seed gives one deal wherever it runs.
         self.pool = [card_name(c) for c in cards_of(knowledge.counted, high_first=False)]
-        hidden_hands = [0 if info["seat"] == self.seat else info["hand_count"] - len(info["known"])
-                        for info in view["seats"]]  # fmt: skip
-        face_down = sum(card is None for info in view["seats"] for stack in info["stacks"] for card in stack)
-        places = sum(hidden_hands) + face_down + view["undealt_count"]
-        if places != len(self.pool):
-            raise ValueError(
-                f"view of seat {self.seat}: {places} hidden places but {len(self.pool)} cards unaccounted for"
-            )
-        self.hidden_hands = hidden_hands
-        marks = {k: info["above"] for k, info in enumerate(view["seats"]) if info.get("above")}
+        self.hidden_hands = hidden_hands = _hidden_hands(view, len(self.pool))
         rules = knowledge.rules
-        for k, mark in marks.items():
-            if rules.game != "CUT" or CODES.get(mark, 0) not in rules.number_ranks:
-                raise ValueError(f"view of seat {self.seat}: seat {k} took the pile bare on {mark!r}, not a CUT rank")
         #: (seat, top, hidden cards) of the seats that took bare, the highest top first: each one's cards can fit
         #: every seat after it, so dealing them in this order keeps every consistent deal equally likely.
-        self.bare = sorted([(k, CODES[mark], hidden_hands[k]) for k, mark in marks.items() if hidden_hands[k]],
-                           key=lambda entry: -entry[1])  # fmt: skip
+        self.bare = _bare(view, rules, hidden_hands)
         self.fits = {top: [rules.above_bare(CODES[name], top) for name in self.pool] for _, top, _ in self.bare}
         self.known = [[CODES[name] for name in info["known"]] for info in view["seats"]]
         self.reader = reader
         self.rules = rules
         #: Per seat, where a packed sample holds its face-down stack cards, in the order they are dealt.
-        self._down = [[stack_at(k, s, i) for s, stack in enumerate(info["stacks"]) for i, card in enumerate(stack)
-                       if card is None] for k, info in enumerate(view["seats"])]  # fmt: skip
+        self._down = _face_down(view)
         self._template: list[int] | None = None
         #: The seats whose turns on the pile are read, each with (the table before that turn, the cards its turns
         #: laid down to that one, the move), latest first; none without a reader that plays without noise.
@@ -102,21 +85,9 @@ class Deals:
         #: Where the rest of a draw goes, card by card after the shuffle, as :meth:`_compose` deals it: each seat's
         #: hidden hand cards (unless dealt first), then its face-down stack cards, then the undealt cards; a place
         #: either counts a card (``(where code 0 is counted, True)``) or holds it (``(where, False)``).
-        self.slots: list[tuple[int, bool]] = []
-        dealt_first = {k for k, _ in self.first}
-        for k, hidden in enumerate(hidden_hands):
-            self.slots += [(hand_at(k, 0), True)] * (0 if k in dealt_first else hidden)
-            self.slots += [(at, False) for at in self._down[k]]
-        self.slots += [(undealt_at(len(hidden_hands), 0), True)] * view["undealt_count"]
+        self.slots = _slots(hidden_hands, {k for k, _ in self.first}, self._down, view["undealt_count"])
         self._plan: _Deals | None = None
-        for j, (_, top, _) in enumerate(self.bare):  # the seats dealt by then need cards above this top, and no more
-            needed, seats = sum(h for _, _, h in self.bare[: j + 1]), [str(k) for k, _, _ in self.bare[: j + 1]]
-            if sum(self.fits[top]) < needed:
-                raise ValueError(
-                    f"view of seat {self.seat}: seat {' and '.join(seats)} took the pile bare on {card_name(top)} or"
-                    f" higher, so {needed} hidden hand cards must be ordinary ranks above {card_name(top)}, but only"
-                    f" {sum(self.fits[top])} unaccounted cards are"
-                )
+        _check_bare_fits(self.seat, self.bare, self.fits)
 
     def sample(self, rng: random.Random) -> State:
         """One state consistent with the view, every consistent deal equally likely; with a reader, every one that
@@ -241,6 +212,67 @@ class Deals:
             "seats": seats, "cleared": " ".join(v["cleared"]), "undealt": " ".join(it),
         }  # fmt: skip
         return position
+
+
+def _check_to_move(view: Mapping[str, Any]) -> None:
+    """Refuse a view whose seat has no move to analyse."""
+    if view.get("winner") is not None or view.get("stalemate") or not view.get("legal"):
+        raise ValueError(f"seat {view.get('seat')} has no move to analyse: the hand is over or it is not to move")
+    if view["turn"] != view["seat"]:
+        raise ValueError(f"seat {view['seat']} is not to move (seat {view['turn']} is)")
+
+
+def _hidden_hands(view: Mapping[str, Any], pool: int) -> list[int]:
+    """Per seat, its hand cards the seat to move cannot see (none of its own), checked against the ``pool`` cards
+    unaccounted for: the hidden places and the pool must hold as many cards."""
+    seat = view["seat"]
+    hidden_hands = [0 if info["seat"] == seat else info["hand_count"] - len(info["known"])
+                    for info in view["seats"]]  # fmt: skip
+    face_down = sum(card is None for info in view["seats"] for stack in info["stacks"] for card in stack)
+    places = sum(hidden_hands) + face_down + view["undealt_count"]
+    if places != pool:
+        raise ValueError(f"view of seat {seat}: {places} hidden places but {pool} cards unaccounted for")
+    return hidden_hands
+
+
+def _bare(view: Mapping[str, Any], rules: Rules, hidden_hands: list[int]) -> list[tuple[int, int, int]]:
+    """(seat, top, hidden cards) of the seats that took the pile bare with hidden cards, the highest top first."""
+    marks = {k: info["above"] for k, info in enumerate(view["seats"]) if info.get("above")}
+    for k, mark in marks.items():
+        if rules.game != "CUT" or CODES.get(mark, 0) not in rules.number_ranks:
+            raise ValueError(f"view of seat {view['seat']}: seat {k} took the pile bare on {mark!r}, not a CUT rank")
+    return sorted([(k, CODES[mark], hidden_hands[k]) for k, mark in marks.items() if hidden_hands[k]],
+                  key=lambda entry: -entry[1])  # fmt: skip
+
+
+def _face_down(view: Mapping[str, Any]) -> list[list[int]]:
+    """Per seat, where a packed sample holds its face-down stack cards, in the order they are dealt."""
+    return [[stack_at(k, s, i) for s, stack in enumerate(info["stacks"]) for i, card in enumerate(stack)
+             if card is None] for k, info in enumerate(view["seats"])]  # fmt: skip
+
+
+def _slots(
+    hidden_hands: list[int], dealt_first: set[int], down: list[list[int]], undealt: int
+) -> list[tuple[int, bool]]:
+    """Where the rest of a draw goes (:attr:`Deals.slots`)."""
+    slots: list[tuple[int, bool]] = []
+    for k, hidden in enumerate(hidden_hands):
+        slots += [(hand_at(k, 0), True)] * (0 if k in dealt_first else hidden)
+        slots += [(at, False) for at in down[k]]
+    slots += [(undealt_at(len(hidden_hands), 0), True)] * undealt
+    return slots
+
+
+def _check_bare_fits(seat: int, bare: list[tuple[int, int, int]], fits: dict[int, list[bool]]) -> None:
+    """Refuse a view in which the seats that took bare hide more hand cards than the pool's cards above their tops."""
+    for j, (_, top, _) in enumerate(bare):  # the seats dealt by then need cards above this top, and no more
+        needed, seats = sum(h for _, _, h in bare[: j + 1]), [str(k) for k, _, _ in bare[: j + 1]]
+        if sum(fits[top]) < needed:
+            raise ValueError(
+                f"view of seat {seat}: seat {' and '.join(seats)} took the pile bare on {card_name(top)} or"
+                f" higher, so {needed} hidden hand cards must be ordinary ranks above {card_name(top)}, but only"
+                f" {sum(fits[top])} unaccounted cards are"
+            )
 
 
 def canonical(view: Mapping[str, Any]) -> str:

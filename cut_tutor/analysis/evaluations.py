@@ -145,7 +145,12 @@ def evaluation(
     budget = max(held.budget if held else 0, rollouts or 0, result.rollouts)
     if held is not None and result.rollouts == held.rollouts:
         result = held.analysis  # the budget could not pay for another round: nothing learnt, nothing changed
-    found = Evaluation(result.seed, result, legal, wanted, budget, key[0])
+    return _keep(key, Evaluation(result.seed, result, legal, wanted, budget, key[0]), began)
+
+
+def _keep(key: tuple[str, str], found: Evaluation, began: int) -> Evaluation:
+    """Hold ``found`` unless one of more rollouts is held already (returned instead), or everything was forgotten
+    since this evaluation ``began``; the least recently asked go first when more than :data:`KEPT` are held."""
     with _lock:
         if began != _forgotten[0]:
             return found

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from ..coach import advice, cut, scoring
 from ..coach.styles import Level, Style, level_of, style_of
-from ..coach.values import GAMES
+from ..coach.values import SCORERS
 from ..compiled import NATIVE as _COMPILED
 from ..engine.cards import NCODES
 from ..engine.packed import pack_rules
@@ -31,7 +31,7 @@ NATIVE: _Coach | None = None if _COMPILED is None else _COMPILED.coach
 def available(rules: Rules) -> bool:
     """Does the compiled seat play these rules? Every game has its scorer there: when the core is built and not
     ruled out."""
-    return NATIVE is not None and rules.game in GAMES
+    return NATIVE is not None and rules.game in SCORERS
 
 
 def policy(spec: str, rules: Rules) -> _Policy | None:
@@ -44,7 +44,7 @@ def policy(spec: str, rules: Rules) -> _Policy | None:
 @lru_cache(maxsize=64)
 def _policy(level: Level, style: Style, rules: Rules) -> _Policy:
     assert NATIVE is not None, "the compiled core is not loaded"
-    numbers = GAMES[rules.game].numbers(rules)
+    numbers = SCORERS[rules.game].numbers(rules)
     constants = {
         "per_card": scoring.PER_CARD, "go_again": scoring.GO_AGAIN, "barred": scoring.BARRED,
         "near_out": scoring.NEAR_OUT, "turn_cost": cut.TURN_COST, "loop_noise": advice.LOOP_NOISE,

@@ -262,17 +262,7 @@ def rounds(
     if seconds is None and max_rollouts is None:
         raise ValueError("analysis needs a budget: seconds, max_rollouts or both")
     began = time.perf_counter()
-    if start is None:
-        found = Search([[] for _ in range(candidates)], [[] for _ in range(candidates)], list(range(candidates)),
-                       "budget", 0.0)  # fmt: skip
-        size, chosen = min_rollouts, list(range(candidates))
-    else:
-        if len(start.results) != candidates:
-            raise ValueError(f"the search to continue has {len(start.results)} candidates, not {candidates}")
-        found = Search([list(s) for s in start.samples], [list(r) for r in start.results], list(start.active),
-                       "budget", start.seconds)  # fmt: skip
-        chosen = _allocation(found, precision, min_rollouts, aim, focus)
-        size = _round(round_size, candidates, len(chosen), found.deals)
+    found, chosen, size = _begin(start, candidates, min_rollouts, round_size, precision, aim, focus)
     done, before, earlier = found.deals, found.rollouts, found.seconds
     while chosen:
         if max_rollouts is not None:
@@ -302,6 +292,29 @@ def rounds(
         progress(1.0)
     found.seconds = earlier + time.perf_counter() - began
     return found
+
+
+def _begin(
+    start: Search | None,
+    candidates: int,
+    min_rollouts: int,
+    round_size: int,
+    precision: float,
+    aim: Aim,
+    focus: Sequence[int],
+) -> tuple[Search, list[int], int]:
+    """The search :func:`rounds` begins from (a copy of ``start``, or an empty one), the candidates its first round
+    plays and that round's samples."""
+    if start is None:
+        found = Search([[] for _ in range(candidates)], [[] for _ in range(candidates)], list(range(candidates)),
+                       "budget", 0.0)  # fmt: skip
+        return found, list(range(candidates)), min_rollouts
+    if len(start.results) != candidates:
+        raise ValueError(f"the search to continue has {len(start.results)} candidates, not {candidates}")
+    found = Search([list(s) for s in start.samples], [list(r) for r in start.results], list(start.active),
+                   "budget", start.seconds)  # fmt: skip
+    chosen = _allocation(found, precision, min_rollouts, aim, focus)
+    return found, chosen, _round(round_size, candidates, len(chosen), found.deals)
 
 
 def _round(round_size: int, candidates: int, chosen: int, done: int) -> int:

@@ -23,7 +23,7 @@ from .reasons import TIE, Case, Said
 from .reasons import reason as explain_reason
 from .scoring import BUST, COMPONENTS, PRINCIPLE, STRANDED, Candidate
 from .styles import COACH_STYLE, Level, Style, level_of, style_of
-from .values import GAMES, evaluate_knowledge
+from .values import SCORERS, evaluate_knowledge
 from .words import move_phrase
 from .words import plan as plan_phrase
 
@@ -113,7 +113,7 @@ def explain(
     steps = best.steps if any(rank != own for rank, _ in best.steps) else []
     plan = plan_phrase(steps, game) if steps else None
     principle = _principle(best, others, coach)
-    name, reason, kept = principle or explain_reason(Case(best, others, view, known, names, game, GAMES[game].words))
+    name, reason, kept = principle or explain_reason(Case(best, others, view, known, names, game, SCORERS[game].words))
     # The line overrode this turn's best only if that one is worth more this turn than rounding can tell.
     overridden = best is not by_turn and by_turn.turn_value - best.turn_value > TIE
     if not (overridden and plan and not principle):

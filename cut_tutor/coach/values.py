@@ -34,7 +34,7 @@ class Scorers(NamedTuple):
 
 
 #: Each game's scorers, by ``Rules.game``: adding a game is a module and an entry here.
-GAMES: dict[str, Scorers] = {
+SCORERS: dict[str, Scorers] = {
     CUT: Scorers(cut.numbers, cut.score, cut.WORDS),
     CLEAR4: Scorers(clear4.numbers, clear4.score, clear4.WORDS),
 }
@@ -47,7 +47,7 @@ def evaluate(view: Mapping[str, Any], style: Style, level: Level) -> list[Candid
 
 def evaluate_knowledge(known: Knowledge, style: Style, level: Level) -> list[Candidate]:
     """Score every legal move of a seat whose knowledge is ``known``; best first, ties kept in move order."""
-    game = GAMES[known.rules.game]
+    game = SCORERS[known.rules.game]
     numbers = game.numbers(known.rules)
     candidates = [game.score(known, numbers, move, style, level) for move in known.legal]
     for cand in candidates:

@@ -22,7 +22,7 @@ module writes Clear 4's rules with the shared mechanics of :class:`~cut_tutor.en
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from .cards import CLEAR_CARD, PUSH, RANK_MASK, STACKS, UP, WILD, card_name
@@ -156,8 +156,20 @@ def generate(state: Core) -> list[Move]:
         return [_ADD0, *additions(state)]
     if state.phase == PHASE_PUSH:
         return [Move(PUSH_MOVE, to=t) for t in range(state.players) if t != seat]
-    hand, pile = state.hands[seat], state.pile
     tops = face_up_tops(state.stacks[seat])
+    moves = _number_moves(state, tops)
+    moves.extend(_special_moves(state, tops))
+    for k, stack in enumerate(state.stacks[seat]):
+        if stack and not stack[-1] & UP:
+            moves.append(_FLIP[k])
+    if state.pile:
+        moves.append(_TAKE)
+    return moves
+
+
+def _number_moves(state: Core, tops: dict[int, list[int]]) -> list[Move]:
+    """Plays of one value up to the pile's, JOKERs joining, and of JOKERs alone (R22)."""
+    hand, pile = state.hands[state.turn], state.pile
     value = top_value(pile)
     jokers, joker_tops = hand[WILD], tops.get(WILD, [])
     moves: list[Move] = []
@@ -169,7 +181,15 @@ def generate(state: Core) -> list[Move]:
             moves.extend(_number_plays(PLAY, rank, held, mine, jokers, joker_tops, cap(pile, rank)))
     if jokers or joker_tops:
         moves.extend(_joker_plays(PLAY, jokers, joker_tops, cap(pile, value)))
+    return moves
+
+
+def _special_moves(state: Core, tops: dict[int, list[int]]) -> list[Move]:
+    """PUSH cards to each other seat, then CLEAR cards, from the hand and then the face-up stack tops (R22)."""
+    seat = state.turn
+    hand = state.hands[seat]
     others = [t for t in range(state.players) if t != seat]
+    moves: list[Move] = []
     if hand[PUSH]:
         moves.extend(Move(PUSH_MOVE, n=1, to=t) for t in others)
     for k in tops.get(PUSH, ()):
@@ -178,11 +198,6 @@ def generate(state: Core) -> list[Move]:
         moves.append(Move(CLEAR, CLEAR_CARD, 1))
     for k in tops.get(CLEAR_CARD, ()):
         moves.append(Move(CLEAR, stacks=(k,)))
-    for k, stack in enumerate(state.stacks[seat]):
-        if stack and not stack[-1] & UP:
-            moves.append(_FLIP[k])
-    if pile:
-        moves.append(_TAKE)
     return moves
 
 
@@ -226,32 +241,59 @@ def why_illegal(state: Core, move: Move) -> str:
             f"cards of value {_value_name(state)} may join what just landed: choose them first"
             " ('add 0' adds none) (R22)"
         )
-    if kind in (GAMBLE, DONE, TURNUP):
-        return "Clear 4 has no Risk gambles and no Pile Card Flip (R22)"
-    if kind == ADD:
-        if state.phase != PHASE_ADD:
-            return "cards are added only to a blind card that landed or to a play that turned up a match (R22)"
-        if state.turned_up:
-            return "only the middle cards just turned up that match the play may be added now (R22)"
-        return _why_cards(state, seat, move) or _why_value(state, move) or "that addition is not allowed (R22)"
-    if kind == TAKE:
-        if not state.pile:
-            return "there is nothing to take from an empty pile (R22)"
-        return "in Clear 4 you pass without showing a card: 'take' (R22)"
-    if kind == FLIP:
-        k = move.stacks[0]
-        if k >= len(state.stacks[seat]) or not state.stacks[seat][k]:
-            return f"{pile_number(k)} is empty"
-        return f"{pile_number(k)}'s top card is face-up: play it as a card (R22)"
-    if kind == PUSH_MOVE:
-        if not move.n and not move.stacks:
-            return "'push blind' names the seat for a PUSH just turned up blind (R22)"
-        return _why_source(state, seat, move, PUSH, "PUSH") or _why_target(state, seat, move.to)
-    if kind == CLEAR:
-        if move.jokers or move.n > 1 or len(move.stacks) + move.n != 1 or (move.n and move.rank != CLEAR_CARD):
-            return "a CLEAR card is played on its own, one at a time: 'clear CL' or 'clear s2' (R22)"
-        return _why_source(state, seat, move, CLEAR_CARD, "CLEAR") or "that clear is not allowed here (R22)"
+    return _WHY.get(kind, _why_play)(state, seat, move)
+
+
+def _why_no_risk(state: Core, seat: int, move: Move) -> str:
+    return "Clear 4 has no Risk gambles and no Pile Card Flip (R22)"
+
+
+def _why_add(state: Core, seat: int, move: Move) -> str:
+    if state.phase != PHASE_ADD:
+        return "cards are added only to a blind card that landed or to a play that turned up a match (R22)"
+    if state.turned_up:
+        return "only the middle cards just turned up that match the play may be added now (R22)"
+    return _why_cards(state, seat, move) or _why_value(state, move) or "that addition is not allowed (R22)"
+
+
+def _why_take(state: Core, seat: int, move: Move) -> str:
+    if not state.pile:
+        return "there is nothing to take from an empty pile (R22)"
+    return "in Clear 4 you pass without showing a card: 'take' (R22)"
+
+
+def _why_flip(state: Core, seat: int, move: Move) -> str:
+    k = move.stacks[0]
+    if k >= len(state.stacks[seat]) or not state.stacks[seat][k]:
+        return f"{pile_number(k)} is empty"
+    return f"{pile_number(k)}'s top card is face-up: play it as a card (R22)"
+
+
+def _why_push(state: Core, seat: int, move: Move) -> str:
+    if not move.n and not move.stacks:
+        return "'push blind' names the seat for a PUSH just turned up blind (R22)"
+    return _why_source(state, seat, move, PUSH, "PUSH") or _why_target(state, seat, move.to)
+
+
+def _why_clear(state: Core, seat: int, move: Move) -> str:
+    if move.jokers or move.n > 1 or len(move.stacks) + move.n != 1 or (move.n and move.rank != CLEAR_CARD):
+        return "a CLEAR card is played on its own, one at a time: 'clear CL' or 'clear s2' (R22)"
+    return _why_source(state, seat, move, CLEAR_CARD, "CLEAR") or "that clear is not allowed here (R22)"
+
+
+def _why_play(state: Core, seat: int, move: Move) -> str:
     return _why_cards(state, seat, move) or _why_value(state, move) or "that play is not allowed here (R22)"
+
+
+#: Why a move of each kind is not legal, once the phase allows its kind; any other kind is a number play.
+_WHY: dict[str, Callable[[Core, int, Move], str]] = {
+    **dict.fromkeys((GAMBLE, DONE, TURNUP), _why_no_risk),
+    ADD: _why_add,
+    TAKE: _why_take,
+    FLIP: _why_flip,
+    PUSH_MOVE: _why_push,
+    CLEAR: _why_clear,
+}
 
 
 def _value_name(state: Core) -> str:

@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from .deals import PositionError, deal_code, parse, parse_deal_code
-from .games import GAMES
+from .games import GAME_MODULES
 from .moves import Move, MoveSyntaxError
 from .position import POSITION_FORMAT, VERSION, position_of
 from .reading import JSONLimitError, load_json
@@ -41,7 +41,7 @@ def state_from_deal(code: str, rules: Rules | None = None) -> State:
     game, players, decks, dealt, dealer, seed = parse(code)
     try:
         if rules is None:
-            rules = GAMES[game].rules_for(players, decks, dealt)
+            rules = GAME_MODULES[game].rules_for(players, decks, dealt)
     except RulesError as exc:
         raise PositionError(f"deal: {exc}") from None
     if rules.game != game:

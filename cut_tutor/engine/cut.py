@@ -150,9 +150,7 @@ def generate(state: Core) -> list[Move]:
 
 def _plays(state: Core, seat: int, free: bool) -> list[Move]:
     """Number plays (R8) and clear plays (R9) from the seat's sources (R7, R16)."""
-    moves: list[Move] = []
     hand = state.hands[seat]
-    pile = state.pile
     rules = state.rules
     is_clear = rules.is_clear
     hand_count = state.hand_count[seat]
@@ -164,31 +162,45 @@ def _plays(state: Core, seat: int, free: bool) -> list[Move]:
     if free or hand_count in hand or clear_held == hand_count:
         tops = face_up_tops(state.stacks[seat])
     join = tops if free or not tops else {r: ks for r, ks in tops.items() if hand[r] == hand_count}
-    no_cap = rules.four_plus_clears
-    table = _UNCAPPED if no_cap else _CAPPED
-    top = pile[-1] if pile else 0
-    if not join:  # the common case: hand cards only, every rank below the top at its usual cap
-        moves = [m for rank in rules.ranks_below[top] if hand[rank] for m in table[rank][hand[rank]]]
-        if top and hand[top]:
-            top_cap = _NO_CAP if no_cap else 4 - run(pile)
-            moves.extend(_PLAYS[top][1 : min(hand[top], top_cap) + 1])
-    else:
-        top_cap = _NO_CAP if no_cap else (4 - run(pile) if pile else 4)
-        for rank in rules.number_ranks:
-            if top and rank > top:
-                break
-            held = hand[rank]
-            cap = top_cap if rank == top else (_NO_CAP if no_cap else 4)
-            moves.extend(_PLAYS[rank][1 : min(held, cap) + 1])
-            mine = join.get(rank)
-            if mine:
-                for n in range(held + 1) if free else (held,):
-                    for subset in subsets(mine):
-                        if subset and n + len(subset) <= cap:
-                            moves.append(Move(PLAY, rank, n, subset))
+    moves = _joined_plays(state, seat, join, free) if join else _hand_plays(state, seat)
     clear_tops = [k for rank, ks in tops.items() if is_clear[rank] for k in ks] if tops else []
     if clear_held or clear_tops:
         moves.extend(_clear_plays(state, seat, sorted(clear_tops), free))
+    return moves
+
+
+def _hand_plays(state: Core, seat: int) -> list[Move]:
+    """The common case: number plays of hand cards only, every rank below the top at its usual cap (R8)."""
+    hand, pile, rules = state.hands[seat], state.pile, state.rules
+    no_cap = rules.four_plus_clears
+    table = _UNCAPPED if no_cap else _CAPPED
+    top = pile[-1] if pile else 0
+    moves = [m for rank in rules.ranks_below[top] if hand[rank] for m in table[rank][hand[rank]]]
+    if top and hand[top]:
+        top_cap = _NO_CAP if no_cap else 4 - run(pile)
+        moves.extend(_PLAYS[top][1 : min(hand[top], top_cap) + 1])
+    return moves
+
+
+def _joined_plays(state: Core, seat: int, join: dict[int, list[int]], free: bool) -> list[Move]:
+    """Number plays when face-up stack tops may join them: ``join`` holds them by rank (R7, R8, R16)."""
+    hand, pile, rules = state.hands[seat], state.pile, state.rules
+    no_cap = rules.four_plus_clears
+    top = pile[-1] if pile else 0
+    top_cap = _NO_CAP if no_cap else (4 - run(pile) if pile else 4)
+    moves: list[Move] = []
+    for rank in rules.number_ranks:
+        if top and rank > top:
+            break
+        held = hand[rank]
+        cap = top_cap if rank == top else (_NO_CAP if no_cap else 4)
+        moves.extend(_PLAYS[rank][1 : min(held, cap) + 1])
+        mine = join.get(rank)
+        if mine:
+            for n in range(held + 1) if free else (held,):
+                for subset in subsets(mine):
+                    if subset and n + len(subset) <= cap:
+                        moves.append(Move(PLAY, rank, n, subset))
     return moves
 
 
@@ -312,8 +324,11 @@ def _why_blind(state: Core, seat: int, move: Move) -> str:
 
 def _why_cards(state: Core, seat: int, move: Move) -> str | None:
     """Reasons about the cards themselves: held, on which stacks, and how many."""
-    hand = state.hands[seat]
-    rules = state.rules
+    return _why_stacks(state, seat, move) or _why_held(state, seat, move) or _why_count(state, seat, move)
+
+
+def _why_stacks(state: Core, seat: int, move: Move) -> str | None:
+    """The stacks a move names: there, not empty, their top face-up and of the rank played (R7, R12)."""
     if any(k >= STACKS for k in move.stacks):
         return f"there are only {STACKS} stacks"
     for k in move.stacks:
@@ -326,8 +341,14 @@ def _why_cards(state: Core, seat: int, move: Move) -> str | None:
         got = stack[-1] & RANK_MASK
         if want >= 0 and got != want:
             return f"{pile_number(k)}'s top card is {card_name(got)}, not {card_name(want)}"
-        if want < 0 and not rules.is_clear[got]:
+        if want < 0 and not state.rules.is_clear[got]:
             return f"{pile_number(k)}'s top card {card_name(got)} is not a clear card"
+    return None
+
+
+def _why_held(state: Core, seat: int, move: Move) -> str | None:
+    """The hand cards a move names: clear cards that clear (R2), and held."""
+    hand, rules = state.hands[seat], state.rules
     if move.kind == CLEAR:
         if move.n and move.rank != rules.clear_rank:
             what = card_name(rules.clear_rank) + "s and Jokers" if rules.clear_rank else "Jokers"
@@ -336,6 +357,11 @@ def _why_cards(state: Core, seat: int, move: Move) -> str | None:
             return "you do not hold those clear cards"
     elif move.n and hand[move.rank] < move.n:
         return f"you hold {count(hand[move.rank], card_word(move.rank))} in your hand, not {move.n}"
+    return None
+
+
+def _why_count(state: Core, seat: int, move: Move) -> str | None:
+    """How many cards a move plays, and from where: stack cards join only a play that empties the hand (R7)."""
     if move.stacks and not _stacks_free(state, seat):
         used = move.n + move.jokers
         if used != state.hand_count[seat]:

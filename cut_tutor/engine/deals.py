@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import re
 
-from .games import GAMES, module_of
+from .games import GAME_MODULES, module_of
 from .rules import SETTINGS, Rules
 
 _B32 = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 #: Deck codes of the games with their own deck, and the game each names; a number of decks means the other one.
-_BY_DECK = {game.DECK_CODE: name for name, game in GAMES.items() if game.DECK_CODE}
-_COUNTED = next(name for name, game in GAMES.items() if game.DECK_CODE is None)
+_BY_DECK = {game.DECK_CODE: name for name, game in GAME_MODULES.items() if game.DECK_CODE}
+_COUNTED = next(name for name, game in GAME_MODULES.items() if game.DECK_CODE is None)
 _CODE = re.compile(
     r"\s*(\d)-(\d{1,2}|" + "|".join(map(re.escape, _BY_DECK)) + r")-(\d\d)-(\d)-([0-9A-Za-z]{1,16})\s*", re.IGNORECASE
 )

@@ -1,6 +1,6 @@
 """The games the engine plays, by name: each is a module with the same face, so adding one is a module and an entry.
 
->>> sorted(GAMES)
+>>> sorted(GAME_MODULES)
 ['CUT', 'Clear 4']
 >>> module_of(Rules.from_preset("Clear 4")).DECK_CODE
 'C4'
@@ -38,10 +38,10 @@ class GameModule(Protocol):
     def add_to_view(self, state: Core, view: dict[str, Any]) -> None: ...
 
 
-#: Every game by its ``Rules.game`` name.
-GAMES: dict[str, GameModule] = {cut.NAME: cut, clear4.NAME: clear4}
+#: Every game's rules module (a :class:`GameModule`), by its ``Rules.game`` name.
+GAME_MODULES: dict[str, GameModule] = {cut.NAME: cut, clear4.NAME: clear4}
 
 
 def module_of(rules: Rules) -> GameModule:
     """The module that plays the game these rules name."""
-    return GAMES[rules.game]
+    return GAME_MODULES[rules.game]

@@ -27,6 +27,7 @@ Move(kind='push', rank=0, n=1, stacks=(), jokers=0, to=2)
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import NamedTuple
 
 from .cards import JOKER, WILD, CardError, card_name, parse_card
@@ -174,6 +175,47 @@ def _push(rest: list[str]) -> Move:
     return Move(PUSH, stacks=_stack_refs(source), to=to)
 
 
+def _take(rest: list[str]) -> Move:
+    """``take``: the pile, or a take that shows a card from the hand or the stacks named (R11)."""
+    if not rest:
+        return Move(TAKE)
+    return Move(TAKE, parse_card(rest[0]), 0 if rest[1:] else 1, _stack_refs(rest[1:]))
+
+
+def _add(rest: list[str]) -> Move:
+    """``add 0`` or the cards added to a landed blind card (R13), Clear 4's JOKERs among them (R22)."""
+    if rest == ["0"]:
+        return Move(ADD)
+    if "+" in rest[0]:
+        return _with_jokers(ADD, rest[0], rest[1:])
+    count, rank = _count_rank(rest[0])
+    stacks = _stack_refs(rest[1:])
+    return Move(ADD, rank, _hand_part(count, stacks), stacks)
+
+
+def _clear(rest: list[str]) -> Move:
+    """A clear play: one clear rank and Jokers from the hand, and the stacks named (R9)."""
+    hand = [t for t in rest if not t.lower().startswith("s")]
+    stacks = _stack_refs([t for t in rest if t.lower().startswith("s")])
+    n = jokers = 0
+    rank = 0
+    for part in "+".join(hand).split("+") if hand else []:
+        count, card = _count_rank(part)
+        if card == JOKER:
+            jokers += count
+        elif rank in (0, card):
+            rank, n = card, n + count
+        else:
+            raise ValueError("a clear play holds one clear rank and Jokers")
+    if not (n or jokers or stacks):
+        raise ValueError("a clear play needs at least one card")
+    return Move(CLEAR, rank, n, stacks, jokers)
+
+
+#: The moves whose first word names them, each with the function that reads the words after it.
+_HEADS: dict[str, Callable[[list[str]], Move]] = {PUSH: _push, "take": _take, "add": _add, "clear": _clear}
+
+
 def _parse(text: str) -> Move:
     tokens = text.replace("—", " ").replace("→", " → ").replace("->", " → ").split()
     if not tokens:
@@ -181,44 +223,16 @@ def _parse(text: str) -> Move:
     if tokens[-1].lower() == "clear" and len(tokens) > 1:  # a label's "— clear" suffix is description only
         tokens = tokens[:-1]
     head, rest = tokens[0].lower(), tokens[1:]
-    if head == PUSH:
-        return _push(rest)
+    if head in _HEADS:
+        return _HEADS[head](rest)
     if "+" in head and head[0].isdecimal():
         return _with_jokers(PLAY, head, rest)
     if head == "done" and not rest:
         return Move(DONE)
-    if head == "take":
-        if not rest:
-            return Move(TAKE)
-        return Move(TAKE, parse_card(rest[0]), 0 if rest[1:] else 1, _stack_refs(rest[1:]))
     if head in (FLIP, GAMBLE) and len(rest) == 1:
         return Move(head, stacks=_stack_number(rest[0]))
     if head == "turn" and len(rest) == 2 and rest[0].lower() == "up":
         return Move(TURNUP, stacks=_stack_number(rest[1]))
-    if head == "add":
-        if rest == ["0"]:
-            return Move(ADD)
-        if "+" in rest[0]:
-            return _with_jokers(ADD, rest[0], rest[1:])
-        count, rank = _count_rank(rest[0])
-        stacks = _stack_refs(rest[1:])
-        return Move(ADD, rank, _hand_part(count, stacks), stacks)
-    if head == "clear":
-        hand = [t for t in rest if not t.lower().startswith("s")]
-        stacks = _stack_refs([t for t in rest if t.lower().startswith("s")])
-        n = jokers = 0
-        rank = 0
-        for part in "+".join(hand).split("+") if hand else []:
-            count, card = _count_rank(part)
-            if card == JOKER:
-                jokers += count
-            elif rank in (0, card):
-                rank, n = card, n + count
-            else:
-                raise ValueError("a clear play holds one clear rank and Jokers")
-        if not (n or jokers or stacks):
-            raise ValueError("a clear play needs at least one card")
-        return Move(CLEAR, rank, n, stacks, jokers)
     count, rank = _count_rank(tokens[0])
     stacks = _stack_refs(rest)
     return Move(PLAY, rank, _hand_part(count, stacks), stacks)

@@ -139,6 +139,29 @@ def _int(data: dict[str, Any], key: str, where: str, low: int, high: int, defaul
 def read_position(data: Any, make: Callable[[Rules, int], C]) -> C:
     """A state from a JSON position (a dict or JSON text), checking every field; ``make(rules, dealer)`` builds it
     (:meth:`State.from_position <cut_tutor.engine.state.State.from_position>` passes its class)."""
+    data, rules, seats = _header(data)
+    n = rules.players
+    state = make(rules, _int(data, "dealer", "position", 0, n - 1, 0))
+    state.turn = _int(data, "turn", "position", 0, n - 1, (state.dealer + 1) % n)
+    state.turns = _int(data, "turns", "position", 1, 10**6, 1)
+    for seat, info in enumerate(seats):
+        _read_seat(state, seat, info)
+    _read_pile(state, data.get("pile", ""))
+    state.cleared = _counts(data.get("cleared", ""), "position.cleared", rules)
+    _place_undealt(state, data.get("undealt"))
+    _read_phase(state, data)
+    if "winner" in data:
+        state.winner = _int(data, "winner", "position", 0, n - 1)
+    stalemate = data.get("stalemate", False)
+    if not isinstance(stalemate, bool):
+        raise PositionError(f"position.stalemate: expected true or false, got {stalemate!r}")
+    state.stalemate = stalemate
+    _check_play(state)
+    return state
+
+
+def _header(data: Any) -> tuple[dict[str, Any], Rules, list[Any]]:
+    """A position's JSON object, checked for format and version, with its rules and its list of seats."""
     try:
         data = load_json(data, "position")
     except JSONLimitError as exc:
@@ -157,35 +180,39 @@ def read_position(data: Any, make: Callable[[Rules, int], C]) -> C:
     seats = data.get("seats")
     if not isinstance(seats, list) or len(seats) != rules.players:
         raise PositionError(f"position.seats: expected a list of {rules.players} seats (rules.players)")
-    n = rules.players
-    state = make(rules, _int(data, "dealer", "position", 0, n - 1, 0))
-    game = module_of(rules)
-    state.turn = _int(data, "turn", "position", 0, n - 1, (state.dealer + 1) % n)
-    state.turns = _int(data, "turns", "position", 1, 10**6, 1)
-    for seat, info in enumerate(seats):
-        where = f"position.seats[{seat}]"
-        if not isinstance(info, dict):
-            raise PositionError(f"{where}: expected an object with hand, known and stacks")
-        unknown = set(info) - {"hand", "known", "stacks", "busts", "clears", "blind_plays", "above"}
-        if unknown:
-            raise PositionError(f"{where}: unknown field(s) {', '.join(sorted(unknown))}")
-        hand = _counts(info.get("hand", ""), f"{where}.hand", rules)
-        known = _counts(info.get("known", ""), f"{where}.known", rules)
-        for rank in range(rules.ncodes):
-            if known[rank] > hand[rank]:
-                raise PositionError(f"{where}.known: {card_name(rank)} is marked known but not in the hand")
-        state.hands[seat], state.known[seat], state.hand_count[seat] = hand, known, sum(hand)
-        if "above" in info:
-            state.above[seat] = _above(info["above"], hand, known, rules, where)
-        stacks = info.get("stacks", [""] * STACKS)
-        if not isinstance(stacks, list) or len(stacks) != STACKS:
-            raise PositionError(f"{where}.stacks: expected a list of {STACKS} stacks")
-        for k, text in enumerate(stacks):
-            state.stacks[seat][k] = _stack(text, f"{where}.stacks[{k}]")
-            _counts(" ".join(card_name(c) for c in state.stacks[seat][k]), f"{where}.stacks[{k}]", rules)
-        for key in ("busts", "clears", "blind_plays"):
-            getattr(state, key)[seat] = _int(info, key, where, 0, 10**6, 0)
-    pile_text = data.get("pile", "")
+    return data, rules, seats
+
+
+def _read_seat(state: Core, seat: int, info: Any) -> None:
+    """One seat's hand, the cards of it others know, its stacks and its counts."""
+    rules = state.rules
+    where = f"position.seats[{seat}]"
+    if not isinstance(info, dict):
+        raise PositionError(f"{where}: expected an object with hand, known and stacks")
+    unknown = set(info) - {"hand", "known", "stacks", "busts", "clears", "blind_plays", "above"}
+    if unknown:
+        raise PositionError(f"{where}: unknown field(s) {', '.join(sorted(unknown))}")
+    hand = _counts(info.get("hand", ""), f"{where}.hand", rules)
+    known = _counts(info.get("known", ""), f"{where}.known", rules)
+    for rank in range(rules.ncodes):
+        if known[rank] > hand[rank]:
+            raise PositionError(f"{where}.known: {card_name(rank)} is marked known but not in the hand")
+    state.hands[seat], state.known[seat], state.hand_count[seat] = hand, known, sum(hand)
+    if "above" in info:
+        state.above[seat] = _above(info["above"], hand, known, rules, where)
+    stacks = info.get("stacks", [""] * STACKS)
+    if not isinstance(stacks, list) or len(stacks) != STACKS:
+        raise PositionError(f"{where}.stacks: expected a list of {STACKS} stacks")
+    for k, text in enumerate(stacks):
+        state.stacks[seat][k] = _stack(text, f"{where}.stacks[{k}]")
+        _counts(" ".join(card_name(c) for c in state.stacks[seat][k]), f"{where}.stacks[{k}]", rules)
+    for key in ("busts", "clears", "blind_plays"):
+        getattr(state, key)[seat] = _int(info, key, where, 0, 10**6, 0)
+
+
+def _read_pile(state: Core, pile_text: Any) -> None:
+    """The pile, bottom first, each card with the seat that laid it (``9@2``); no clear card lies on it (R9)."""
+    rules, game = state.rules, module_of(state.rules)
     if not isinstance(pile_text, str):
         raise PositionError("position.pile: expected text like '9@2 9@3'")
     for token in pile_text.split():
@@ -196,12 +223,15 @@ def read_position(data: Any, make: Callable[[Rules, int], C]) -> C:
             raise PositionError(f"position.pile: {card_text} is a clear card and cannot lie on the pile (R9)")
         if card in game.OFF_PILE:
             raise PositionError(f"position.pile: {card_text} {game.OFF_PILE[card]}")
-        if not by.isdecimal() or int(by) >= n:
+        if not by.isdecimal() or int(by) >= rules.players:
             raise PositionError(f"position.pile: {token!r} needs the seat that laid it, like 9@2")
         state.pile.append(card)
         state.pile_by.append(int(by))
-    state.cleared = _counts(data.get("cleared", ""), "position.cleared", rules)
-    _place_undealt(state, data.get("undealt"))
+
+
+def _read_phase(state: Core, data: dict[str, Any]) -> None:
+    """The step the turn is at and the stacks waiting on it (R17, R22)."""
+    game = module_of(state.rules)
     phase = data.get("phase", PHASE_PLAY)
     if phase not in game.PHASES:
         *others, last = game.PHASES
@@ -219,20 +249,25 @@ def read_position(data: Any, make: Callable[[Rules, int], C]) -> C:
             f" {phase!r} (R17, R22)"
         )
     game.offered(state)[:] = [k - 1 for k in exposed]
-    if "winner" in data:
-        state.winner = _int(data, "winner", "position", 0, n - 1)
-    stalemate = data.get("stalemate", False)
-    if not isinstance(stalemate, bool):
-        raise PositionError(f"position.stalemate: expected true or false, got {stalemate!r}")
-    state.stalemate = stalemate
-    _check_play(state)
-    return state
 
 
 def _check_play(state: Core) -> None:
     """What no game reaches: a run of four on the pile, stacks deeper than dealt or turned face-down again, a seat
     out of cards that did not win, a winner still holding cards, a gamble without Risk Play (R5, R10, R14, R17)."""
-    game, rules = module_of(state.rules), state.rules
+    _check_runs(state)
+    for seat in range(state.players):
+        _check_seat(state, seat)
+    if state.over and state.phase != PHASE_PLAY:
+        raise PositionError(
+            f"position.phase: a finished hand leaves no step open: not {state.phase!r} but 'play' (R14, R22)"
+        )
+    if state.phase == "gamble" and not state.rules.risk_play:
+        raise PositionError("position.phase: 'gamble' needs Risk Play on (R17)")
+
+
+def _check_runs(state: Core) -> None:
+    """No run of four lies on the pile (R10)."""
+    game = module_of(state.rules)
     # a last play that goes out ends the hand before its run clears (R14), and a landed blind card waits for its
     # additions before a natural clear is judged (R13): only then may the top run reach four
     pile = state.pile
@@ -244,28 +279,26 @@ def _check_play(state: Core) -> None:
         ends_here = last or game.run(pile[: end + 1]) <= run
         if ends_here and run >= 4 and not (last and top_may_run):
             raise PositionError("position.pile: four or more of a rank lie together; they would have cleared (R10)")
+
+
+def _check_seat(state: Core, seat: int) -> None:
+    """A seat's stacks as dealt (face-down cards under face-up ones), and its cards against the winner (R5, R14)."""
+    game, rules = module_of(state.rules), state.rules
     depth = len(game.layout(rules, [1] * (3 * STACKS))[0])  # the deal's stack depth (two in CUT, three in Clear 4)
-    for seat in range(state.players):
-        where = f"position.seats[{seat}]"
-        for k, stack in enumerate(state.stacks[seat]):
-            if len(stack) > depth:
-                raise PositionError(f"{where}.stacks[{k}]: {len(stack)} cards; a {game.NAME} stack holds {depth}")
-            faces = [bool(card & UP) for card in stack]
-            if faces != sorted(faces):
-                raise PositionError(f"{where}.stacks[{k}]: a face-down card lies on a face-up one")
-        empty = not state.hand_count[seat] and not any(state.stacks[seat])
-        # a PUSH turned up blind as the last card still names its seat before the hand ends (R14, R22)
-        pushing = state.phase == PHASE_PUSH and seat == state.turn
-        if empty and state.winner is None and not state.stalemate and not pushing:
-            raise PositionError(f"{where}: holds no cards, but the hand has no winner (R14)")
-        if state.winner == seat and not empty:
-            raise PositionError(f"position.winner: seat {seat} still holds cards (R14)")
-    if state.over and state.phase != PHASE_PLAY:
-        raise PositionError(
-            f"position.phase: a finished hand leaves no step open: not {state.phase!r} but 'play' (R14, R22)"
-        )
-    if state.phase == "gamble" and not rules.risk_play:
-        raise PositionError("position.phase: 'gamble' needs Risk Play on (R17)")
+    where = f"position.seats[{seat}]"
+    for k, stack in enumerate(state.stacks[seat]):
+        if len(stack) > depth:
+            raise PositionError(f"{where}.stacks[{k}]: {len(stack)} cards; a {game.NAME} stack holds {depth}")
+        faces = [bool(card & UP) for card in stack]
+        if faces != sorted(faces):
+            raise PositionError(f"{where}.stacks[{k}]: a face-down card lies on a face-up one")
+    empty = not state.hand_count[seat] and not any(state.stacks[seat])
+    # a PUSH turned up blind as the last card still names its seat before the hand ends (R14, R22)
+    pushing = state.phase == PHASE_PUSH and seat == state.turn
+    if empty and state.winner is None and not state.stalemate and not pushing:
+        raise PositionError(f"{where}: holds no cards, but the hand has no winner (R14)")
+    if state.winner == seat and not empty:
+        raise PositionError(f"position.winner: seat {seat} still holds cards (R14)")
 
 
 def _stack(text: Any, where: str) -> list[int]:

@@ -2,7 +2,7 @@
 
 A :class:`State` is the shared table of :class:`~cut_tutor.engine.core.Core` with its game's rules: every call
 that depends on the rules goes to the game's module (:mod:`~cut_tutor.engine.cut` or
-:mod:`~cut_tutor.engine.clear4`), found once by ``rules.game`` in :data:`~cut_tutor.engine.games.GAMES`.
+:mod:`~cut_tutor.engine.clear4`), found once by ``rules.game`` in :data:`~cut_tutor.engine.games.GAME_MODULES`.
 
 A :class:`State` never draws random numbers after the deal: every blind card is already in place,
 so a hand is fully reproduced by its deal code and its moves.

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from .cards import CLEAR_CARD, JOKER, WILD, card_name
 from .moves import ADD, CLEAR, FLIP, GAMBLE, PLAY, PUSH, TAKE, TURNUP, Move
@@ -177,38 +177,74 @@ def combo_label(move: Move, stack: int, play: str) -> str:
     return f"{play} + {move_label(Move(GAMBLE, stacks=(stack,)))}"
 
 
+class _Asked(NamedTuple):
+    """What a button's text is asked for: the move, the game, whether it clears, the seats' names, whether to name a
+    clear play's cards (``detail``) and the piles a play draws on (``place``), and the card a blind play landed."""
+
+    move: Move
+    game: str
+    clears: bool
+    names: Sequence[str] | None
+    detail: bool
+    place: bool
+    landed: int
+
+
+def _played(asked: _Asked) -> str:
+    """A play, or the cards added to a landed blind card (R13; Clear 4's JOKERs joining, R22)."""
+    move, game, kind = asked.move, asked.game, asked.move.kind
+    where = _where(move) if asked.place else ""
+    clear = " — clear" if asked.clears else ""
+    if kind == ADD and game == CUT:  # R13: the landed card is card 1, and each choice counts it
+        rank = move.rank or asked.landed
+        return f"Play {move.size + 1}× {face(rank) if rank else 'turned card'}{where}{clear}"
+    if kind == ADD and not move.size:
+        return "Add none"
+    jokers = f" + {move.jokers}× {face(WILD, game)}" if move.jokers else ""  # Clear 4's JOKERs joining (R22)
+    return f"{kind.capitalize()} {move.size - move.jokers}× {face(move.rank, game)}{jokers}{where}{clear}"
+
+
+def _pushed(asked: _Asked) -> str:
+    """Clear 4's PUSH card, sending the pile to a seat (R22)."""
+    return f"Push to {seat_name(asked.move.to, asked.names)}{_where(asked.move)}"
+
+
+def _cleared(asked: _Asked) -> str:
+    """A clear play: CUT's 10s and Jokers (R9), or Clear 4's one CLEAR card at a time (R22)."""
+    move = asked.move
+    if asked.game == CLEAR4:
+        return f"Play {face(CLEAR_CARD, asked.game)}{_where(move)}"
+    hand = [face(move.rank)] * move.n + [face(JOKER)] * move.jokers if asked.detail else []
+    return f"Play {move.size}× clear{_where(move, hand)}"
+
+
+def _taken(asked: _Asked) -> str:
+    """A take (R11), shown card and all; Clear 4's pass (R22)."""
+    move = asked.move
+    if asked.game == CLEAR4:
+        return "Pass"
+    if not move.rank:
+        return "Take the pile"
+    where = f" from {pile_number(move.stacks[0])}" if move.stacks else ""
+    return f"Take (show {face(move.rank)}{where})"
+
+
+def _stacked(asked: _Asked) -> str:
+    """A card turned on one of the seat's stacks: flip, Risk or turn up."""
+    return f"{STACK_VERBS[asked.move.kind]} {pile_number(asked.move.stacks[0])}"
+
+
+#: Each move kind's button text; DONE, the last kind, ending a run of gambles (R17), reads "Done".
+_WORDED = {PLAY: _played, ADD: _played, PUSH: _pushed, CLEAR: _cleared, TAKE: _taken,
+           **dict.fromkeys(STACK_VERBS, _stacked)}  # fmt: skip
+
+
 def _label(
     move: Move, game: str, clears: bool, names: Sequence[str] | None, detail: bool, place: bool = True, landed: int = 0
 ) -> str:
     """The button text; ``place`` names the piles a play draws on, ``detail`` the cards of a clear play."""
-    kind = move.kind
-    if kind == ADD and game == CUT:  # R13: the landed card is card 1, and each choice counts it
-        rank = move.rank or landed
-        cards = f"{move.size + 1}× {face(rank) if rank else 'turned card'}"
-        return f"Play {cards}{_where(move) if place else ''}" + (" — clear" if clears else "")
-    if kind in (PLAY, ADD):
-        if kind == ADD and not move.size:
-            return "Add none"
-        jokers = f" + {move.jokers}× {face(WILD, game)}" if move.jokers else ""  # Clear 4's JOKERs joining (R22)
-        cards = f"{move.size - move.jokers}× {face(move.rank, game)}{jokers}"
-        return f"{kind.capitalize()} {cards}{_where(move) if place else ''}" + (" — clear" if clears else "")
-    if kind == PUSH:
-        return f"Push to {seat_name(move.to, names)}{_where(move)}"
-    if kind == CLEAR:
-        if game == CLEAR4:  # one CLEAR card at a time (R22)
-            return f"Play {face(CLEAR_CARD, game)}{_where(move)}"
-        hand = [face(move.rank)] * move.n + [face(JOKER)] * move.jokers if detail else []
-        return f"Play {move.size}× clear{_where(move, hand)}"
-    if kind == TAKE:
-        if game == CLEAR4:
-            return "Pass"
-        if not move.rank:
-            return "Take the pile"
-        where = f" from {pile_number(move.stacks[0])}" if move.stacks else ""
-        return f"Take (show {face(move.rank)}{where})"
-    if kind in STACK_VERBS:
-        return f"{STACK_VERBS[kind]} {pile_number(move.stacks[0])}"
-    return "Done"  # DONE: the last kind, ending a run of gambles (R17)
+    worded = _WORDED.get(move.kind)
+    return "Done" if worded is None else worded(_Asked(move, game, clears, names, detail, place, landed))
 
 
 def _where(move: Move, cards: Sequence[str] = ()) -> str:

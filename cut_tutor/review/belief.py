@@ -18,6 +18,7 @@ from typing import Any
 from ..analysis import Deals
 from ..engine.cards import KING, RANK_MASK, UP, card_name
 from ..engine.rules import Rules
+from ..engine.state import State
 from ..engine.view import unseen
 
 #: Samples of consistent deals behind each chance, by default.
@@ -52,21 +53,25 @@ class Belief:
     samples: int
 
 
+def _opponent(info: Mapping[str, Any]) -> Opponent:
+    """What the seat to move sees of one opponent in ``info`` (its entry in the view's seats)."""
+    shown = [c for stack in info["stacks"] for c in stack if c is not None]
+    return Opponent(info["seat"], list(info["known"]), shown, info["hand_count"], info["cards_left"], info.get("above"))
+
+
+def _next_cards(state: State, seat: int) -> list[int]:
+    """The ranks ``seat`` could play from in a sampled ``state``: its hand, or when that is empty its face-up
+    stack tops (R7)."""
+    cards = [rank for rank, count in enumerate(state.hands[seat]) if count]
+    if not cards:
+        cards = [top & RANK_MASK for top in (s[-1] for s in state.stacks[seat] if s) if top & UP]
+    return cards
+
+
 def belief(view: Mapping[str, Any], samples: int = SAMPLES, seed: int = 0) -> Belief:
     """The belief data of the seat to move in ``view`` (the chances need the deals :class:`Deals` samples)."""
     me, players = view["seat"], view["players"]
-    opponents = [
-        Opponent(
-            info["seat"],
-            list(info["known"]),
-            [c for stack in info["stacks"] for c in stack if c is not None],
-            info["hand_count"],
-            info["cards_left"],
-            info.get("above"),
-        )
-        for info in view["seats"]
-        if info["seat"] != me
-    ]
+    opponents = [_opponent(info) for info in view["seats"] if info["seat"] != me]
     pool = unseen(dict(view))
     names = {card_name(rank): count for rank, count in enumerate(pool) if rank and count}
     rules = Rules.from_dict(view["rules"])
@@ -77,9 +82,7 @@ def belief(view: Mapping[str, Any], samples: int = SAMPLES, seed: int = 0) -> Be
     hits = dict.fromkeys(tops, 0)
     for _ in range(samples):
         state = deals.sample(rng)
-        cards = [rank for rank, count in enumerate(state.hands[nxt]) if count]
-        if not cards:  # an empty hand plays from its face-up stack tops (R7)
-            cards = [top & RANK_MASK for top in (s[-1] for s in state.stacks[nxt] if s) if top & UP]
+        cards = _next_cards(state, nxt)
         for top in tops:  # clear and special cards (codes above the King) play on anything
             hits[top] += any(playable_any[c] or c > KING or c <= top for c in cards)
     return Belief(me, nxt, opponents, names, {top: round(hits[top] / samples, 3) for top in tops}, samples)

@@ -297,6 +297,30 @@ def measured(result: Analysis, move: Move) -> Measured:
                     best.low, best.high, mine.low, mine.high)  # fmt: skip
 
 
+def _summary(
+    decisions: list[Decision],
+    seat: int,
+    points: int,
+    average: float,
+    first: float,
+    thresholds: tuple[tuple[str, float], ...],
+) -> Summary:
+    """A hand's summary from its decisions; ``first`` is the expected points at the first analysed ply, so the
+    deal's luck is what the deal gave against the seat's average."""
+    luck_deal = round(average - first, 3)
+    luck_blind = round(sum(d.luck for d in decisions if d.luck_kind == "blind"), 3)
+    luck_play = round(sum(d.luck for d in decisions if d.luck_kind == "play"), 3)
+    graded = {name: sum(d.grade == name for d in decisions) for name, _ in thresholds}
+    return Summary(
+        seat=seat, points=points, average=round(average, 3), lost=round(sum(d.loss for d in decisions), 3),
+        lost_to_mistakes=round(sum(d.loss for d in decisions if d.grade is not None), 3),
+        accuracy=round(sum(accuracy_of(d.loss if d.loss_low > 0 else 0.0) for d in decisions) / len(decisions), 1)
+        if decisions else 100.0,
+        luck=round(luck_deal + luck_blind + luck_play, 3), luck_deal=luck_deal, luck_blind=luck_blind,
+        luck_play=luck_play, decisions=len(decisions), graded=graded,
+    )  # fmt: skip
+
+
 def summarise(
     found: list[tuple[int, Analysis]],
     moves: list[Move],
@@ -336,18 +360,7 @@ def summarise(
             )
         )
     first = figures[0].expected if figures else float(points)
-    luck_deal = round(average - first, 3)
-    luck_blind = round(sum(d.luck for d in decisions if d.luck_kind == "blind"), 3)
-    luck_play = round(sum(d.luck for d in decisions if d.luck_kind == "play"), 3)
-    graded = {name: sum(d.grade == name for d in decisions) for name, _ in thresholds}
-    summary = Summary(
-        seat=seat, points=points, average=round(average, 3), lost=round(sum(d.loss for d in decisions), 3),
-        lost_to_mistakes=round(sum(d.loss for d in decisions if d.grade is not None), 3),
-        accuracy=round(sum(accuracy_of(d.loss if d.loss_low > 0 else 0.0) for d in decisions) / len(decisions), 1)
-        if decisions else 100.0,
-        luck=round(luck_deal + luck_blind + luck_play, 3), luck_deal=luck_deal, luck_blind=luck_blind,
-        luck_play=luck_play, decisions=len(decisions), graded=graded,
-    )  # fmt: skip
+    summary = _summary(decisions, seat, points, average, first, thresholds)
     return HandReview(decisions, summary)
 
 

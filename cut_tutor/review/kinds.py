@@ -13,7 +13,7 @@ The guide's *Hand review* page lists them; their words are in :data:`~cut_tutor.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from typing import Any
 
 from ..engine import replay, view
@@ -21,9 +21,6 @@ from ..engine.cards import KING, parse_card
 from ..engine.moves import ADD, CLEAR, DONE, FLIP, GAMBLE, PLAY, PUSH, TAKE, TURNUP, Move
 from .hand import HandReview
 
-#: Every kind, in the order a count of them is listed (a table's columns, the teacher's summary).
-KINDS = ("took", "missed_take", "spent_clear", "held_clear", "blind", "held_blind", "turned_up", "missed_turn_up",
-         "push", "held_push", "adding", "split", "too_many", "higher", "lower", "board", "other")  # fmt: skip
 #: A card turned face down from the seat's own stacks: a blind play (R12), a gamble (R17), Clear 4's final card.
 _BLIND = (FLIP, GAMBLE)
 
@@ -37,41 +34,102 @@ def _held(seen: Mapping[str, Any], rank: int) -> int:
     return sum(parse_card(card) == rank for card in seen["hand"])
 
 
+#: A test of a move against the best one, in the position the seat saw.
+_Test = Callable[[Move, Move, Mapping[str, Any]], bool]
+
+
+def _chose(kinds: Collection[str]) -> _Test:
+    """The move is of one of ``kinds`` and the best is not."""
+
+    def chose(mine: Move, top: Move, seen: Mapping[str, Any]) -> bool:
+        return mine.kind in kinds and top.kind not in kinds
+
+    return chose
+
+
+def _missed(kinds: Collection[str]) -> _Test:
+    """The best is of one of ``kinds`` and the move is not."""
+
+    def missed(mine: Move, top: Move, seen: Mapping[str, Any]) -> bool:
+        return top.kind in kinds and mine.kind not in kinds
+
+    return missed
+
+
+def _pushed(mine: Move, top: Move, seen: Mapping[str, Any]) -> bool:
+    return mine.kind == PUSH
+
+
+def _held_push(mine: Move, top: Move, seen: Mapping[str, Any]) -> bool:
+    return top.kind == PUSH
+
+
+def _adding(mine: Move, top: Move, seen: Mapping[str, Any]) -> bool:
+    """Both add to a landed blind card (R13), or both end a run of gambles: the count differs."""
+    return mine.kind in (ADD, DONE) and top.kind in (ADD, DONE)
+
+
+def _same_rank(mine: Move, top: Move) -> bool:
+    return mine.kind == PLAY and top.kind == PLAY and mine.rank == top.rank
+
+
+def _split(mine: Move, top: Move, seen: Mapping[str, Any]) -> bool:
+    """Fewer cards of the best rank than the best play, keeping some of them back in the hand."""
+    return _same_rank(mine, top) and mine.size < top.size and mine.n < _held(seen, mine.rank)
+
+
+def _too_many(mine: Move, top: Move, seen: Mapping[str, Any]) -> bool:
+    return _same_rank(mine, top) and mine.size > top.size
+
+
+def _ranked(mine: Move, top: Move) -> bool:
+    """Both play ranked cards, not wild ones."""
+    return mine.kind == PLAY and top.kind == PLAY and max(mine.rank, top.rank) <= KING
+
+
+def _higher(mine: Move, top: Move, seen: Mapping[str, Any]) -> bool:
+    return _ranked(mine, top) and mine.rank > top.rank
+
+
+def _lower(mine: Move, top: Move, seen: Mapping[str, Any]) -> bool:
+    return _ranked(mine, top) and mine.rank < top.rank
+
+
+def _board(mine: Move, top: Move, seen: Mapping[str, Any]) -> bool:
+    """The best rank and count, drawn from other Board piles."""
+    return _same_rank(mine, top) and mine.stacks != top.stacks
+
+
+#: Each kind with its test, in the order they are tried; a mistake none of them names is "other".
+_TESTS: tuple[tuple[str, _Test], ...] = (
+    ("took", _chose((TAKE,))),
+    ("missed_take", _missed((TAKE,))),
+    ("spent_clear", _chose((CLEAR,))),
+    ("held_clear", _missed((CLEAR,))),
+    ("blind", _chose(_BLIND)),
+    ("held_blind", _missed(_BLIND)),
+    ("turned_up", _chose((TURNUP,))),
+    ("missed_turn_up", _missed((TURNUP,))),
+    ("push", _pushed),
+    ("held_push", _held_push),
+    ("adding", _adding),
+    ("split", _split),
+    ("too_many", _too_many),
+    ("higher", _higher),
+    ("lower", _lower),
+    ("board", _board),
+)
+#: Every kind, in the order a count of them is listed (a table's columns, the teacher's summary).
+KINDS = (*(name for name, _ in _TESTS), "other")
+
+
 def kind(move: Move | str, best: Move | str, seen: Mapping[str, Any]) -> str | None:
     """The kind of mistake ``move`` is against ``best`` in the position the seat saw (``seen``: its view), ``None``
     when it is the best move. The first kind that is true, in :data:`KINDS` order, names it."""
     mine, top = _move(move), _move(best)
     if mine == top:
         return None
-    pairs = (
-        ("took", mine.kind == TAKE and top.kind != TAKE),
-        ("missed_take", top.kind == TAKE and mine.kind != TAKE),
-        ("spent_clear", mine.kind == CLEAR and top.kind != CLEAR),
-        ("held_clear", top.kind == CLEAR and mine.kind != CLEAR),
-        ("blind", mine.kind in _BLIND and top.kind not in _BLIND),
-        ("held_blind", top.kind in _BLIND and mine.kind not in _BLIND),
-        ("turned_up", mine.kind == TURNUP and top.kind != TURNUP),
-        ("missed_turn_up", top.kind == TURNUP and mine.kind != TURNUP),
-        ("push", mine.kind == PUSH),
-        ("held_push", top.kind == PUSH),
-        ("adding", mine.kind in (ADD, DONE) and top.kind in (ADD, DONE)),
-    )
-    found = next((name for name, true in pairs if true), None)
-    if found is not None:
-        return found
-    if mine.kind == PLAY and top.kind == PLAY and mine.rank == top.rank:
-        if mine.size < top.size and mine.n < _held(seen, mine.rank):
-            return "split"
-        if mine.size > top.size:
-            return "too_many"
-        if mine.stacks != top.stacks:
-            return "board"
-    if mine.kind == PLAY and top.kind == PLAY and max(mine.rank, top.rank) <= KING:  # ranked cards, not wild ones
-        if mine.rank > top.rank:
-            return "higher"
-        if mine.rank < top.rank:
-            return "lower"
-    return "other"
+    return next((name for name, test in _TESTS if test(mine, top, seen)), "other")
 
 
 def hand_kinds(record: Mapping[str, Any], hand: HandReview) -> dict[int, str]:

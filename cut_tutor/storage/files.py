@@ -225,6 +225,43 @@ def read_save(path: str | os.PathLike[str]) -> dict[str, Any]:
     return _parse(text, path)
 
 
+def _saved_game(path: Path, data: dict[str, Any], saved: Rules) -> Game:
+    """The game a save's header describes (rules, seed, names, id, finished hands), before its current hand."""
+    _check_shape(data, saved.players)
+    first = data.get("first")  # the deal code of the first hand, for a game dealt from one
+    if first is not None:
+        _typed(first, str, "first")
+    game = Game(saved, int(data["seed"]), list(data["names"]), first)
+    if "uid" in data:  # saves from before games carried an id become a game of their own
+        game.uid = _typed(data["uid"], str, "uid")
+        if not game.uid.isalnum() or len(game.uid) > 64:
+            raise SaveError(path, f"uid {game.uid[:64]!r} is not a game id; the file has been kept")
+    game.automated = [bool(a) for a in data["automated"]]
+    game.results = [HandResult.from_dict(r) for r in data["results"]]
+    return game
+
+
+def _resume_hand(path: Path, game: Game, hand: dict[str, Any]) -> None:
+    """Deal the save's current hand again and replay its moves, checking each against the seed and the rules."""
+    game.dealer = int(hand["dealer"])
+    if not 0 <= game.dealer < game.rules.players:
+        raise SaveError(path, f"hand.dealer {game.dealer} is not one of the {game.rules.players} seats")
+    # a save made just after a hand ended holds that hand, already in ``results``
+    number = int(hand["number"])
+    if number not in (len(game.results), len(game.results) + 1) or number < 1:
+        raise SaveError(path, f"hand.number {number} does not follow the {len(game.results)} finished hands")
+    game.state = game.deal_hand(number)
+    if game.state.deal_code != hand["deal"]:
+        raise SaveError(path, f"the current hand's deal {hand['deal']} does not match the seed")
+    for index, text in enumerate(hand["moves"]):
+        try:
+            game.play(Move.parse(str(text)))
+        except (MoveSyntaxError, IllegalMoveError) as exc:
+            raise SaveError(path, f"hand.moves[{index}]: {exc}; the file has been kept") from None
+    if number == len(game.results) and not game.state.over:
+        raise SaveError(path, f"hand {number} is recorded as finished but its moves do not finish it")
+
+
 def load_game(path: str | os.PathLike[str], rules: Rules | None = None) -> Game:
     """Resume a saved game exactly; refuses a save made under rules other than ``rules``."""
     path = Path(path)
@@ -234,35 +271,8 @@ def load_game(path: str | os.PathLike[str], rules: Rules | None = None) -> Game:
         if rules is not None and saved != rules:
             changed = [k for k, v in rules.to_dict().items() if saved.to_dict()[k] != v]
             raise SaveError(path, f"saved under different rules ({', '.join(changed)}); not reopened")
-        _check_shape(data, saved.players)
-        first = data.get("first")  # the deal code of the first hand, for a game dealt from one
-        if first is not None:
-            _typed(first, str, "first")
-        game = Game(saved, int(data["seed"]), list(data["names"]), first)
-        if "uid" in data:  # saves from before games carried an id become a game of their own
-            game.uid = _typed(data["uid"], str, "uid")
-            if not game.uid.isalnum() or len(game.uid) > 64:
-                raise SaveError(path, f"uid {game.uid[:64]!r} is not a game id; the file has been kept")
-        game.automated = [bool(a) for a in data["automated"]]
-        game.results = [HandResult.from_dict(r) for r in data["results"]]
-        hand = data["hand"]
-        game.dealer = int(hand["dealer"])
-        if not 0 <= game.dealer < saved.players:
-            raise SaveError(path, f"hand.dealer {game.dealer} is not one of the {saved.players} seats")
-        # a save made just after a hand ended holds that hand, already in ``results``
-        number = int(hand["number"])
-        if number not in (len(game.results), len(game.results) + 1) or number < 1:
-            raise SaveError(path, f"hand.number {number} does not follow the {len(game.results)} finished hands")
-        game.state = game.deal_hand(number)
-        if game.state.deal_code != hand["deal"]:
-            raise SaveError(path, f"the current hand's deal {hand['deal']} does not match the seed")
-        for index, text in enumerate(hand["moves"]):
-            try:
-                game.play(Move.parse(str(text)))
-            except (MoveSyntaxError, IllegalMoveError) as exc:
-                raise SaveError(path, f"hand.moves[{index}]: {exc}; the file has been kept") from None
-        if number == len(game.results) and not game.state.over:
-            raise SaveError(path, f"hand {number} is recorded as finished but its moves do not finish it")
+        game = _saved_game(path, data, saved)
+        _resume_hand(path, game, data["hand"])
     except (KeyError, TypeError, ValueError) as exc:
         if isinstance(exc, SaveError):
             raise

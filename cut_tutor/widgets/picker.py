@@ -30,7 +30,7 @@ if TYPE_CHECKING:  # imported when Card Clear is first picked: a kernel starts w
 
 CARD_CLEAR = "Card Clear"
 #: The games, in the order the picker offers them: CUT and Clear 4 are presets of the GameApp.
-GAMES: tuple[str, ...] = (CUT, CLEAR4, CARD_CLEAR)
+PICKER_CHOICES: tuple[str, ...] = (CUT, CLEAR4, CARD_CLEAR)
 #: Card Clear's progress file in the learner's home, beside the table game's history.
 PROGRESS_FILE = "cardclear.sqlite"
 #: The GameApp preset each table game picks when the setup is of the other game.
@@ -44,7 +44,7 @@ class GamePicker:
         self.game_app = game_app
         self.board = board
         # one slim row, no label (the game names say what it is), so the table below still fits a laptop screen
-        self.choice = w.ToggleButtons(options=list(GAMES), value=CUT, style={"button_width": "auto"},
+        self.choice = w.ToggleButtons(options=list(PICKER_CHOICES), value=CUT, style={"button_width": "auto"},
                                       layout=w.Layout(margin="0 0 2px 0"),
                                       tooltips=["CUT, the card game", "Clear 4, CUT's rules preset",
                                                 "Card Clear, the 6×6 poker-hand puzzle"])  # fmt: skip
@@ -81,8 +81,8 @@ class GamePicker:
 
     def pick(self, name: str) -> None:
         """Show a game: CUT or Clear 4 picks that preset on the table game, Card Clear shows its board."""
-        if name not in GAMES:
-            raise ValueError(f"unknown game {name!r}: the games are " + ", ".join(GAMES))
+        if name not in PICKER_CHOICES:
+            raise ValueError(f"unknown game {name!r}: the games are " + ", ".join(PICKER_CHOICES))
         if self.choice.value != name:
             self.choice.value = name  # its observer picks the game, as a click does
             return

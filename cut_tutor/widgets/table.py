@@ -182,20 +182,10 @@ def table_data(
         return {"mode": "idle", "status": status, "last": last, "links": dict(links or {})}
     know = Knowledge.from_view(seen)
     clear4 = know.rules.clear4
-    actions: list[dict[str, Any]] = []
     labels: dict[Move, str] = {}
     if know.legal and mode in ("play", "study"):  # study: a past position's moves, to choose one (nothing else)
         labels = _labels(know, know.legal, names)
-        for move, label in labels.items():
-            used = move_cards(move, clear4)
-            action: dict[str, Any] = {"move": str(move), "label": label, "cards": used}
-            if move.kind == PUSH:
-                action["to"] = move.to  # the page offers these as a seat picker
-            if move.stacks:  # the stack whose numbered badge the button matches (R13, R17)
-                action["stack"] = move.stacks[-1]
-            actions.append(action)
-            if mode == "play":  # a study asks for one decision: the gamble after it is another
-                actions.extend(_risk_combos(know, move, label, used))
+    actions = [action for move, label in labels.items() for action in _actions(know, move, label, mode)]
     return {
         "mode": mode,
         "seat": know.seat,
@@ -204,15 +194,7 @@ def table_data(
         "colours": list(colours),
         "automated": [bool(a) for a in automated] or [False] * seen["players"],
         "actions": actions,
-        "highlight": (
-            {
-                "move": str(highlight),
-                "label": labels[highlight] if highlight in labels else move_label(highlight, seen, names),
-                "cards": move_cards(highlight, clear4),
-            }
-            if highlight is not None and know.legal
-            else None
-        ),
+        "highlight": _highlight(highlight, know, seen, labels, names),
         # a play chosen from the analysis table: the page picks its cards, as if you had pressed them
         "selected": {"move": str(selected), "cards": move_cards(selected, clear4)} if selected in labels else None,
         # Dim non-playable Cards: a card only a take would show is not playable, so it is dimmed too
@@ -231,6 +213,29 @@ def table_data(
         "history": list(history),
         "links": dict(links or {}),
     }
+
+
+def _actions(know: Knowledge, move: Move, label: str, mode: str) -> list[dict[str, Any]]:
+    """The buttons for one legal move: the move itself and, in play, the gambles that may follow it (R17)."""
+    used = move_cards(move, know.rules.clear4)
+    action: dict[str, Any] = {"move": str(move), "label": label, "cards": used}
+    if move.kind == PUSH:
+        action["to"] = move.to  # the page offers these as a seat picker
+    if move.stacks:  # the stack whose numbered badge the button matches (R13, R17)
+        action["stack"] = move.stacks[-1]
+    if mode == "play":  # a study asks for one decision: the gamble after it is another
+        return [action, *_risk_combos(know, move, label, used)]
+    return [action]
+
+
+def _highlight(
+    highlight: Move | None, know: Knowledge, seen: Mapping[str, Any], labels: Mapping[Move, str], names: Sequence[str]
+) -> dict[str, Any] | None:
+    """The move the coach points at, with its label and the cards it spends; none when the seat has no move."""
+    if highlight is None or not know.legal:
+        return None
+    label = labels[highlight] if highlight in labels else move_label(highlight, seen, names)
+    return {"move": str(highlight), "label": label, "cards": move_cards(highlight, know.rules.clear4)}
 
 
 def _adding(know: Knowledge) -> dict[str, Any] | None:
@@ -306,6 +311,55 @@ class TableWidget(anywidget.AnyWidget):
         )
 
 
+def _text(kind: str, content: dict[str, Any]) -> str:
+    """The short text a ``move``, ``select``, ``key``, ``theme``, ``layout`` or ``board`` message carries."""
+    field = {"select": "move", "board": "code"}.get(kind, kind)
+    value = content.get(field)
+    if kind == "board" and isinstance(value, str) and len(value) > _MAX_TEXT:
+        # A link's code too long to name any deal: Card Clear's board says what is wrong with it, shortened.
+        return value[:_MAX_TEXT] + "…"
+    if not isinstance(value, str) or not value or len(value) > _MAX_TEXT:
+        raise IntentError(f"'{kind}' needs a short text field '{field}'")
+    if kind == "theme" and value not in ("light", "dark"):
+        raise IntentError("the theme is 'light' or 'dark'")
+    if kind == "layout" and value not in LAYOUTS:
+        raise IntentError("the layout is 'auto', 'table' or 'stacked'")
+    return value
+
+
+def _combo(kind: str, content: dict[str, Any]) -> tuple[Any, Any]:
+    """A play and the gamble that follows it, as one button (R17)."""
+    pair = content.get("move"), content.get("then")
+    if not all(isinstance(v, str) and v and len(v) <= _MAX_TEXT for v in pair):
+        raise IntentError("'combo' needs short text fields 'move' and 'then'")
+    return pair
+
+
+def _automate(kind: str, content: dict[str, Any]) -> bool:
+    """Whether the seat's turns are played for it."""
+    value = content.get("on")
+    if not isinstance(value, bool):
+        raise IntentError("'automate' needs a true/false field 'on'")
+    return value
+
+
+def _ready(kind: str, content: dict[str, Any]) -> tuple[Any, Any]:
+    """The page is drawn; it names the learner whose browser it is and its tab, when it knows them."""
+    names = content.get("learner"), content.get("tab")
+    if any(name is not None and (not isinstance(name, str) or not name or len(name) > _MAX_TEXT) for name in names):
+        raise IntentError("'ready' takes short text fields 'learner' and 'tab'")
+    return names
+
+
+#: The intents that carry a value, each with the function that checks and reads it; the others carry none.
+_READERS: dict[str, Callable[[str, dict[str, Any]], Any]] = {
+    **dict.fromkeys(("move", "select", "key", "theme", "layout", "board"), _text),
+    "combo": _combo,
+    "automate": _automate,
+    "ready": _ready,
+}
+
+
 def parse_intent(content: Any) -> tuple[str, Any]:
     """Check a page message's shape: ``{"type": ..., ...}`` with the field its type needs."""
     if not isinstance(content, dict):
@@ -313,32 +367,5 @@ def parse_intent(content: Any) -> tuple[str, Any]:
     kind = content.get("type")
     if not isinstance(kind, str) or kind not in INTENTS:
         raise IntentError(f"unknown request type {str(kind)[:_MAX_TEXT]!r}")
-    if kind in ("move", "select", "key", "theme", "layout", "board"):
-        field = {"select": "move", "board": "code"}.get(kind, kind)
-        value = content.get(field)
-        if kind == "board" and isinstance(value, str) and len(value) > _MAX_TEXT:
-            # A link's code too long to name any deal: Card Clear's board says what is wrong with it, shortened.
-            return kind, value[:_MAX_TEXT] + "…"
-        if not isinstance(value, str) or not value or len(value) > _MAX_TEXT:
-            raise IntentError(f"'{kind}' needs a short text field '{field}'")
-        if kind == "theme" and value not in ("light", "dark"):
-            raise IntentError("the theme is 'light' or 'dark'")
-        if kind == "layout" and value not in LAYOUTS:
-            raise IntentError("the layout is 'auto', 'table' or 'stacked'")
-        return kind, value
-    if kind == "combo":  # a play and the gamble that follows it, as one button (R17)
-        pair = content.get("move"), content.get("then")
-        if not all(isinstance(v, str) and v and len(v) <= _MAX_TEXT for v in pair):
-            raise IntentError("'combo' needs short text fields 'move' and 'then'")
-        return kind, pair
-    if kind == "automate":
-        value = content.get("on")
-        if not isinstance(value, bool):
-            raise IntentError("'automate' needs a true/false field 'on'")
-        return kind, value
-    if kind == "ready":  # the page is drawn; it names the learner whose browser it is and its tab, when it knows them
-        names = content.get("learner"), content.get("tab")
-        if any(name is not None and (not isinstance(name, str) or not name or len(name) > _MAX_TEXT) for name in names):
-            raise IntentError("'ready' takes short text fields 'learner' and 'tab'")
-        return kind, names
-    return kind, None
+    reader = _READERS.get(kind)
+    return kind, None if reader is None else reader(kind, content)
