@@ -82,6 +82,7 @@ def refused_or_same(call: Any, *args: Any) -> Any:
 
 @FUZZ
 @given(state=mangled_states())
+@example(state="")  # a text is a seed, as random.Random("") is
 def test_a_broken_state_is_refused_whole(state: Any) -> None:
     outcome = refused_or_same("setstate", state)
     if not isinstance(outcome, Exception):  # accepted: then CPython accepts it too and reads it the same
@@ -89,7 +90,7 @@ def test_a_broken_state_is_refused_whole(state: Any) -> None:
         python.setstate(state)
         native = Native(state)
         assert native.getstate() == python.getstate() and native.gauss() == python.gauss()
-    if not isinstance(state, int):  # an int is a seed to the constructor; anything else, a state read as setstate does
+    if not isinstance(state, (int, str)):  # an int or a text is a seed to the constructor; anything else, a state
         with pytest.raises(REFUSALS) if isinstance(outcome, Exception) else contextlib.nullcontext():
             Native(state)
 
