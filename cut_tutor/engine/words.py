@@ -669,6 +669,16 @@ def review_cells(
     return (str(turn), played, followed_text(coaches), best, loss_text(loss, low, high), grade_text(grade))
 
 
+def aligned(table: Sequence[Sequence[str]]) -> list[str]:
+    """A table as plain text for the command line: its rows' cells in columns two spaces apart.
+
+    >>> aligned([("Turn", "You played"), ("12", "Play 2× 5")])
+    ['Turn  You played', '12    Play 2× 5']
+    """
+    widths = [max(len(row[k]) for row in table) for k in range(len(table[0]))]
+    return ["  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip() for row in table]
+
+
 def analysis_caption(seat: int, policy: str, status: str) -> str:
     """An analysis table's caption in a notebook: whose move, who plays the hands out, and its status line.
 
