@@ -88,7 +88,7 @@ def cmd_advise(args: argparse.Namespace) -> int:
     seat_view = view(state, state.turn)
     coaches = list(COACH_STYLE) if args.coach == "all" else [args.coach]
     for coach in coaches:
-        advice = advise(seat_view, coach, args.level)
+        advice = advise(seat_view, coach, args.level, SEAT_NAMES)
         print(f"{coach} ({args.level}) — {position_title(seat_view, SEAT_NAMES)}")
         rows = [(advice.labels[c.move], *(f"{c.components[k]:.1f}" for k in COMPONENTS), f"{c.total:.1f}",
                  "recommended" if c.move == advice.move else "") for c in advice.candidates]  # fmt: skip

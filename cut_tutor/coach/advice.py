@@ -201,7 +201,7 @@ def advise(
     name = coach if coach in COACH_STYLE else style.name
     text, plan, reason, kept = explain(best, by_turn, view, names, candidates=candidates, coach=name, seat=seat)
     clears = {c.move for c in candidates if c.clears}
-    labels = move_labels([c.move for c in candidates], game=game_of(view), clears=clears, names=names)
+    labels = move_labels([c.move for c in candidates], game=game_of(view), clears=clears, names=names, landed=seat.top)
     return Advice(name, lvl.name, best.move, text, plan, candidates, labels, reason, kept)
 
 
