@@ -51,14 +51,16 @@ class Advice:
         """The play as the table's buttons name it (``Play 2× Q``)."""
         return self.labels[self.move]
 
-    def to_frame(self) -> pd.DataFrame:
-        """One row per legal move: its components, total, and which one is recommended."""
+    def to_frame(self, labels: bool = False) -> pd.DataFrame:
+        """One row per legal move: its components, total, and which one is recommended; the move in its text form
+        (``2×9``), or with ``labels`` as its button reads (``Play 2× 9``), as a learner is shown it."""
         import pandas as pd
 
         rows = [
-            {"move": str(c.move), **c.components, "total": c.total, "recommended": c.move == self.move}
+            {"move": self.labels[c.move] if labels else str(c.move), **c.components, "total": c.total,
+             "recommended": c.move == self.move}
             for c in self.candidates
-        ]
+        ]  # fmt: skip
         return pd.DataFrame(rows, columns=["move", *COMPONENTS, "total", "recommended"])
 
 

@@ -21,7 +21,7 @@ import ipywidgets as w
 from cut_tutor.coach import COACHES, advise
 from cut_tutor.engine import HandResult, Move, Rules, State, codes, record_of, replay, state_from_deal, view
 from cut_tutor.engine.cards import UP, card_name, cards_of
-from cut_tutor.engine.words import count, recommends
+from cut_tutor.engine.words import SEAT_NAMES, count, recommends, seat_name
 
 from .shared import Shown
 from .table import COLOURS, TableWidget, move_label, table_data
@@ -85,7 +85,8 @@ class Replayer(Shown):
             nxt.play(move)
             self.states.append(nxt)
         players = first.players
-        self.names = list(names) if names else [f"Seat {i}" for i in range(players)]
+        # without names, the seats are named as a new setup names them: the record's seat 0 is You
+        self.names = list(names) if names else [seat_name(i, SEAT_NAMES).capitalize() for i in range(players)]
         self.colours = list(colours) if colours else list(COLOURS.values())[:players]
         self.coach = coach
         self.level = level
