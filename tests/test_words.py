@@ -132,6 +132,23 @@ class TestLabels:
         assert sorted(labels.values()) == ["Play 1× 5", "Play 2× 5"]
         assert {m.label for m in analyse(seen, seconds=None, max_rollouts=32).moves} == set(labels.values())
 
+    def test_the_coach_marks_a_clear_as_the_table_does(self) -> None:
+        """R22: two 1s on two 1s clear the pile, four JOKERs on an empty pile do not: the coach's words, and so the
+        analysis', mark the first "— clear" and not the second, as the buttons do and as the engine plays them."""
+        rules = Rules.from_preset(C4, players=2).to_dict()
+        ones = State.from_position({"rules": rules, "turn": 0, "pile": "6@1 A@1 A@1",
+                                    "seats": [{"hand": "A A 9"}, {"hand": "9 9"}]})  # fmt: skip
+        jokers = State.from_position({"rules": rules, "turn": 0, "pile": "",
+                                      "seats": [{"hand": "J* J* J* J* 9"}, {"hand": "9 9"}]})  # fmt: skip
+        for state, text, label in ((ones, "2×A", "Play 2× 1 — clear"), (jokers, "4×J*", "Play 4× JOKER")):
+            seen = view(state, 0)
+            labels = advise(seen).labels
+            assert labels == {m: move_label(m, seen) for m in state.legal_moves()}
+            assert labels[Move.parse(text)] == label
+            played = state.copy()
+            played.play(Move.parse(text))
+            assert (not played.pile) == label.endswith("— clear")
+
     def test_the_analysis_names_the_seat_a_push_goes_to_as_the_table_does(self) -> None:
         """R22: a PUSH sends the pile to a seat, named as the setup names the seats, never "seat 1"."""
         rules = Rules.from_preset(C4, players=3).to_dict()

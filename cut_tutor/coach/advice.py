@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..engine.moves import ADD, PLAY, TAKE, Move
-from ..engine.words import card_word, game_of, move_labels, move_phrase, percent, plural
+from ..engine.words import card_word, game_of, move_phrase, percent, plural
 from ..engine.words import plan as plan_phrase
-from .knowledge import Knowledge
+from .knowledge import Knowledge, move_words
 from .reasons import TIE, Case, Said
 from .reasons import reason as explain_reason
 from .scoring import BUST, COMPONENTS, PRINCIPLE, STRANDED, Candidate
@@ -40,7 +40,7 @@ class Advice:
     text: str
     plan: str | None
     candidates: list[Candidate]
-    #: Every candidate's button text, as the table words it (:func:`~cut_tutor.engine.words.move_labels`).
+    #: Every candidate's button text, as the table words it (:func:`~cut_tutor.coach.knowledge.move_words`).
     labels: dict[Move, str]
     #: The name of the reason the text gives, and the cards it names as kept (:class:`Explanation`).
     reason: str
@@ -202,8 +202,7 @@ def advise(
     best, by_turn = choose(candidates, lvl)
     name = coach if coach in COACH_STYLE else style.name
     text, plan, reason, kept = explain(best, by_turn, view, names, candidates=candidates, coach=name, seat=seat)
-    clears = {c.move for c in candidates if c.clears}
-    labels = move_labels([c.move for c in candidates], game=game_of(view), clears=clears, names=names, landed=seat.top)
+    labels = move_words(seat, [c.move for c in candidates], names)
     return Advice(name, lvl.name, best.move, text, plan, candidates, labels, reason, kept)
 
 
