@@ -50,7 +50,8 @@ class Mutation(NamedTuple):
 
 CUT, CORE, CLEAR4 = "cut_tutor/engine/cut.py", "cut_tutor/engine/core.py", "cut_tutor/engine/clear4.py"
 GAME, VIEW, STATE = "cut_tutor/engine/game.py", "cut_tutor/engine/view.py", "cut_tutor/engine/state.py"
-STORAGE, POSITION, SHELF = "cut_tutor/engine/storage.py", "cut_tutor/engine/position.py", "cut_tutor/engine/saves.py"
+FILES, HISTORY, SHELF = "cut_tutor/storage/files.py", "cut_tutor/storage/history.py", "cut_tutor/storage/saves.py"
+POSITION = "cut_tutor/engine/position.py"
 LOOP, FORM, SHARED = "cut_tutor/widgets/play_loop.py", "cut_tutor/widgets/setup_form.py", "cut_tutor/widgets/shared.py"
 
 MUTATIONS: tuple[Mutation, ...] = (
@@ -101,7 +102,7 @@ MUTATIONS: tuple[Mutation, ...] = (
         "winner-never-deals",
         "rules",
         GAME,
-        "if not game_of(self.rules).WINNER_DEALS or last.winner is None:",
+        "if not module_of(self.rules).WINNER_DEALS or last.winner is None:",
         "if True:",
         RULES,
     ),
@@ -157,7 +158,7 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation(
         "save-mid-turn",
         "saves",
-        STORAGE,
+        FILES,
         "upto = len(state.moves) if state.over else state.turn_start",
         "upto = len(state.moves)",
         SAVES,
@@ -165,7 +166,7 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation(
         "corrupt-overwritten",
         "saves",
-        STORAGE,
+        FILES,
         "    except SaveError:\n        keep_aside(path)\n",
         "    except SaveError:\n        pass\n",
         SAVES,
@@ -173,7 +174,7 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation(
         "shared-temp-name",
         "saves",
-        STORAGE,
+        FILES,
         'fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")',
         'tmp = str(path) + ".tmp"\n    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)',
         SAVES,
@@ -181,15 +182,15 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation(
         "locked-game-dropped",
         "saves",
-        STORAGE,
+        HISTORY,
         "                self.problem = self._explain(exc)\n                return None",
         "                self.problem = self._explain(exc)\n"
         "                self.pending.clear()\n"
         "                return None",
         SAVES,
     ),
-    Mutation("no-lock-retry", "saves", STORAGE, "            time.sleep(pause)", "            raise", SAVES),
-    Mutation("other-rules-resume", "saves", STORAGE, "if rules is not None and saved != rules:", "if False:", SAVES),
+    Mutation("no-lock-retry", "saves", HISTORY, "            time.sleep(pause)", "            raise", SAVES),
+    Mutation("other-rules-resume", "saves", FILES, "if rules is not None and saved != rules:", "if False:", SAVES),
     Mutation(
         "bad-save-not-kept", "saves", SHELF, "    kept = keep_aside(path, load_game)\n", "    kept = None\n", SAVES
     ),
@@ -215,7 +216,7 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation(
         "csv-formula-through",
         "saves",
-        STORAGE,
+        HISTORY,
         """return "'" + text if text.startswith(_FORMULA_START) else text""",
         "return text",
         SAVES,
@@ -247,8 +248,8 @@ MUTATIONS: tuple[Mutation, ...] = (
         "            pass",
         VALID,
     ),
-    Mutation("deep-json-parsed", "validation", STORAGE, "if json_depth(text) > MAX_DEPTH:", "if False:", VALID),
-    Mutation("bool-as-int", "validation", STORAGE, "(kind is int and isinstance(value, bool))", "False", VALID),
+    Mutation("deep-json-parsed", "validation", FILES, "if json_depth(text) > MAX_DEPTH:", "if False:", VALID),
+    Mutation("bool-as-int", "validation", FILES, "(kind is int and isinstance(value, bool))", "False", VALID),
 )
 
 

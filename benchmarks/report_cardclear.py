@@ -14,7 +14,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from cut_tutor.cardclear import LEVELS, State
+from cut_tutor.cardclear import LEVELS, Puzzle
 from cut_tutor.cardclear.hint import POLICIES, solve
 from cut_tutor.cardclear.levels import BANDS
 
@@ -22,7 +22,7 @@ from cut_tutor.cardclear.levels import BANDS
 def play(job: tuple[str, int, int]) -> tuple[str, int, bool, int, int]:
     """One deal played out by one policy: (policy, level, passed, stars, final score)."""
     name, level, deal = job
-    state = State.new(level, deal)
+    state = Puzzle.new(level, deal)
     solve(state, POLICIES[name], random.Random(deal))
     return name, level, state.passed, state.stars, state.final_score
 

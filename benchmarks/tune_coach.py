@@ -223,8 +223,8 @@ def probe(samples: int, specs: list[str]) -> None:
 
 def _choice(view: dict[str, Any], style: Style, level: Level, rule: tuple[str, float] | None = None) -> str:
     """The move Expert:Balanced with these tables, and a probed rule's value added, plays in this view."""
-    seat = Knowledge.from_view(view)
-    cands = evaluate_knowledge(seat, style, level)
+    known = Knowledge.from_view(view)
+    cands = evaluate_knowledge(known, style, level)
     if rule is not None:
         name, weight = rule
         follow = _next_cards(view)
@@ -233,9 +233,9 @@ def _choice(view: dict[str, Any], style: Style, level: Level, rule: tuple[str, f
             if move.kind not in (PLAY, ADD) or not move.size or cand.goes_out or cand.clears:
                 continue
             if name == "block":
-                blocked = follow is not None and not any(c <= move.rank or seat.is_clear[c] for c in follow)
-                cand.total += weight if blocked and seat.next_left > level.hinder_at else 0.0
-            elif (name == "lay_low") == bool(seat.pile):
+                blocked = follow is not None and not any(c <= move.rank or known.is_clear[c] for c in follow)
+                cand.total += weight if blocked and known.next_left > level.hinder_at else 0.0
+            elif (name == "lay_low") == bool(known.pile):
                 cand.total -= weight * move.rank
         cands.sort(key=lambda c: -c.total)
     return str(choose(cands, level)[0].move)
@@ -317,8 +317,8 @@ def fit(deals: int, seed: int) -> None:
     LEVELS["Fitted"] = dataclasses.replace(LEVELS["Expert"], name="Fitted")
     plain = GAMES["CUT"].score
 
-    def scaled(seat: Knowledge, nums: Numbers, move: Move, style: Style, level: Level) -> Candidate:
-        cand = plain(seat, nums, move, style, level)
+    def scaled(known: Knowledge, nums: Numbers, move: Move, style: Style, level: Level) -> Candidate:
+        cand = plain(known, nums, move, style, level)
         if level.name == "Fitted":
             cand.components = {k: v * weights[k] for k, v in cand.components.items()}
         return cand

@@ -10,8 +10,8 @@ _State = tuple[int, tuple[int, ...], float | None]
 class Random:
     """CPython's ``random.Random``, compiled: the same numbers and the same state for a seed."""
 
-    def __init__(self, seed: int | _State) -> None: ...
-    def seed(self, seed: int) -> None: ...
+    def __init__(self, seed: int | str | _State) -> None: ...
+    def seed(self, seed: int | str) -> None: ...
     def getstate(self) -> _State: ...
     def setstate(self, state: _State) -> None: ...
     def random(self) -> float: ...
@@ -48,10 +48,23 @@ class _Policy:
         numbers: dict[str, Any],
     ) -> None: ...
 
+class _Deals:
+    """Where an analysis' hidden cards go (``cut_tutor.analysis.deals.Deals.plan``), dealt per sample in the core."""
+
+    def __init__(
+        self,
+        base: Sequence[int],
+        pool: Sequence[int],
+        first: Sequence[tuple[int, int, Sequence[bool]]],
+        slots: Sequence[tuple[int, bool]],
+    ) -> None: ...
+    def sample(self, stream: str, i: int) -> tuple[list[int], list[int]]: ...
+
 class _Coach:
     """The AI seat's decision (CUT and Clear 4) and rollouts of AI seats on packed positions."""
 
     Policy: type[_Policy]
+    Deals: type[_Deals]
 
     @staticmethod
     def round2(x: float) -> float: ...
@@ -70,6 +83,15 @@ class _Coach:
         policy: _Policy,
         starts: Sequence[Sequence[int]],
         seeds: Sequence[Sequence[int]],
+        moves: Sequence[int],
+        seat: int,
+    ) -> list[list[tuple[int, bool]]]: ...
+    @staticmethod
+    def sampled_rollouts(
+        policy: _Policy,
+        deals: _Deals,
+        stream: str,
+        samples: Sequence[int],
         moves: Sequence[int],
         seat: int,
     ) -> list[list[tuple[int, bool]]]: ...

@@ -28,15 +28,16 @@ from typing import Any
 import pandas as pd
 
 from . import roster
-from .engine import SaveError, read_save
-from .engine.saves import playing
-from .engine.storage import csv_cell, disk_reason
-from .engine.words import kinds_line
 from .identity import HUB_USER, TEACHER_ENV
 from .review import HandReview, progress_frame
 from .review.drills import DRILLS_FILE, review_of
 from .review.progress import COLUMNS as COLUMNS_OF_PROGRESS
 from .review.progress import KIND_COLUMNS, kind_totals
+from .review.words import kinds_line
+from .storage import SaveError, read_save
+from .storage.files import disk_reason
+from .storage.history import csv_cell
+from .storage.saves import playing
 
 #: The columns of :func:`class_summary`; points and busts are the learner's own seat's (the first); ``playing``: a
 #: live tab of theirs plays a game now.

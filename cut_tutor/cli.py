@@ -82,7 +82,8 @@ def cmd_advise(args: argparse.Namespace) -> int:
     words: the turn and the seat as the table names them, each move by its button."""
     from .coach import COACH_STYLE, advise
     from .coach.scoring import COMPONENTS
-    from .engine.words import SEAT_NAMES, aligned, position_title
+    from .engine.words import SEAT_NAMES, aligned
+    from .review.words import position_title
 
     state = State.from_position(Path(args.position).read_text(encoding="utf-8"))
     seat_view = view(state, state.turn)
@@ -104,7 +105,8 @@ def cmd_analyse(args: argparse.Namespace) -> int:
 
     from .analysis import analyse
     from .analysis.evaluations import seed_of
-    from .engine.words import SEAT_NAMES, position_title
+    from .engine.words import SEAT_NAMES
+    from .review.words import position_title
 
     state = State.from_position(Path(args.position).read_text(encoding="utf-8"))
     seen = view(state, state.turn)
@@ -139,18 +141,10 @@ def cmd_review(args: argparse.Namespace) -> int:
     """Grade every decision of one seat in a finished hand's record: a table, or JSON lines then a summary."""
     import json
 
-    from .engine.words import (
-        REVIEW_COLUMNS,
-        SEAT_NAMES,
-        aligned,
-        count,
-        luck_parts,
-        review_cells,
-        review_summary,
-        seat_name,
-    )
+    from .engine.words import SEAT_NAMES, aligned, count, seat_name
     from .review import review
     from .review.hand import DEAL_ROLLOUTS, ROLLOUTS
+    from .review.words import REVIEW_COLUMNS, luck_parts, review_cells, review_summary
 
     record = load_json(Path(args.record).read_text(encoding="utf-8"), "record")
     executor = None
@@ -252,10 +246,10 @@ def cmd_cardclear(args: argparse.Namespace) -> int:
     """Card Clear from a board code: ``show`` the board, ``hint`` every swap's value, ``solve`` with the Hint."""
     import json
 
-    from .cardclear import State, board_text
+    from .cardclear import Puzzle, board_text
     from .cardclear.hint import hint, solve
 
-    state = State.from_code(args.code)
+    state = Puzzle.from_code(args.code)
     if args.action == "show":
         print(f"Card Clear {state.code}: level {state.level}, {state.moves_left} moves, goals "
               + ", ".join(str(goal) for goal in state.row.goals))  # fmt: skip

@@ -61,7 +61,8 @@ NOTEBOOKS["01_your_first_game"] = [
     code("""
     from cut_tutor import Rules, State, view
     from cut_tutor.coach import AIPlayer, advise
-    from cut_tutor.engine.words import SEAT_NAMES, drawn_status, position_title
+    from cut_tutor.engine.words import SEAT_NAMES, drawn_status
+    from cut_tutor.review.words import position_title
 
     rules = Rules()  # the USA preset, four players
     state = State.deal(rules, seed=2024, dealer=0)
@@ -654,7 +655,8 @@ NOTEBOOKS["06_variants"] = [
     {CHECK}
     from cut_tutor import State, view
     from cut_tutor.coach import advise
-    from cut_tutor.engine.words import SEAT_NAMES, position_title
+    from cut_tutor.engine.words import SEAT_NAMES
+    from cut_tutor.review.words import position_title
 
     clear4 = Rules.from_preset("Clear 4", players=4)
     print(clear4.preset, "·", clear4.players, "players ·", len(clear4.deck()), "cards ·", clear4.rounds, "rounds")
@@ -836,7 +838,8 @@ NOTEBOOKS["08_review_your_game"] = [
 
     from cut_tutor import Move, Rules, State, record_of, replay, view
     from cut_tutor.coach import AIPlayer, advise
-    from cut_tutor.engine.words import SEAT_NAMES, drawn_status, turn_number
+    from cut_tutor.engine.words import SEAT_NAMES, drawn_status
+    from cut_tutor.review.words import turn_number
 
     rules = Rules(players=3)
     state = State.deal(rules, seed=88, dealer=2)
@@ -982,7 +985,7 @@ NOTEBOOKS["08_review_your_game"] = [
     row. Here a second hand joins the first.
     """),
     code("""
-    from cut_tutor.engine.words import MISTAKE_KINDS
+    from cut_tutor.review.words import MISTAKE_KINDS
     from cut_tutor.review import hand_kinds
     from cut_tutor.review.progress import kind_totals
 
@@ -1026,7 +1029,7 @@ NOTEBOOKS["09_teacher"] = [
 
     from cut_tutor import Move, Rules, deal_code, record_of, replay, state_from_deal, view
     from cut_tutor.coach import AIPlayer, advise
-    from cut_tutor.engine.words import turn_number
+    from cut_tutor.review.words import turn_number
 
     rules = Rules.from_preset("Canada", players=3)
     class_set = [deal_code(rules, seed, dealer=seed % 3) for seed in (11, 22, 33, 44)]
@@ -1144,8 +1147,8 @@ NOTEBOOKS["09_teacher"] = [
     code("""
     from cut_tutor import Game
     from cut_tutor.classroom import class_summary
-    from cut_tutor.engine import History, save_game
-    from cut_tutor.engine.saves import save_path
+    from cut_tutor.storage import History, save_game
+    from cut_tutor.storage.saves import save_path
 
     def play_out(game):
         seats = [AIPlayer("Experienced", "Balanced", seed=game.seed + seat) for seat in range(game.rules.players)]
@@ -1182,11 +1185,11 @@ NOTEBOOKS["10_card_clear"] = [
     The rules are on the guide's *Card Clear* page (K1–K18), the Hint's parts there too (H1–H8).
     """),
     code("""
-    from cut_tutor.cardclear import State, board_text, view
+    from cut_tutor.cardclear import Puzzle, board_text, view
     from cut_tutor.cardclear.hint import hint, solve
     from cut_tutor.cardclear.state import SWAPS
 
-    game = State.from_code("4-2")
+    game = Puzzle.from_code("4-2")
     """),
     md("""
     ## A board from its code

@@ -1,4 +1,5 @@
-"""The package's shape: imports point one way (widgets → coach → engine, sim → coach → engine) and never in a circle.
+"""The package's shape: imports point one way (widgets → coach → engine, sim → coach → engine, storage → engine) and
+never in a circle; a learner's files are kept by the rooms that need them, never by the engine or the coach.
 
 Every module of ``cut_tutor/`` is parsed, not imported, so an import inside a function or under ``TYPE_CHECKING``
 counts like any other: a cycle dodged that way is still a cycle.
@@ -90,8 +91,10 @@ def test_no_import_cycles() -> None:
 
 @pytest.mark.parametrize(
     ("layer", "forbidden"),
-    [("cut_tutor.engine", ("cut_tutor.coach", "cut_tutor.sim", "cut_tutor.widgets")),
-     ("cut_tutor.coach", ("cut_tutor.widgets",)),
+    [("cut_tutor.engine", ("cut_tutor.coach", "cut_tutor.sim", "cut_tutor.widgets", "cut_tutor.storage")),
+     ("cut_tutor.storage", ("cut_tutor.coach", "cut_tutor.sim", "cut_tutor.widgets", "cut_tutor.analysis",
+                            "cut_tutor.review", "cut_tutor.cardclear", "cut_tutor.classroom", "cut_tutor.dashboard")),
+     ("cut_tutor.coach", ("cut_tutor.widgets", "cut_tutor.storage")),
      ("cut_tutor.analysis", ("cut_tutor.widgets", "cut_tutor.sim"))],
 )  # fmt: skip
 def test_imports_point_one_way(layer: str, forbidden: tuple[str, ...]) -> None:
@@ -105,6 +108,22 @@ def test_imports_point_one_way(layer: str, forbidden: tuple[str, ...]) -> None:
     assert inside and wrong == []
 
 
+#: Who keeps a learner's files: the app and its rooms, the teacher's view, the review's progress and drills, and the
+#: puzzle's progress. The engine, the coach, the simulations and the analysis only play; they never touch a disk.
+STORAGE_USERS = ("cut_tutor.widgets", "cut_tutor.classroom", "cut_tutor.review", "cut_tutor.cardclear")
+
+
+def test_only_the_rooms_that_keep_files_import_storage() -> None:
+    users = {
+        name
+        for name, targets in GRAPH.items()
+        if not name.startswith("cut_tutor.storage")
+        and any(target == "cut_tutor.storage" or target.startswith("cut_tutor.storage.") for target in targets)
+    }
+    outside = sorted(name for name in users if not any(name == u or name.startswith(u + ".") for u in STORAGE_USERS))
+    assert "cut_tutor.widgets.app" in users and outside == []
+
+
 @pytest.mark.parametrize("name", [n for n in MODULES if n.startswith("cut_tutor.coach")] + ["cut_tutor.widgets.table"])
 def test_the_coach_and_the_table_never_hold_a_state(name: str) -> None:
     """They take a seat's view (or what the coach reads from it) by construction: ``State`` is not even imported,
@@ -113,3 +132,14 @@ def test_the_coach_and_the_table_never_hold_a_state(name: str) -> None:
     names = {alias.asname or alias.name for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
              for alias in node.names}  # fmt: skip
     assert "State" not in names and "Core" not in names
+
+
+def test_no_two_classes_share_a_name() -> None:
+    """One name, one meaning: a class is found by its name alone, so no two public classes of the package share one
+    (a module's private helper, ``_Name``, is its own business)."""
+    where: dict[str, list[str]] = {}
+    for name, path in MODULES.items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
+                where.setdefault(node.name, []).append(name)
+    assert len(where) > 50 and {cls: mods for cls, mods in where.items() if len(mods) > 1} == {}

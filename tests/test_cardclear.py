@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cut_tutor.cardclear import LEVELS, State, Swap, SwapError, card_name, live_hands, parse_card, top_rank, view
+from cut_tutor.cardclear import LEVELS, Puzzle, Swap, SwapError, card_name, live_hands, parse_card, top_rank, view
 from cut_tutor.cardclear.cards import deck
 from cut_tutor.cardclear.hands import ALL, BASE, FIVE_CARD, Found, best_in_line, in_sequence, window_kind
 from cut_tutor.cardclear.hint import hint, solve
@@ -30,21 +30,21 @@ def filler(r: int, c: int) -> int:
     return parse_card(("2", "6", "10")[(r // 2 + c // 2) % 3] + "SHDC"[(r + c) % 4])
 
 
-def game(level_number: int, placed: dict[str, str], stock: str = "", moves: int = 10) -> State:
+def game(level_number: int, placed: dict[str, str], stock: str = "", moves: int = 10) -> Puzzle:
     """A game on a quiet board with some cards placed (``{"r6c1": "7H"}``) and a chosen stock; it must be still."""
     board = [filler(i // 6, i % 6) for i in range(CELLS)]
     for name, card in placed.items():
         board[(int(name[1]) - 1) * 6 + int(name[3]) - 1] = parse_card(card)
     assert hands_on(board, live_hands(level_number)) == [], "the test's board has a hand already"
     filled = stock or "KS 3H KD 3C " * 10
-    return State(level_number, 0, board, cards(filled), moves_left=moves)
+    return Puzzle(level_number, 0, board, cards(filled), moves_left=moves)
 
 
 class TestBoardAndDeck:
     def test_board_is_36_cards_from_two_decks_of_the_level_ranks(self) -> None:
         """K1, K2: the board and stock together are two jokerless decks, Ace to the level's top rank."""
         for number, top in ((1, 6), (4, 8), (11, 10), (16, 12), (21, 13)):
-            state = State.new(number, 3)
+            state = Puzzle.new(number, 3)
             assert len(state.board) == 36
             assert Counter(state.board + state.stock) == Counter(deck(top)) and len(deck(top)) == 8 * top
 
@@ -67,7 +67,7 @@ class TestSwaps:
 
     def test_a_swap_that_makes_no_hand_bounces_and_costs_no_move(self) -> None:
         """K3: the reason is given and the game is untouched."""
-        state = State.new(1, 0)
+        state = Puzzle.new(1, 0)
         bad = next(swap for swap in SWAPS if "makes no hand" in state.why_illegal(swap))
         before = state.copy()
         assert "makes no hand" in state.why_illegal(bad)
@@ -107,7 +107,7 @@ class TestHands:
     def test_the_hands_chart_shows_the_live_hands_each_with_an_example_of_itself(self) -> None:
         """The Hands strip lists what scores at the level (K6), each with its points (K4) and a true example."""
         for number in (1, 4, 11, 21):
-            hands = view(State.new(number, 0))["hands"]
+            hands = view(Puzzle.new(number, 0))["hands"]
             assert [x["hand"] for x in hands] == [kind for kind in BASE if kind in live_hands(number)]
             for x in hands:
                 assert window_kind(cards(" ".join(x["example"])), ALL) == x["hand"] and x["points"] == BASE[x["hand"]]
@@ -185,7 +185,7 @@ class TestRefills:
 
     def test_the_next_cards_are_the_next_three_in(self) -> None:
         """K9: the goal bar's three are exactly the first three to fall."""
-        state = State.new(4, 7)
+        state = Puzzle.new(4, 7)
         shown = state.next_cards
         turn = state.play(state.legal_swaps()[0])
         assert list(turn.rounds[0].drawn[:3]) == shown
@@ -193,10 +193,10 @@ class TestRefills:
     def test_discard_goes_under_the_stock_only_when_it_runs_low(self) -> None:
         """K10: at level 21 the 68-card stock never takes the discard on one move; at level 1 the 12-card stock
         takes it once fewer than three are left, shuffled, under the cards still in the stock."""
-        state = State.new(21, 0)
+        state = Puzzle.new(21, 0)
         state.play(state.legal_swaps()[0])
         assert state.discard and state.shuffles == 0
-        state = State.new(1, 0)
+        state = Puzzle.new(1, 0)
         while True:
             before = state.stock[:]
             turn = state.play(state.legal_swaps()[0])
@@ -212,14 +212,14 @@ class TestNeverStuck:
     def test_opening_boards_have_no_hand_and_a_legal_swap(self) -> None:
         """K12"""
         for number in LEVELS:
-            state = State.new(number, number * 7)
+            state = Puzzle.new(number, number * 7)
             assert hands_on(state.board, state.live) == [] and state.legal_swaps()
 
     def test_a_move_that_leaves_no_swap_reshuffles_for_free(self) -> None:
         """K11: the 36 cards are reshuffled until fit to play; moves, score and goals unchanged by it."""
         stuck = [parse_card("A23456"[(2 * r + c) % 6] + "SHDC"[(r + c) % 4]) for r in range(6) for c in range(6)]
         assert not playable(stuck, live_hands(1)) and hands_on(stuck, live_hands(1)) == []
-        state = State(1, 0, stuck[:], [], moves_left=5)
+        state = Puzzle(1, 0, stuck[:], [], moves_left=5)
         state._reshuffle()
         assert Counter(state.board) == Counter(stuck) and playable(state.board, state.live)
         assert (state.score, state.moves_left, state.amounts()) == (0, 5, [0])
@@ -249,7 +249,7 @@ class TestGoalsAndResult:
 
     def test_the_result_lists_how_far_short(self) -> None:
         """K15"""
-        state = State.new(3, 1)
+        state = Puzzle.new(3, 1)
         state.moves_left = 0
         result = state.result()
         assert not result["passed"] and result["stars"] == 0 and result["bonus"] == 0
@@ -270,8 +270,8 @@ class TestGoalsAndResult:
 class TestCodes:
     def test_a_code_gives_the_same_board_and_refill_order(self) -> None:
         """K16"""
-        a, b = State.from_code("12-0"), State.from_code("12-0")
-        assert a == b and State.from_code("12-1").board != a.board
+        a, b = Puzzle.from_code("12-0"), Puzzle.from_code("12-0")
+        assert a == b and Puzzle.from_code("12-1").board != a.board
         solve(a)
         for swap in a.swaps:
             b.play(swap)
@@ -280,12 +280,12 @@ class TestCodes:
     @pytest.mark.parametrize("code", ["12", "x-1", "0-1", "26-0"])
     def test_bad_codes_are_refused(self, code: str) -> None:
         with pytest.raises(ValueError):
-            State.from_code(code)
+            Puzzle.from_code(code)
 
 
 class TestView:
     def test_the_view_shows_the_next_three_never_the_rest_of_the_stock(self) -> None:
-        state = State.new(12, 0)
+        state = Puzzle.new(12, 0)
         text = json.dumps(view(state))
         assert json.loads(text)["next"] == [card_name(c) for c in state.next_cards]
         assert "stock" not in view(state) and view(state)["legal"][0]["tag"]
@@ -294,7 +294,7 @@ class TestView:
 class TestHint:
     def test_every_legal_swap_is_valued_by_parts_and_the_best_is_first(self) -> None:
         """H1, H2, H8: a sure swap scores exactly what the Hint said, any other at least that."""
-        state = State.new(15, 4)
+        state = Puzzle.new(15, 4)
         advice = hint(state)
         assert {str(o.swap) for o in advice.options} == {str(s) for s in state.legal_swaps()}
         assert advice.best.total == max(o.total for o in advice.options)
@@ -304,7 +304,7 @@ class TestHint:
 
     def test_the_hint_sees_only_the_board_and_the_three_next_cards(self) -> None:
         """H8: two games alike but for the stock beyond the Next cards get the same Hint, word for word."""
-        state = State.new(12, 0)
+        state = Puzzle.new(12, 0)
         other = state.copy()
         other.stock[3:] = [card for card in reversed(state.stock[3:]) if card not in state.stock[3:6]]
         other.discard = state.stock[3:6]
@@ -316,7 +316,7 @@ class TestHint:
 
     def test_the_hint_is_goal_aware_and_says_why(self) -> None:
         """H4, H7: a suit goal can beat more points now."""
-        state = State.new(5, 2)
+        state = Puzzle.new(5, 2)
         advice = hint(state)
         assert advice.text.startswith(str(advice.best.swap)) and "points" in advice.text
         assert all(o.goal >= 0 for o in advice.options)
@@ -325,16 +325,16 @@ class TestHint:
         """H1: on 2-0 r5c3-r6c3 (75 points) and r3c4-r3c5 (60) are worth the same: the one scoring more comes first,
         though the other comes first in reading order."""
         for code in ("2-0", "4-0", "9-0", "15-4"):
-            options = hint(State.from_code(code)).options
+            options = hint(Puzzle.from_code(code)).options
             for first, then in itertools.pairwise(options):
                 assert first.total > then.total or first.points >= then.points, code
-        order = [str(o.swap) for o in hint(State.from_code("2-0")).options]
+        order = [str(o.swap) for o in hint(Puzzle.from_code("2-0")).options]
         assert order.index("r5c3-r6c3") < order.index("r3c4-r3c5")
 
     def test_the_hint_shows_the_highest_scoring_swap_when_it_prefers_another(self) -> None:
         """H7: on 4-0 the goal makes the Hint prefer r5c1-r5c2 (40 points) to r3c3-r3c4 (at least 75): it names both,
         and what its pick gains for the points it gives up; when its pick scores most, it names only its pick."""
-        advice = hint(State.from_code("4-0"))
+        advice = hint(Puzzle.from_code("4-0"))
         assert advice.top is not None and str(advice.top.swap) == "r3c3-r3c4" and str(advice.best.swap) == "r5c1-r5c2"
         assert advice.top.points == max(o.points for o in advice.options) > advice.best.points
         assert advice.preference == (
@@ -343,7 +343,7 @@ class TestHint:
         )
         assert [row["swap"] for row in advice.rows() if row["top"]] == ["r3c3-r3c4"]
         for code in ("1-0", "2-0", "12-0", "15-4"):
-            plain = hint(State.from_code(code))
+            plain = hint(Puzzle.from_code(code))
             assert plain.top is None and plain.preference == "" and not any(row["top"] for row in plain.rows())
             assert plain.best.points == max(o.points for o in plain.options)
 
@@ -356,7 +356,7 @@ def test_properties_stock_order_next_cards_never_stuck_and_replay(number: int, d
     import random
 
     rng = random.Random(seed)
-    state = State.new(number, deal)
+    state = Puzzle.new(number, deal)
     for _ in range(12):
         if state.over:
             break
@@ -367,7 +367,7 @@ def test_properties_stock_order_next_cards_never_stuck_and_replay(number: int, d
         rest = before[len(drawn) :] if len(drawn) <= len(before) else []
         assert state.stock[: len(rest)] == rest
         assert state.over or state.legal_swaps()
-    again = State.from_code(state.code)
+    again = Puzzle.from_code(state.code)
     for swap in state.swaps:
         again.play(swap)
     assert again == state
@@ -390,7 +390,7 @@ GOLDEN_CODES = ("2-5", "12-0", "22-3")
 
 def playthrough(code: str) -> dict[str, Any]:
     """A level played by the Hint, step by step: the view before each swap, the swap and what it scored."""
-    state = State.from_code(code)
+    state = Puzzle.from_code(code)
     steps = []
     while not state.over:
         seen = {k: v for k, v in view(state).items() if k not in ("legal", "result")}

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from cut_tutor.cardclear import LevelError, State, SwapError
+from cut_tutor.cardclear import LevelError, Puzzle, SwapError
 from cut_tutor.cardclear.hint import hint
 from cut_tutor.cardclear.progress import Progress
-from cut_tutor.cardclear.widget import BoardApp, IntentError, parse_intent
+from cut_tutor.cardclear.widget import BoardApp, PuzzleIntentError, parse_intent
 
 
 def a_bouncing_swap(app: BoardApp) -> str:
@@ -97,7 +97,7 @@ class TestResult:
         assert result["code"] == "1-0" and {"score", "bonus", "final", "stars", "goals"} <= set(result)
         assert app.board_code() == "1-0"
         app.try_again()
-        assert app.state == State.from_code("1-0") and app.data["view"]["result"] is None
+        assert app.state == Puzzle.from_code("1-0") and app.data["view"]["result"] is None
         app.new_deal()
         assert app.board_code() == "1-1"
         app.set_level(7)
@@ -126,7 +126,7 @@ class TestIntents:
          {"type": "level", "level": "7"}, {"type": "level", "level": True}],
     )  # fmt: skip
     def test_malformed_messages_are_refused(self, content: object) -> None:
-        with pytest.raises(IntentError):
+        with pytest.raises(PuzzleIntentError):
             parse_intent(content)
 
     def test_every_control_reaches_its_twin_through_the_widget(self) -> None:
@@ -352,7 +352,7 @@ class TestProgress:
         progress = Progress(tmp_path / "cardclear.sqlite")
         app = BoardApp(progress=progress)
         assert app.state.code == "1-0" and app.data["levels"] == [1] and app.data["stars"] == {}
-        with pytest.raises(IntentError, match="level 2 opens once level 1 is cleared"):
+        with pytest.raises(PuzzleIntentError, match="level 2 opens once level 1 is cleared"):
             app.set_level(2)
         assert app.widget.receive({"type": "level", "level": 3}) is False and "level 3 opens" in app.widget.error
         assert app.state.code == "1-0"  # refused: the game is as it was

@@ -24,10 +24,10 @@ from cut_tutor import roster
 from cut_tutor.analysis import Analysis
 from cut_tutor.classroom import TABLE_COLUMNS, class_view, is_teacher, table_csv
 from cut_tutor.cli import main
-from cut_tutor.engine import History
-from cut_tutor.engine.words import MISTAKE_KINDS
 from cut_tutor.review import Drills, hand_kinds, kind_counts
 from cut_tutor.review.drills import DRILLS_FILE
+from cut_tutor.review.words import MISTAKE_KINDS
+from cut_tutor.storage import History
 from cut_tutor.widgets import GameApp
 from cut_tutor.widgets.class_page import NOT_A_TEACHER, ClassPage
 

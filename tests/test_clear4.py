@@ -21,16 +21,14 @@ from cut_tutor.engine import (
     Rules,
     RulesError,
     State,
-    load_game,
     record_of,
     replay,
-    save_game,
     state_from_deal,
     view,
 )
 from cut_tutor.engine.cards import CLEAR_CARD, PUSH, WILD, card_name, counts_of, parse_card
-
-C4 = "Clear 4"
+from cut_tutor.engine.rules import CLEAR4
+from cut_tutor.storage import load_game, save_game
 
 
 def S(hand: str = "", stacks: Sequence[str] = (), known: str = "") -> dict[str, Any]:
@@ -42,7 +40,7 @@ def pos(seats: Sequence[dict[str, Any] | str], pile: str = "", turn: int = 0, **
     """A Clear 4 state from a compact position: a seat given as text is a hand with no stacks."""
     full = [S(seat) if isinstance(seat, str) else seat for seat in seats]
     data: dict[str, Any] = {
-        "rules": Rules.from_preset(C4, players=len(full)).to_dict(),
+        "rules": Rules.from_preset(CLEAR4, players=len(full)).to_dict(),
         "seats": full,
         "pile": pile,
         "turn": turn,
@@ -78,9 +76,9 @@ class TestR22Preset:
         assert Rules().preset == "USA" and not Rules().clear4
 
     def test_rounds_default_to_one_per_seat(self) -> None:
-        assert Rules.from_preset(C4, players=3).rounds == 3
-        assert Rules.from_preset(C4, players=3, rounds=7).rounds == 7
-        assert Rules.from_preset(C4).end_condition == "rounds"
+        assert Rules.from_preset(CLEAR4, players=3).rounds == 3
+        assert Rules.from_preset(CLEAR4, players=3, rounds=7).rounds == 7
+        assert Rules.from_preset(CLEAR4).end_condition == "rounds"
 
     @pytest.mark.parametrize(
         ("setting", "value", "message"),
@@ -97,23 +95,23 @@ class TestR22Preset:
     )
     def test_cut_only_settings_are_refused(self, setting: str, value: Any, message: str) -> None:
         with pytest.raises(RulesError, match=message.replace("(", r"\(").replace(")", r"\)")):
-            Rules.from_preset(C4, **{setting: value})
+            Rules.from_preset(CLEAR4, **{setting: value})
 
     def test_unknown_game(self) -> None:
         with pytest.raises(RulesError, match="game: 'Clear 5' is not allowed; use 'CUT' or 'Clear 4'"):
             Rules(game="Clear 5")  # type: ignore[arg-type]
 
     def test_json_round_trip_and_cut_form_unchanged(self) -> None:
-        rules = Rules.from_preset(C4, players=5)
+        rules = Rules.from_preset(CLEAR4, players=5)
         assert rules.to_dict()["game"] == "Clear 4"
         assert Rules.from_dict(rules.to_dict()) == rules
         assert "game" not in Rules().to_dict()
 
     def test_switching_presets(self) -> None:
-        rules = Rules(players=8, risk_play=True).with_preset(C4)
-        assert rules == Rules.from_preset(C4, players=6, rounds=6)  # one round per seat: everyone leads once
-        assert Rules(players=3).with_preset(C4).rounds == 3
-        assert Rules(players=3, end_condition="rounds", rounds=7).with_preset(C4).rounds == 7  # a count chosen
+        rules = Rules(players=8, risk_play=True).with_preset(CLEAR4)
+        assert rules == Rules.from_preset(CLEAR4, players=6, rounds=6)  # one round per seat: everyone leads once
+        assert Rules(players=3).with_preset(CLEAR4).rounds == 3
+        assert Rules(players=3, end_condition="rounds", rounds=7).with_preset(CLEAR4).rounds == 7  # a count chosen
         back = rules.with_preset("Canada")
         assert back.preset == "Canada" and back.game == "CUT" and back.players == 6
 
@@ -125,7 +123,7 @@ class TestR22Deck:
     """120 cards: 1–10 ten times each, 7 PUSH, 7 JOKER, 6 CLEAR; names that no CUT card uses."""
 
     def test_deck(self) -> None:
-        deck = Rules.from_preset(C4).deck()
+        deck = Rules.from_preset(CLEAR4).deck()
         counts = counts_of(deck)
         assert len(deck) == 120
         assert counts[1:11] == [10] * 10
@@ -151,7 +149,7 @@ class TestR22Deal:
 
     @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
     def test_deal(self, players: int) -> None:
-        state = State.deal(Rules.from_preset(C4, players=players), seed=9)
+        state = State.deal(Rules.from_preset(CLEAR4, players=players), seed=9)
         for seat in range(players):
             info = seat_info(state, seat)
             assert len(info["hand"].split()) == 8
@@ -162,7 +160,7 @@ class TestR22Deal:
         assert sum(state.undealt) == 120 - 20 * players
 
     def test_deal_code(self) -> None:
-        rules = Rules.from_preset(C4, players=3)
+        rules = Rules.from_preset(CLEAR4, players=3)
         state = State.deal(rules, seed=12345, dealer=2)
         assert state.deal_code == "3-C4-20-2-C1S"
         assert state_from_deal("3-C4-20-2-C1S").to_position() == state.to_position()
@@ -460,7 +458,7 @@ class TestR22GoingOut:
 
     def test_a_random_hand_that_clears_and_goes_out_while_adding_loads_back(self) -> None:
         """The deal and play that first ended a hand on an addition that cleared the pile (R22)."""
-        state = State.deal(Rules.from_preset(C4, players=4), seed=2570711190, dealer=2)
+        state = State.deal(Rules.from_preset(CLEAR4, players=4), seed=2570711190, dealer=2)
         rng = random.Random(148)
         while not state.over:
             moves = state.legal_moves()
@@ -485,7 +483,7 @@ class TestR22GoingOut:
                 State.from_position(state.to_position() | extra)
 
     def test_rounds_rotate_the_lead_and_cards_left_count(self) -> None:
-        rules = Rules.from_preset(C4, players=3)
+        rules = Rules.from_preset(CLEAR4, players=3)
         game = Game(rules, seed=4)
         rng = random.Random(4)
         dealers = []
@@ -536,7 +534,7 @@ class TestR22SameAPI:
     """Records, positions, views, saves and resume work for Clear 4 as for CUT."""
 
     def _played(self, seed: int = 3) -> State:
-        state = State.deal(Rules.from_preset(C4, players=3), seed=seed)
+        state = State.deal(Rules.from_preset(CLEAR4, players=3), seed=seed)
         rng = random.Random(seed)
         for _ in range(60):
             if state.over:
@@ -551,13 +549,13 @@ class TestR22SameAPI:
         assert State.from_position(state.to_position()).to_position() == state.to_position()
 
     def test_view_hides_face_down_cards(self) -> None:
-        state = State.deal(Rules.from_preset(C4, players=2), seed=1)
+        state = State.deal(Rules.from_preset(CLEAR4, players=2), seed=1)
         seen = view(state, 0)
         assert all(stack[:2] == [None, None] and stack[2] is not None for stack in seen["seats"][0]["stacks"])
         assert seen["rules"]["game"] == "Clear 4"
 
     def test_save_and_resume(self, tmp_path: Path) -> None:
-        rules = Rules.from_preset(C4, players=3)
+        rules = Rules.from_preset(CLEAR4, players=3)
         game = Game(rules, seed=8)
         rng = random.Random(8)
         for _ in range(40):
@@ -565,7 +563,7 @@ class TestR22SameAPI:
             game.play(moves[rng.randrange(len(moves))])
             if game.state.over:
                 break
-        path = save_game(game, tmp_path / "c4.json")
+        path = save_game(game, tmp_path / "clear4.json")
         loaded = load_game(path, rules)
         assert loaded.state.moves == game.state.moves[: len(loaded.state.moves)]
         assert loaded.rules.preset == "Clear 4"
@@ -599,16 +597,29 @@ class TestR22Coach:
     def test_every_legal_move_is_scored(self) -> None:
         from cut_tutor.coach import advise
 
-        state = State.deal(Rules.from_preset(C4, players=3), seed=5)
+        state = State.deal(Rules.from_preset(CLEAR4, players=3), seed=5)
         advice = advise(view(state, state.turn), coach="Marty", level="Average")
         assert sorted(str(c.move) for c in advice.candidates) == sorted(legal(state))
 
     def test_ai_beats_random_play(self) -> None:
         from cut_tutor.sim import simulate
 
-        frame = simulate(["Expert:Balanced", "Random"], Rules.from_preset(C4, players=2), hands=30, seed=3,
+        frame = simulate(["Expert:Balanced", "Random"], Rules.from_preset(CLEAR4, players=2), hands=30, seed=3,
                          duplicate=True)  # fmt: skip
         by_player = frame.groupby("player").agg(points=("points", "mean"), out=("went_out", "mean"))
         assert by_player.loc[0, "out"] > 0.8 > by_player.loc[1, "out"]
         assert by_player.loc[0, "points"] * 3 < by_player.loc[1, "points"]
         assert not frame["stalemate"].any()
+
+
+def test_every_table_of_games_keys_on_the_same_names() -> None:
+    """R22: Clear 4 is a game beside CUT, named once in the rules; the engine's modules, the coach's scorers and the
+    rules' setting all key on those names, so a game cannot be in one table and missing from another."""
+    from typing import get_args
+
+    from cut_tutor.coach.values import GAMES as SCORERS
+    from cut_tutor.engine.games import GAMES as MODULES
+    from cut_tutor.engine.rules import CUT, GAME_NAMES, GameName
+
+    assert set(get_args(GameName)) == set(GAME_NAMES) == set(MODULES) == set(SCORERS) == {CUT, CLEAR4}
+    assert Rules().game == CUT and Rules.from_preset(CLEAR4).game == CLEAR4

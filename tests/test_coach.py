@@ -533,32 +533,32 @@ BLIND = ("flip", "gamble", "turnup")
 MIDDLING = {"CUT": 8, "Clear 4": 6}
 
 
-def laid(seat: Knowledge, move: Move) -> list[int]:
+def laid(known: Knowledge, move: Move) -> list[int]:
     """The cards a move lays, worked out from the position alone: hand, jokers, face-up stack tops."""
-    wild = WILD if seat.rules.game == "Clear 4" else JOKER
-    tops = [card for k in move.stacks if (card := seat.stacks[k][-1]) is not None]
+    wild = WILD if known.rules.game == "Clear 4" else JOKER
+    tops = [card for k in move.stacks if (card := known.stacks[k][-1]) is not None]
     return [move.rank] * move.n + [wild] * move.jokers + tops
 
 
-def hand_after(seat: Knowledge, move: Move) -> list[int]:
+def hand_after(known: Knowledge, move: Move) -> list[int]:
     """The hand a move leaves, from the position alone: a take keeps its own cards, the pile aside."""
-    held = list(seat.hand)
+    held = list(known.hand)
     if move.kind != "take":
         held[move.rank] -= move.n
-        held[WILD if seat.rules.game == "Clear 4" else JOKER] -= move.jokers
+        held[WILD if known.rules.game == "Clear 4" else JOKER] -= move.jokers
     return held
 
 
-def held_after(seat: Knowledge, move: Move) -> list[int]:
+def held_after(known: Knowledge, move: Move) -> list[int]:
     """What the seat holds after a move, from the position alone: the hand, and the face-up stack tops it leaves."""
-    held = hand_after(seat, move)
-    for k, stack in enumerate(seat.stacks):
+    held = hand_after(known, move)
+    for k, stack in enumerate(known.stacks):
         if stack and stack[-1] is not None and (move.kind == "take" or k not in move.stacks):
             held[stack[-1]] += 1
     return held
 
 
-def fact_problems(c: Candidate, seat: Knowledge, coach: str) -> list[str]:
+def fact_problems(c: Candidate, known: Knowledge, coach: str) -> list[str]:
     """Where a scorer's recorded facts disagree with its own numbers, or with the position (C1)."""
     move, parts, facts = c.move, c.components, c.facts
     found = []
@@ -568,43 +568,43 @@ def fact_problems(c: Candidate, seat: Knowledge, coach: str) -> list[str]:
         found.append("finishes after a clear, against its 'go out' part")
     if (BUST in facts) != (move.kind in BLIND) or not 0.0 <= c.fact(BUST) <= 1.0:
         found.append("a bust chance of a move that plays no blind card, or none of one that does")
-    if HINDERS in facts and (c.fact(HINDERS) != parts["control"] or seat.next_left > NEAR_OUT):
+    if HINDERS in facts and (c.fact(HINDERS) != parts["control"] or known.next_left > NEAR_OUT):
         found.append("hinders other than by its control part, or a seat not about to go out")
-    if DUMPS in facts and seat.min_left > style_of(coach).dump_clears_at:
+    if DUMPS in facts and known.min_left > style_of(coach).dump_clears_at:
         found.append("dumps clears with no seat near going out")
-    if SPARE_LOW in facts and (not seat.pile or move.rank > 3 or move.size < 2):
+    if SPARE_LOW in facts and (not known.pile or move.rank > 3 or move.size < 2):
         found.append("a charge for spare low cards of a lay that has none")
-    if STRANDED in facts and any(card <= MIDDLING[seat.rules.game] for card in facts[STRANDED].cards):
+    if STRANDED in facts and any(card <= MIDDLING[known.rules.game] for card in facts[STRANDED].cards):
         found.append("a stranded card no higher than the middling value")
     if PRINCIPLE in facts and move.kind not in ("flip", "gamble"):
         found.append("a principle of a move that is not blind")
-    if HOLDS in facts and list(facts[HOLDS].cards) != hand_after(seat, move):
+    if HOLDS in facts and list(facts[HOLDS].cards) != hand_after(known, move):
         found.append("holds another hand than the move leaves")
     if CLEARS in facts:
         value = facts[CLEARS].cards[0]
-        if (seat.run if value and value == seat.top else 0) + move.size < 4:
+        if (known.run if value and value == known.top else 0) + move.size < 4:
             found.append("completes four with fewer than four")
     return found
 
 
-def keeps_what_others_spend(a: Any, best: Candidate, others: list[Candidate], seat: Knowledge) -> bool:
+def keeps_what_others_spend(a: Any, best: Candidate, others: list[Candidate], known: Knowledge) -> bool:
     """Every card the advice names as kept (``a.kept``: a low card, or 0 for clears) is one the move still holds and
     that the next best lays more of; or, when the next best sheds fewer cards, that every play shedding more lays
     more of; for a take, that the best lay spends. Worked out from the position alone."""
-    held, mine = held_after(seat, best.move), laid(seat, best.move)
+    held, mine = held_after(known, best.move), laid(known, best.move)
     runner = max(others, key=lambda c: c.total)
 
     def sheds(move: Move) -> int:
         return 0 if move.kind == "take" else move.size
 
     def spends(move: Move, rank: int) -> bool:
-        cards = laid(seat, move)
+        cards = laid(known, move)
         if rank == 0:
-            return move.kind in ("play", "add", "clear") and any(seat.is_clear[r] for r in cards)
+            return move.kind in ("play", "add", "clear") and any(known.is_clear[r] for r in cards)
         return move.kind in ("play", "add", "clear") and cards.count(rank) > mine.count(rank)
 
     def holds(rank: int) -> bool:
-        return any(n and seat.is_clear[r] for r, n in enumerate(held)) if rank == 0 else held[rank] > 0
+        return any(n and known.is_clear[r] for r, n in enumerate(held)) if rank == 0 else held[rank] > 0
 
     groups = [[runner.move]]
     if best.move.kind == "take":
@@ -612,7 +612,7 @@ def keeps_what_others_spend(a: Any, best: Candidate, others: list[Candidate], se
     bigger = [c.move for c in others if sheds(c.move) > best.move.size]
     if best.move.kind != "take" and sheds(runner.move) < best.move.size and bigger:
         groups.append(bigger)
-    low = all(rank == 0 or (rank in (1, 2, 3) and not seat.is_clear[rank]) for rank in a.kept)
+    low = all(rank == 0 or (rank in (1, 2, 3) and not known.is_clear[rank]) for rank in a.kept)
     return low and any(all(holds(r) and all(spends(m, r) for m in group) for r in a.kept) for group in groups)
 
 
@@ -624,14 +624,14 @@ def claim_holds(a: Any, seen: dict[str, Any]) -> bool:
     """Whether the reason the advice names (``a.reason``) is borne out by the numbers and the position."""
     best = next(c for c in a.candidates if c.move == a.move)
     others = [c for c in a.candidates if c is not best]
-    seat = Knowledge.from_view(seen)
+    known = Knowledge.from_view(seen)
     move, name = best.move, a.reason
     runner = max(others, key=lambda c: c.total, default=None)
-    high = seat.rules.game == "CUT" and move.rank >= JACK
+    high = known.rules.game == "CUT" and move.rank >= JACK
     shed = [0 if c.move.kind == "take" else c.move.size for c in others]
     kinds = {"push": "push", "blind": ("flip", "gamble"), "clear": "clear", "turn up": "turnup", "take": "take",
              "done": "done"}  # fmt: skip
-    if a.kept and not keeps_what_others_spend(a, best, others, seat):
+    if a.kept and not keeps_what_others_spend(a, best, others, known):
         return False
     if name in kinds:
         return move.kind in kinds[name]
@@ -655,12 +655,12 @@ def claim_holds(a: Any, seen: dict[str, Any]) -> bool:
     if name == "keeps back":
         same = [c for c in others if c.move.kind == "play" and c.move.rank == move.rank]
         spare = best.fact(SPARE_LOW)
-        return held_after(seat, move)[move.rank] > 0 and any(c.total + c.fact(SPARE_LOW) - spare > best.total
+        return held_after(known, move)[move.rank] > 0 and any(c.total + c.fact(SPARE_LOW) - spare > best.total
                                                              for c in same)  # fmt: skip
     if name == "at once":
         return move.size > 1 and move.size >= max(shed) and move.size > shed[others.index(runner)]
     if name == "keeping":
-        return bool(a.kept) and keeps_what_others_spend(a, best, others, seat)
+        return bool(a.kept) and keeps_what_others_spend(a, best, others, known)
     if name == "shed":
         lays = [c.move.rank for c in others if c.move.kind == "play"]
         highest = move.kind == "play" and runner.move.kind == "play" and all(r <= move.rank for r in lays)
@@ -684,9 +684,9 @@ def claim_holds(a: Any, seen: dict[str, Any]) -> bool:
 def contradictions(a: Any, seen: dict[str, Any]) -> list[str]:
     """What in an advice the numbers behind it contradict (C1, C5): every candidate's facts against its numbers and
     the position, and the reason said against the numbers of every move. Empty when they hold."""
-    seat = Knowledge.from_view(seen)
+    known = Knowledge.from_view(seen)
     best = next(c for c in a.candidates if c.move == a.move)
-    found = [problem for c in a.candidates for problem in fact_problems(c, seat, a.coach)]
+    found = [problem for c in a.candidates for problem in fact_problems(c, known, a.coach)]
     if not claim_holds(a, seen):
         found.append(f"'{a.reason}' not borne out")
     if a.plan and a.move.kind in ("play", "add") and all(rank == a.move.rank for rank, _ in best.steps):

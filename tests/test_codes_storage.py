@@ -21,24 +21,20 @@ from hypothesis import strategies as st
 from cut_tutor.engine import (
     Game,
     GreedyPlayer,
-    History,
     Move,
     MoveSyntaxError,
     PositionError,
     Rules,
-    SaveError,
     State,
     deal_code,
-    load_game,
     parse_deal_code,
-    read_save,
     record_of,
     replay,
-    save_game,
     state_from_deal,
     view,
 )
 from cut_tutor.engine.rules import DECK_SIZE
+from cut_tutor.storage import History, SaveError, load_game, read_save, save_game
 
 FAST = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -14,9 +14,10 @@ from typing import Any
 
 import pytest
 
-from cut_tutor.engine import IllegalMoveError, Move, Rules, State, read_save
+from cut_tutor.engine import IllegalMoveError, Move, Rules, State
 from cut_tutor.engine.codes import record_of, replay, state_from_deal
 from cut_tutor.engine.deals import PositionError
+from cut_tutor.storage import read_save
 
 #: Two seats, seat 0 to play; each test below breaks one thing about it.
 BASE: dict[str, Any] = {

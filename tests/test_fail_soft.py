@@ -16,7 +16,8 @@ pytest.importorskip("anywidget")
 
 import ipywidgets as w
 
-from cut_tutor.engine import storage
+from cut_tutor.storage import files
+from cut_tutor.storage import history as history_module
 from cut_tutor.widgets import GameApp, play_loop
 from cut_tutor.widgets.table import IntentError
 from tests.test_storage_safety import read_only
@@ -83,8 +84,8 @@ class TestSavesThatDoNotResume:
 class TestHistoryTrouble:
     @pytest.fixture(autouse=True)
     def _quick(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        monkeypatch.setattr(storage, "LOCK_TIMEOUT", 0.05)
-        monkeypatch.setattr(storage, "RETRY_PAUSES", (0.01,))
+        monkeypatch.setattr(history_module, "LOCK_TIMEOUT", 0.05)
+        monkeypatch.setattr(history_module, "RETRY_PAUSES", (0.01,))
 
     def test_a_locked_history_when_a_game_ends_keeps_the_game_and_says_so(self, tmp_path: Path) -> None:
         app = _two_player_game(tmp_path)
@@ -124,7 +125,7 @@ class TestHistoryTrouble:
     ) -> None:
         app = _two_player_game(tmp_path)
         app.deal(seed=4)
-        monkeypatch.setattr(storage, "connect", read_only)
+        monkeypatch.setattr(history_module, "connect", read_only)
         app.set_automate(True)
         assert app.game is not None and app.game.over and list(tmp_path.glob("save-*.json")) == []
         notice = app.loop.notice.value
@@ -140,14 +141,14 @@ class TestHistoryTrouble:
         holder.execute("BEGIN EXCLUSIVE")
         app.deal(seed=4)
         [save] = tmp_path.glob("save-*.json")
-        real = storage.write_atomic
+        real = history_module.write_atomic
 
         def refuse_pending(path: Path, text: str) -> Path:
             if ".pending-" in Path(path).name:
                 raise PermissionError(errno.EACCES, "Permission denied", str(path))
             return real(path, text)
 
-        monkeypatch.setattr(storage, "write_atomic", refuse_pending)
+        monkeypatch.setattr(history_module, "write_atomic", refuse_pending)
         app.set_automate(True)
         assert app.game is not None and app.game.over and save.exists(), "the save is all that is kept on disk"
         assert "only while this page stays open" in app.loop.notice.value
@@ -193,6 +194,39 @@ class TestFullDisk:
         assert app.table.receive({"type": "move", "move": move})
         assert json.loads(app.save_path.read_bytes())["hand"]["moves"] != json.loads(saved)["hand"]["moves"]
 
+    def test_an_ai_move_that_cannot_be_saved_leaves_the_ai_seats_next_choices_as_they_were(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """The refused move drew from the AI seat's noise (C4): taken back, the seats choose as if it never ran."""
+        apps = [GameApp(tmp_path / "refused"), GameApp(tmp_path / "twin")]
+        for app in apps:
+            app.deal(seed=8)
+            assert app.state is not None and app.ai[1].level.noise > 0, "a seat whose choices draw from its RNG"
+            app.play(app.state.legal_moves()[0])  # Step pacing: the AI seats wait for Next
+        refused = apps[0]
+        assert refused.state is not None
+        position = refused.state.to_position()
+
+        def full(*_args: Any) -> None:
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+        monkeypatch.setattr(play_loop, "save_game", full)
+        with pytest.raises(IntentError, match="disk is full"):
+            refused.next()
+        assert refused.state.to_position() == position
+        monkeypatch.undo()
+        for app in apps:  # both play on alike, move for move, the AI seats choosing with their noise
+            for _ in range(40):
+                assert app.state is not None
+                if app.state.over:
+                    break
+                if app.state.turn == 0:
+                    app.play(app.state.legal_moves()[0])
+                else:
+                    app.next()
+        assert refused.state is not None and apps[1].state is not None
+        assert [str(m) for m in refused.state.moves] == [str(m) for m in apps[1].state.moves]
+
     def test_a_deal_that_cannot_be_saved_is_refused(self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         app = GameApp(tmp_path)
 
@@ -232,7 +266,7 @@ class TestOneGameManyTabs:
         new.deal(seed=5)  # the same learner starts another game in another tab: the save is now that one
         old.set_automate(True)
         assert old.game is not None and old.game.over
-        assert new.game is not None and storage.read_save(new.save_path)["uid"] == new.game.uid
+        assert new.game is not None and files.read_save(new.save_path)["uid"] == new.game.uid
 
     def test_a_history_from_before_game_ids_is_brought_up_to_date(self, tmp_path: Path) -> None:
         path = tmp_path / "history.sqlite"
@@ -298,8 +332,8 @@ class TestNoticesNameNoServerPath:
     ) -> None:
         from cut_tutor.cardclear.progress import Progress
 
-        monkeypatch.setattr(storage, "LOCK_TIMEOUT", 0.05)
-        monkeypatch.setattr(storage, "RETRY_PAUSES", (0.01,))
+        monkeypatch.setattr(history_module, "LOCK_TIMEOUT", 0.05)
+        monkeypatch.setattr(history_module, "RETRY_PAUSES", (0.01,))
         GameApp(tmp_path)
         Progress(tmp_path / "cardclear.sqlite")
         holders = [sqlite3.connect(tmp_path / name, isolation_level=None) for name in ("history.sqlite",

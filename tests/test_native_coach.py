@@ -81,7 +81,7 @@ def test_knowledge_values_and_choices_match_the_python_seat(seed: int, count: in
         level, style = POLICIES[i % len(POLICIES)]
         policy = native._policy(level, style, state.rules)
         core = NATIVE.knowledge(policy, packed, seat)
-        for name in ("hand", "pile", "left", "unseen", "counted"):
+        for name in ("hand", "pile", "left", "out_of_sight", "counted"):
             assert core[name] == list(getattr(know, name)), name
         for name in ("seat", "turns", "top", "run", "stack_cards", "cards_left", "pile_points", "next_left",
                      "min_left", "clears_held"):  # fmt: skip

@@ -102,7 +102,7 @@ def test_any_seed(seed: Any) -> None:
     except (TypeError, ValueError, OverflowError) as error:
         assert "seed" in str(error) or "state" in str(error), error
         return
-    assert isinstance(seed, int) and native.getstate() == random.Random(seed).getstate()
+    assert isinstance(seed, (int, str)) and native.getstate() == random.Random(seed).getstate()
 
 
 @FUZZ

@@ -18,7 +18,7 @@ from cut_tutor.engine.moves import PUSH as PUSH_MOVE
 from cut_tutor.engine.moves import TURNUP
 from cut_tutor.engine.rules import STALEMATE_TURNS
 
-C4 = Rules.from_preset("Clear 4", players=2)
+CLEAR4_RULES = Rules.from_preset("Clear 4", players=2)
 
 
 def pos(seats: Sequence[tuple[str, Sequence[str]] | str], pile: str = "", rules: Rules | None = None,
@@ -110,36 +110,36 @@ class TestCutOutcomes:
 
 class TestClear4Outcomes:
     def test_landed_with_a_joker(self) -> None:
-        state = pos(["5 J* 9", "8"], "7@1", C4)
+        state = pos(["5 J* 9", "8"], "7@1", CLEAR4_RULES)
         assert state.play("1×5+J*") == outcome_of("landed", 0, 1, laid=(5, 16))
 
     def test_natural_clear_counts_jokers(self) -> None:
-        state = pos(["7 9", "8"], "7@1 J*@1 7@1", C4)
+        state = pos(["7 9", "8"], "7@1 J*@1 7@1", CLEAR4_RULES)
         assert state.play("1×7") == outcome_of("natural", 0, 0, laid=(7,), swept=(7, 16, 7, 7))
 
     def test_clear_card(self) -> None:
-        state = pos(["CL 9", "8"], "7@1", C4)
+        state = pos(["CL 9", "8"], "7@1", CLEAR4_RULES)
         assert state.play("clear CL") == outcome_of("clear", 0, 0, laid=(CLEAR_CARD,), swept=(7, CLEAR_CARD))
 
     def test_push(self) -> None:
-        state = pos(["P 9", "8"], "7@1 6@1", C4)
+        state = pos(["P 9", "8"], "7@1 6@1", CLEAR4_RULES)
         assert state.play("push → 1") == outcome_of("pushed", 0, 1, laid=(PUSH,), swept=(PUSH,), taken=(7, 6))
         assert state.hand_count[1] == 3 and state.busts[1] == 1
 
     def test_blind_push_then_its_seat(self) -> None:
-        state = pos([("", ["[P]"]), "8"], "7@1", C4)
+        state = pos([("", ["[P]"]), "8"], "7@1", CLEAR4_RULES)
         assert state.play("flip 1") == outcome_of("pass", 0, 0, turned=(PUSH,), swept=(PUSH,))
         assert state.play(Move(PUSH_MOVE, to=1)) == outcome_of("out", 0, None, taken=(7,))
 
     def test_bust(self) -> None:
-        assert pos(["9", "8"], "7@1", C4).play("take") == outcome_of("bust", 0, 1, taken=(7,))
+        assert pos(["9", "8"], "7@1", CLEAR4_RULES).play("take") == outcome_of("bust", 0, 1, taken=(7,))
 
     def test_blind_bust(self) -> None:
-        state = pos([("", ["[9]"]), "8"], "7@1", C4)
+        state = pos([("", ["[9]"]), "8"], "7@1", CLEAR4_RULES)
         assert state.play("flip 1") == outcome_of("bust", 0, 1, turned=(9,), taken=(7, 9))
 
     def test_a_turned_up_middle_card_may_join(self) -> None:
-        state = pos([("4", ["[2] [5] 5"]), "8"], "7@1", C4)
+        state = pos([("4", ["[2] [5] 5"]), "8"], "7@1", CLEAR4_RULES)
         assert state.play("1×5 s1") == outcome_of("landed", 0, 0, laid=(5,))
         assert state.play("add 1×5 s1") == outcome_of("landed", 0, 1, laid=(5,))
 

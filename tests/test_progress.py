@@ -16,11 +16,11 @@ from cut_tutor.cli import main
 from cut_tutor.coach import AIPlayer, Knowledge
 from cut_tutor.engine import Move, Rules, State, record_of, replay, view
 from cut_tutor.engine.view import sight
-from cut_tutor.engine.words import MISTAKE_KINDS, kinds_line
 from cut_tutor.review import KINDS, Drills, HandReview, hand_kinds, kind, kind_counts, progress_frame
 from cut_tutor.review.drills import DRILLS_FILE
 from cut_tutor.review.hand import decision_points, summarise
 from cut_tutor.review.progress import KIND_COLUMNS, kind_totals
+from cut_tutor.review.words import MISTAKE_KINDS, kinds_line
 
 
 def value(move: str, expected: float, gap: float, low: float, high: float) -> MoveValue:
@@ -144,7 +144,7 @@ class TestKeptReviews:
 class TestProgressPanel:
     def test_the_twin_shows_the_plot_table_and_download(self, finished: dict[str, Any], tmp_path: Path) -> None:
         pytest.importorskip("ipywidgets")
-        from cut_tutor.engine.words import NO_PROGRESS, PROGRESS_DOWNLOAD
+        from cut_tutor.review.words import NO_PROGRESS, PROGRESS_DOWNLOAD
         from cut_tutor.widgets.drills_panel import ProgressPanel
 
         panel = ProgressPanel("ana")

@@ -12,8 +12,8 @@ pytest.importorskip("ipywidgets")
 
 from test_review_room import SEED, small_app, worst
 
-from cut_tutor.engine.words import PROGRESS_DOWNLOAD, PROGRESS_SECTION
 from cut_tutor.review import Drills
+from cut_tutor.review.words import PROGRESS_DOWNLOAD, PROGRESS_SECTION
 from cut_tutor.widgets.review_room import DRILLS_FILE, ReviewRoom
 
 

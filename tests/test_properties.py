@@ -25,16 +25,15 @@ from cut_tutor.engine import (
     State,
     cut_for_dealer,
     deal_code,
-    load_game,
     record_of,
     replay,
-    save_game,
     state_from_deal,
     unseen,
     view,
 )
 from cut_tutor.engine.cards import NCODES, RANK_MASK, UP, card_name, counts_of, parse_card
 from cut_tutor.engine.rules import DECK_SIZE, STALEMATE_TURNS
+from cut_tutor.storage import load_game, save_game
 
 #: Enough moves for any hand: R15 ends it after 2,000 turns, and no turn holds this many decisions.
 MAX_MOVES = STALEMATE_TURNS * 12

@@ -21,11 +21,11 @@ from cut_tutor.analysis.stats import mean_interval
 from cut_tutor.coach import COACH_STYLE, AIPlayer, Knowledge, advise
 from cut_tutor.engine import Move, Rules, State, record_of, replay, view
 from cut_tutor.engine.view import sight
-from cut_tutor.engine.words import REVIEW_COLUMNS, followed_text, luck_parts, turn_number
 from cut_tutor.review import Drills, belief, grade, progress_csv, progress_figure, progress_frame, review, warn
 from cut_tutor.review import hand as hand_module
 from cut_tutor.review.drills import review_of
 from cut_tutor.review.hand import summarise
+from cut_tutor.review.words import REVIEW_COLUMNS, followed_text, luck_parts, turn_number
 
 
 def value(move: str, expected: float, gap: float, low: float, high: float, verdict: str) -> MoveValue:

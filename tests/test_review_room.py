@@ -20,10 +20,10 @@ from cut_tutor.analysis.search import Search
 from cut_tutor.coach import advise
 from cut_tutor.engine import Move, view
 from cut_tutor.engine.view import unseen
-from cut_tutor.engine.words import RETRY_ASK, TUTOR_CHECKING, tutor_cleared, tutor_measured
 from cut_tutor.review import grade
 from cut_tutor.review.drills import judge as drills_judge
 from cut_tutor.review.tutor import HEURISTIC_NOISE, judge
+from cut_tutor.review.words import RETRY_ASK, TUTOR_CHECKING, tutor_cleared, tutor_measured
 from cut_tutor.widgets.app import GameApp
 from cut_tutor.widgets.review_room import DRILLS_FILE, ReviewRoom
 from cut_tutor.widgets.shared import YOU

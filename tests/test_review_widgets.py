@@ -17,9 +17,9 @@ from cut_tutor.analysis import Analysis, Deals, MoveValue
 from cut_tutor.coach import AIPlayer, Knowledge
 from cut_tutor.engine import Move, Rules, State, record_of, replay, view
 from cut_tutor.engine.view import sight
-from cut_tutor.engine.words import NO_DRILLS, NO_MISTAKES, PROGRESS_TITLE, RETRY_ASK
 from cut_tutor.review import Drills, HandReview, progress_frame, review
 from cut_tutor.review.hand import decision_points, summarise
+from cut_tutor.review.words import NO_DRILLS, NO_MISTAKES, PROGRESS_TITLE, RETRY_ASK
 from cut_tutor.widgets.belief_panel import BeliefPanel
 from cut_tutor.widgets.drills_panel import DrillsPanel
 from cut_tutor.widgets.review_panel import ReviewPanel

@@ -15,8 +15,8 @@ from filelock import FileLock
 
 pytest.importorskip("anywidget")
 
-from cut_tutor.engine import read_save, save_game, saves
-from cut_tutor.engine.saves import ClaimLost, ClaimsBusy, Saves
+from cut_tutor.storage import read_save, save_game, saves
+from cut_tutor.storage.saves import ClaimLost, ClaimsBusy, Saves
 from cut_tutor.widgets import GameApp
 from cut_tutor.widgets.table import IntentError
 from tests.test_codes_storage import game_in_progress

@@ -21,8 +21,10 @@ from typing import ClassVar
 
 import pytest
 
-from cut_tutor.engine import Game, History, Rules, SaveError, load_game, read_save, save_game, storage
-from cut_tutor.engine.storage import read_stamp
+from cut_tutor.engine import Game, Rules
+from cut_tutor.storage import History, SaveError, files, load_game, read_save, save_game
+from cut_tutor.storage import history as history_module
+from cut_tutor.storage.files import read_stamp
 from tests.test_codes_storage import finish_game, finish_hand, game_in_progress
 
 
@@ -86,7 +88,7 @@ class TestAtomicWrites:
         def full(_fd: int) -> None:
             raise OSError(28, "No space left on device")
 
-        monkeypatch.setattr(storage.os, "fsync", full)
+        monkeypatch.setattr(files.os, "fsync", full)
         with pytest.raises(OSError, match="No space left"):
             save_game(game_in_progress(steps=30), path)
         assert path.read_bytes() == before and [p.name for p in tmp_path.iterdir()] == ["save.json"]
@@ -107,7 +109,7 @@ class TestStamps:
 
 @contextmanager
 def read_only(path: Path) -> Iterator[sqlite3.Connection]:
-    """:func:`storage.connect` to a file this process may read but not write (tests run as root, whom a file's
+    """:func:`history_module.connect` to a file this process may read but not write (tests run as root, whom a file's
     permissions do not stop)."""
     with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db, db:
         yield db
@@ -120,8 +122,8 @@ def _finished(seed: int) -> Game:
 class TestLockedHistory:
     @pytest.fixture(autouse=True)
     def _quick(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        monkeypatch.setattr(storage, "LOCK_TIMEOUT", 0.05)
-        monkeypatch.setattr(storage, "RETRY_PAUSES", (0.01, 0.02))
+        monkeypatch.setattr(history_module, "LOCK_TIMEOUT", 0.05)
+        monkeypatch.setattr(history_module, "RETRY_PAUSES", (0.01, 0.02))
 
     def test_a_locked_history_queues_the_game_and_writes_it_later(self, tmp_path: Path) -> None:
         history = History(tmp_path / "h.sqlite")
@@ -163,7 +165,7 @@ class TestLockedHistory:
         self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     ) -> None:
         History(tmp_path / "h.sqlite")
-        monkeypatch.setattr(storage, "connect", read_only)
+        monkeypatch.setattr(history_module, "connect", read_only)
         history = History(tmp_path / "h.sqlite")
         game = _finished(2)
         assert history.add(game) is None and history.pending == [game.uid]
@@ -194,7 +196,7 @@ class TestLockedHistory:
     def test_a_lock_released_during_the_backoff_is_waited_for(
         self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     ) -> None:
-        monkeypatch.setattr(storage, "RETRY_PAUSES", (0.1, 0.3, 0.6))
+        monkeypatch.setattr(history_module, "RETRY_PAUSES", (0.1, 0.3, 0.6))
         history = History(tmp_path / "h.sqlite")
         holder = sqlite3.connect(history.path, isolation_level=None, check_same_thread=False)
         holder.execute("BEGIN EXCLUSIVE")
@@ -299,7 +301,7 @@ class TestCsv:
         with history.export_csv(tmp_path / "out.csv").open(newline="", encoding="utf-8") as handle:
             cells = {row["name"] for row in csv.DictReader(handle)}
         assert cells == {"'" + name for name in names}
-        assert storage.csv_cell("Ann - Ben") == "Ann - Ben"
+        assert history_module.csv_cell("Ann - Ben") == "Ann - Ben"
 
 
 #: A child that starts a save and blocks inside it, between writing its temporary file and renaming it: it makes
@@ -307,7 +309,8 @@ class TestCsv:
 _STUCK_WRITER = """
 import os, sys, time
 from pathlib import Path
-from cut_tutor.engine import Game, Rules, save_game
+from cut_tutor.engine import Game, Rules
+from cut_tutor.storage import save_game
 
 home = Path(sys.argv[1])
 
@@ -328,7 +331,7 @@ def _age(path: Path, seconds: float) -> None:
 
 class TestInterruptedWrites:
     def test_a_save_killed_part_way_leaves_a_temp_file_the_next_start_sweeps(self, tmp_path: Path) -> None:
-        from cut_tutor.engine.saves import Saves
+        from cut_tutor.storage.saves import Saves
 
         before = save_game(game_in_progress(), tmp_path / "save-abc.json").read_bytes()
         root = Path(__file__).resolve().parent.parent
@@ -355,7 +358,7 @@ class TestInterruptedWrites:
         assert [w.path.read_bytes() for w in waiting] == [before]  # the save the killed write was to replace
 
     def test_a_temp_file_just_written_is_left_until_it_is_stale(self, tmp_path: Path) -> None:
-        from cut_tutor.engine.saves import Saves
+        from cut_tutor.storage.saves import Saves
 
         temp = tmp_path / ".setup.json.x1y2z3.tmp"  # as a write killed a moment ago left it
         temp.write_text('{"par')
@@ -364,5 +367,5 @@ class TestInterruptedWrites:
         _age(other, 3600)
         Saves(tmp_path, "tab", "kernel").waiting()
         assert temp.exists(), "its writer may be about to lock it"
-        _age(temp, storage.STALE_TEMP + 1)
-        assert storage.sweep_temps(tmp_path) == [temp] and not temp.exists() and other.exists()
+        _age(temp, files.STALE_TEMP + 1)
+        assert files.sweep_temps(tmp_path) == [temp] and not temp.exists() and other.exists()

@@ -15,8 +15,8 @@ import pytest
 from cut_tutor.analysis import Analysis, MoveValue
 from cut_tutor.coach import advise
 from cut_tutor.coach.scoring import COMPONENTS
+from cut_tutor.coach.words import COMPONENT_HELP
 from cut_tutor.engine import Move, Rules, State, replay, view
-from cut_tutor.engine.words import COMPONENT_HELP
 from cut_tutor.widgets import GameApp, Replayer, move_label
 from cut_tutor.widgets.move_table import analysis_html, move_rows, move_table_html
 from cut_tutor.widgets.replayer import REVIEW

@@ -20,8 +20,9 @@ from test_widgets import HIDDEN, STANDS_APART, app_at
 
 from cut_tutor.analysis import evaluations
 from cut_tutor.analysis.evaluations import cached, seed_of
+from cut_tutor.coach.words import PLAY_BEST, style_cost
 from cut_tutor.engine import view
-from cut_tutor.engine.words import PLAY_BEST, TUTOR_CHECKING, style_cost
+from cut_tutor.review.words import TUTOR_CHECKING
 from cut_tutor.widgets import GameApp
 from cut_tutor.widgets.table import IntentError
 

@@ -22,8 +22,9 @@ import ipywidgets as w
 from cut_tutor import dashboard
 from cut_tutor.analysis import analyse
 from cut_tutor.cli import build_parser, voila_command
+from cut_tutor.coach.words import ANALYSE_LONGER, OPEN_ENDGAME
 from cut_tutor.engine import IllegalMoveError, Move, Rules, State, deal_code, state_from_deal, view
-from cut_tutor.engine.words import ANALYSE_LONGER, OPEN_ENDGAME
+from cut_tutor.engine.rules import CLEAR4
 from cut_tutor.widgets import GameApp, Replayer, TableWidget, move_label
 from cut_tutor.widgets.replayer import REVIEW
 from cut_tutor.widgets.table import IntentError, parse_intent
@@ -224,6 +225,25 @@ class TestSetup:
         colour = row.children[2]
         taken = {s.colour for i, s in enumerate(app.setup.seats) if i != 1}
         assert not taken & set(colour.options)
+
+    def test_the_seats_rows_are_redrawn_not_made_again(self, tmp_path: Path) -> None:
+        """A colour, fewer or more seats, or the page naming its learner redraw the rows the page already has."""
+        from cut_tutor.widgets.table import COLOURS
+
+        app = GameApp(tmp_path)
+        app.set_players(6)
+        rows = app.seat_rows.children
+        app.set_players(3)
+        assert app.seat_rows.children == rows[:3]
+        free = next(c for c in COLOURS if all(s.colour != c for s in app.setup.seats))
+        app.set_colour(1, free)
+        assert app.table.receive({"type": "ready", "learner": "ana", "tab": "tab-1"})
+        app.set_players(6)
+        assert app.seat_rows.children == rows
+        swatch, name, colour, level, style = rows[1].children
+        assert colour.value == free and COLOURS[free] in swatch.value and free not in rows[0].children[2].options
+        assert name.value == app.setup.seats[1].name and (level.value, style.value) == ("Experienced", "Balanced")
+        assert [r.children[1].value for r in rows] == [s.name for s in app.setup.seats]
 
     def test_preset_reads_custom_when_derived(self, tmp_path: Path) -> None:
         app = GameApp(tmp_path)
@@ -861,11 +881,10 @@ class TestLayout:
 
 # -- Clear 4 (R22) -------------------------------------------------------------------------------------------
 
-C4 = "Clear 4"
 
 # Seat 1's hand and every face-down card hold the only 8s and CLEARs: anything showing an 8 or a CLEAR leaks (C2).
-HIDDEN_C4 = {
-    "rules": Rules.from_preset(C4, players=2).to_dict(),
+HIDDEN_CLEAR4 = {
+    "rules": Rules.from_preset(CLEAR4, players=2).to_dict(),
     "turn": 0,
     "dealer": 1,
     "pile": "9@1",
@@ -876,7 +895,7 @@ HIDDEN_C4 = {
 }
 
 
-def swapped_c4(position: dict[str, Any]) -> dict[str, Any]:
+def swapped_clear4(position: dict[str, Any]) -> dict[str, Any]:
     """The same Clear 4 position with every card hidden from seat 0 changed (8 and CLEAR become 1 and 10)."""
     text = json.dumps(position)
     for hidden, other in (("[8]", "[A]"), ("[CL]", "[10]")):
@@ -886,11 +905,11 @@ def swapped_c4(position: dict[str, Any]) -> dict[str, Any]:
     return dict(data)
 
 
-def c4_app(home: Path, seats: list[dict[str, Any]], pile: str = "", **extra: Any) -> GameApp:
+def clear4_app(home: Path, seats: list[dict[str, Any]], pile: str = "", **extra: Any) -> GameApp:
     """An app playing Clear 4 whose hand is this position, seat 0 (you) to move, Auto pacing."""
     app = GameApp(home)
     app.set_players(len(seats))
-    app.set_preset(C4)
+    app.set_preset(CLEAR4)
     app.set_pacing("Auto")
     app.deal(seed=3)
     assert app.game is not None
@@ -919,7 +938,7 @@ class TestClear4:
         app = GameApp(tmp_path)
         app.set_players(8)
         assert "Clear 4" in app.preset.options
-        app.preset.value = C4  # the form's dropdown, as a learner picks it
+        app.preset.value = CLEAR4  # the form's dropdown, as a learner picks it
         rules = app.setup.rules
         assert rules.clear4 and rules.players == 6 and len(app.seat_rows.children) == 6
         assert app.players.options == (2, 3, 4, 5, 6) and app.players.value == 6
@@ -941,17 +960,17 @@ class TestClear4:
     def test_deal_draws_three_card_stacks(self, tmp_path: Path) -> None:
         app = GameApp(tmp_path)
         app.set_players(3)
-        app.set_preset(C4)
+        app.set_preset(CLEAR4)
         app.set_pacing("Step")
         app.deal(seed=5)
         table = app.table.table
-        assert table["view"]["rules"]["game"] == C4 and len(table["view"]["hand"]) == 8
+        assert table["view"]["rules"]["game"] == CLEAR4 and len(table["view"]["hand"]) == 8
         for seat in table["view"]["seats"]:
             assert all(stack[:2] == [None, None] and stack[2] is not None for stack in seat["stacks"])
         assert json.loads(app.table.synced_json())["table"]["view"]["seats"] == table["view"]["seats"]
 
     def test_push_picks_a_seat_and_pass(self, tmp_path: Path) -> None:
-        app = c4_app(
+        app = clear4_app(
             tmp_path, [{"hand": "P 9 5", "stacks": ["[2] [3] 6"]}, {"hand": "3 4"}, {"hand": "4 4"}], pile="8@1 7@2"
         )
         app.set_pacing("Step")
@@ -971,7 +990,7 @@ class TestClear4:
             assert "You: Pass — 💥 took the pile" in app.last
 
     def test_pass_is_labelled_and_played(self, tmp_path: Path) -> None:
-        app = c4_app(tmp_path, [{"hand": "9 5"}, {"hand": "3 3"}], pile="4@1")
+        app = clear4_app(tmp_path, [{"hand": "9 5"}, {"hand": "3 3"}], pile="4@1")
         assert labels_of(app)["take"] == "Pass"
         app.set_pacing("Step")
         app.play("take")
@@ -979,7 +998,7 @@ class TestClear4:
         assert app.last.endswith("You: Pass — 💥 took the pile: 4")
 
     def test_jokers_cards_and_pile_value(self, tmp_path: Path) -> None:
-        app = c4_app(tmp_path, [{"hand": "J* 5 5 A", "stacks": ["[2] [3] J*"]}, {"hand": "3 3"}], pile="8@1")
+        app = clear4_app(tmp_path, [{"hand": "J* 5 5 A", "stacks": ["[2] [3] J*"]}, {"hand": "3 3"}], pile="8@1")
         app.set_pacing("Step")
         actions = {a["move"]: a for a in app.table.table["actions"]}
         assert actions["2×5+J*"]["cards"] == ["h:5", "h:5", "h:J*"]
@@ -992,7 +1011,7 @@ class TestClear4:
         assert seen["pile"][-1] == {"card": "J*", "by": 0, "as": "5"} and seen["pile_value"] == "5"
 
     def test_middle_card_turns_up_and_add(self, tmp_path: Path) -> None:
-        app = c4_app(tmp_path, [{"hand": "7", "stacks": ["[2] [6] 6"]}, {"hand": "3 3"}], pile="8@1")
+        app = clear4_app(tmp_path, [{"hand": "7", "stacks": ["[2] [6] 6"]}, {"hand": "3 3"}], pile="8@1")
         app.set_pacing("Step")
         app.play("1×6 s1")
         table = app.table.table
@@ -1005,7 +1024,7 @@ class TestClear4:
         assert app.table.table["view"]["seats"][0]["stacks"][0] == [None]
 
     def test_blind_push_offers_a_seat_each(self, tmp_path: Path) -> None:
-        app = c4_app(tmp_path, [{"hand": "9", "stacks": ["[P]"]}, {"hand": "3"}, {"hand": "4"}], pile="8@1")
+        app = clear4_app(tmp_path, [{"hand": "9", "stacks": ["[P]"]}, {"hand": "3"}, {"hand": "4"}], pile="8@1")
         app.set_pacing("Step")
         assert labels_of(app)["flip 1"] == "Flip pile 1"
         app.play("flip 1")
@@ -1018,7 +1037,7 @@ class TestClear4:
     def test_coach_play(self, tmp_path: Path) -> None:
         app = GameApp(tmp_path)
         app.set_players(3)
-        app.set_preset(C4)
+        app.set_preset(CLEAR4)
         app.set_pacing("Auto")
         app.deal(seed=9)
         for _ in range(6):
@@ -1034,7 +1053,7 @@ class TestClear4:
             assert app.state.moves[done] == advice.move
 
     def test_no_hidden_card_in_the_synced_table(self, tmp_path: Path) -> None:
-        app = app_at(tmp_path, HIDDEN_C4, preset=C4, level=(0, "Average"))
+        app = app_at(tmp_path, HIDDEN_CLEAR4, preset=CLEAR4, level=(0, "Average"))
         app.open_analysis(True)
         text = app.table.synced_json()
         assert '"8"' not in text and '"CL"' not in text
@@ -1045,8 +1064,8 @@ class TestClear4:
                 assert all(card is None for card in stack[:-1])
 
     def test_everything_synced_is_the_same_when_hidden_cards_change(self, tmp_path: Path) -> None:
-        one = app_at(tmp_path / "a", HIDDEN_C4, preset=C4, level=(0, "Average"))
-        two = app_at(tmp_path / "b", swapped_c4(HIDDEN_C4), preset=C4, level=(0, "Average"))
+        one = app_at(tmp_path / "a", HIDDEN_CLEAR4, preset=CLEAR4, level=(0, "Average"))
+        two = app_at(tmp_path / "b", swapped_clear4(HIDDEN_CLEAR4), preset=CLEAR4, level=(0, "Average"))
         for app in (one, two):
             app.open_analysis(True)
             app.compare_coaches()
@@ -1054,7 +1073,7 @@ class TestClear4:
         assert synced(one.root) == synced(two.root)
 
     def test_replayer_steps_through_a_hand(self) -> None:
-        state = State.deal(Rules.from_preset(C4, players=3), seed=12)
+        state = State.deal(Rules.from_preset(CLEAR4, players=3), seed=12)
         rng = random.Random(2)
         while not state.over and len(state.moves) < 80:
             state.play(rng.choice(state.legal_moves()))
@@ -1078,7 +1097,7 @@ class TestClear4:
     def test_save_resume_rounds_and_scores(self, tmp_path: Path) -> None:
         app = GameApp(tmp_path)
         app.set_players(3)
-        app.set_preset(C4)
+        app.set_preset(CLEAR4)
         app.set_rule("rounds", 2)
         app.set_pacing("Auto")
         app.deal(seed=8)
@@ -1089,7 +1108,7 @@ class TestClear4:
         assert again.resume_label == "Continue — 3 players, round 1"
         again.continue_game()
         assert again.state is not None and again.state.to_position() == position
-        assert again.setup.rules.clear4 and again.preset.value == C4 and again.players.options == (2, 3, 4, 5, 6)
+        assert again.setup.rules.clear4 and again.preset.value == CLEAR4 and again.players.options == (2, 3, 4, 5, 6)
         again.set_automate(True)
         again.set_automate(False)
         assert again.game is not None and len(again.game.results) == 1 and not again.game.over
@@ -1347,7 +1366,7 @@ class TestAutoDelay:
         assert app.state is not None and app.state.turn == 0
 
     def test_one_ai_move_per_tick_each_redrawn_and_saved(self, tmp_path: Path) -> None:
-        from cut_tutor.engine import load_game
+        from cut_tutor.storage import load_game
 
         async def run() -> None:
             app = self.dealt(tmp_path)

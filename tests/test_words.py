@@ -16,16 +16,18 @@ from test_properties import SEEDS, rules_st
 from cut_tutor import Rules, State, view
 from cut_tutor.analysis import analyse
 from cut_tutor.coach import advise
+from cut_tutor.coach.words import plan
 from cut_tutor.engine import Move
 from cut_tutor.engine.cards import CLEAR_CARD, PUSH, WILD
-from cut_tutor.engine.words import acts, and_list, count, face, move_labels, plan, plural, seat_name, table_words, who
+from cut_tutor.engine.rules import CLEAR4
+from cut_tutor.engine.words import acts, and_list, count, face, move_labels, plural, seat_name, who
 from cut_tutor.widgets import Replayer, move_label, table_data
 from cut_tutor.widgets.replayer import REVIEW
+from cut_tutor.widgets.words import table_words
 
 EMPTY = ["", "", "", ""]
 FAR = "K K Q Q J J 9 9"  # an opponent nowhere near going out
 NAMES = ["You", "Daryl", "Marty"]
-C4 = "Clear 4"
 
 
 def pos(seats: list[dict[str, Any]], pile: str = "", turn: int = 0, **rules: Any) -> State:
@@ -72,8 +74,8 @@ class TestCoachSentences:
         assert "plays low so seat 1, down to 2 cards" in advise(view(low, 0), level="Experienced").text
         assert "plays low" not in advise(view(low, 0), level="Expert").text
         # Clear 4's scorer hinders a seat down to two cards at every Level, and its words say so
-        c4 = pos([{"hand": "9 3"}, {"hand": "4 4"}], "10@1", **Rules.from_preset(C4, players=2).to_dict())
-        assert "plays low so seat 1, down to 2 cards" in advise(view(c4, 0), level="Expert").text
+        state = pos([{"hand": "9 3"}, {"hand": "4 4"}], "10@1", **Rules.from_preset(CLEAR4, players=2).to_dict())
+        assert "plays low so seat 1, down to 2 cards" in advise(view(state, 0), level="Expert").text
 
     def test_an_empty_pile_is_not_swept(self) -> None:
         """A clear on an empty pile sweeps nothing: it sheds the card and you go again."""
@@ -90,9 +92,9 @@ class TestCoachSentences:
 
     def test_clear4_names_its_own_cards(self) -> None:
         """Clear 4 writes its 1 as 1 and its JOKER with no article after "your" (once "your a JOKER")."""
-        ones = pos([{"hand": "A 7"}, {"hand": "9 9"}], "A@1 A@1 A@1", **Rules.from_preset(C4, players=2).to_dict())
+        ones = pos([{"hand": "A 7"}, {"hand": "9 9"}], "A@1 A@1 A@1", **Rules.from_preset(CLEAR4, players=2).to_dict())
         assert "completes four 1s" in text(ones) and "your 1" in text(ones)
-        assert plan([(CLEAR_CARD, 0), (PUSH, 1), (WILD, 1), (1, 3)], C4) == (
+        assert plan([(CLEAR_CARD, 0), (PUSH, 1), (WILD, 1), (1, 3)], CLEAR4) == (
             "your CLEAR card to clear, then your PUSH, then your JOKER, then your 3 1s"
         )  # once "your CL to clear, then your P, then your J*, then your 3 As"
         joker = Move.parse("1×J*")
@@ -105,7 +107,7 @@ def advise_text_for(move: Move) -> str:
     from cut_tutor.coach.styles import level_of, style_of
     from cut_tutor.coach.values import evaluate
 
-    state = pos([{"hand": "J* 3 2"}, {"hand": "9 9"}], "8@1", **Rules.from_preset(C4, players=2).to_dict())
+    state = pos([{"hand": "J* 3 2"}, {"hand": "9 9"}], "8@1", **Rules.from_preset(CLEAR4, players=2).to_dict())
     seen = view(state, 0)
     style, level = style_of("Madonna"), level_of("Expert")
     cand = next(c for c in evaluate(seen, style, level) if c.move == move)
@@ -135,7 +137,7 @@ class TestLabels:
     def test_the_coach_marks_a_clear_as_the_table_does(self) -> None:
         """R22: two 1s on two 1s clear the pile, four JOKERs on an empty pile do not: the coach's words, and so the
         analysis', mark the first "— clear" and not the second, as the buttons do and as the engine plays them."""
-        rules = Rules.from_preset(C4, players=2).to_dict()
+        rules = Rules.from_preset(CLEAR4, players=2).to_dict()
         ones = State.from_position({"rules": rules, "turn": 0, "pile": "6@1 A@1 A@1",
                                     "seats": [{"hand": "A A 9"}, {"hand": "9 9"}]})  # fmt: skip
         jokers = State.from_position({"rules": rules, "turn": 0, "pile": "",
@@ -151,7 +153,7 @@ class TestLabels:
 
     def test_the_analysis_names_the_seat_a_push_goes_to_as_the_table_does(self) -> None:
         """R22: a PUSH sends the pile to a seat, named as the setup names the seats, never "seat 1"."""
-        rules = Rules.from_preset(C4, players=3).to_dict()
+        rules = Rules.from_preset(CLEAR4, players=3).to_dict()
         state = State.from_position({"rules": rules, "turn": 0, "pile": "8@1",
                                      "seats": [{"hand": "P 3"}, {"hand": "9 9"}, {"hand": "7"}]})  # fmt: skip
         labels = {m.label for m in analyse(view(state, 0), seconds=None, max_rollouts=32).moves}
@@ -177,7 +179,7 @@ class TestLabels:
     def test_no_two_moves_share_a_label(self, rules: Rules, seed: int, clear4: bool) -> None:
         """On random positions of random CUT rules and of Clear 4, a seat's moves all read differently."""
         if clear4:
-            rules = Rules.from_preset(C4, players=min(rules.players, 6))
+            rules = Rules.from_preset(CLEAR4, players=min(rules.players, 6))
         state = State.deal(rules, seed, dealer=seed % rules.players)
         rng = random.Random(seed)
         names = [f"P{i}" for i in range(rules.players)]
@@ -214,12 +216,12 @@ class TestTableWords:
         assert words["faces"] == {} and words["legend"][0] == ["💥", "Bust: took the pile"]
 
     def test_clear4_faces_come_from_python(self) -> None:
-        state = pos([{"hand": "A P J* CL"}, {"hand": "4"}], "", **Rules.from_preset(C4, players=2).to_dict())
+        state = pos([{"hand": "A P J* CL"}, {"hand": "4"}], "", **Rules.from_preset(CLEAR4, players=2).to_dict())
         words = table_words(view(state, 0), pile_counts=False)
         assert words["faces"] == {"A": "1", "P": "PUSH", "J*": "JOKER", "CL": "CLEAR"}
         assert table_words(view(state, 1), pile_counts=False)["faces"] == {}  # only the faces of cards it shows
         assert words["pile"] == "value any" and words["legend"][0][1] == "Passed: took the pile"
-        assert face("A", C4) == "1" and face("A") == "A"
+        assert face("A", CLEAR4) == "1" and face("A") == "A"
 
     def test_the_page_keeps_no_faces_of_its_own(self) -> None:
         from pathlib import Path
@@ -271,7 +273,7 @@ class TestEngineReasons:
         assert "at most 1 9 may be laid" in (capped.why_illegal(Move.parse("2×9")) or "")
 
     def test_clear4_reasons(self) -> None:
-        c4 = State.from_position({"rules": Rules.from_preset(C4, players=2).to_dict(), "turn": 0, "dealer": 1,
-                                  "pile": "8@1", "seats": [{"hand": "A 5", "stacks": ["", "", "", ""]},
-                                                           {"hand": "3", "stacks": ["", "", "", ""]}]})  # fmt: skip
-        assert c4.why_illegal(Move.parse("2×A")) == "you hold 1 1 in your hand, not 2"
+        state = State.from_position({"rules": Rules.from_preset(CLEAR4, players=2).to_dict(), "turn": 0, "dealer": 1,
+                                     "pile": "8@1", "seats": [{"hand": "A 5", "stacks": ["", "", "", ""]},
+                                                              {"hand": "3", "stacks": ["", "", "", ""]}]})  # fmt: skip
+        assert state.why_illegal(Move.parse("2×A")) == "you hold 1 1 in your hand, not 2"

@@ -28,9 +28,10 @@ True
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..coach import AIPlayer, Knowledge
 from ..coach.advice import LONG_HAND
@@ -39,6 +40,10 @@ from ..engine.cards import CODES, card_name, cards_of
 from ..engine.moves import Move
 from ..engine.packed import hand_at, pack, stack_at, undealt_at
 from ..engine.view import sight
+from . import native
+
+if TYPE_CHECKING:
+    from .._native import _Deals
 
 #: The most times one seat's hand is dealt while looking for one that agrees with its turns on the pile.
 TRIES = 64
@@ -94,6 +99,16 @@ class Deals:
             self.reads = self._reads(_turns(view))
             bare = {k for k, _, _ in self.bare}
             self.first += [(k, None) for k in self.reads if k not in bare]
+        #: Where the rest of a draw goes, card by card after the shuffle, as :meth:`_compose` deals it: each seat's
+        #: hidden hand cards (unless dealt first), then its face-down stack cards, then the undealt cards; a place
+        #: either counts a card (``(where code 0 is counted, True)``) or holds it (``(where, False)``).
+        self.slots: list[tuple[int, bool]] = []
+        dealt_first = {k for k, _ in self.first}
+        for k, hidden in enumerate(hidden_hands):
+            self.slots += [(hand_at(k, 0), True)] * (0 if k in dealt_first else hidden)
+            self.slots += [(at, False) for at in self._down[k]]
+        self.slots += [(undealt_at(len(hidden_hands), 0), True)] * view["undealt_count"]
+        self._plan: _Deals | None = None
         for j, (_, top, _) in enumerate(self.bare):  # the seats dealt by then need cards above this top, and no more
             needed, seats = sum(h for _, _, h in self.bare[: j + 1]), [str(k) for k, _, _ in self.bare[: j + 1]]
             if sum(self.fits[top]) < needed:
@@ -150,19 +165,32 @@ class Deals:
             self._template = self._place(pack(state), dealt, cards, -1)
         return self._place(list(self._template), dealt, cards, 1)
 
+    def plan(self) -> _Deals:
+        """The compiled core's copy of how a draw is dealt (:mod:`.native`): the packed position without the hidden
+        cards, the pool, the hands dealt first and :attr:`slots`, so that the core deals each sample as
+        :meth:`packed` does. Without turns to read only: reading them is the reader's (Python) decision."""
+        if native.NATIVE is None or self.reads:
+            raise ValueError("the compiled core deals only without turns to read, and only where it is built")
+        if self._plan is None:
+            if self._template is None:
+                self.packed(random.Random(0))
+            assert self._template is not None
+            first = [(hand_at(k, 0), self.hidden_hands[k], fits or [True] * len(self.pool)) for k, fits in self.first]
+            codes = [CODES[name] for name in self.pool]
+            self._plan = native.NATIVE.Deals(self._template, codes, first, self.slots)
+        return self._plan
+
     def _place(self, packed: list[int], dealt: dict[int, list[str]], cards: list[str], sign: int) -> list[int]:
-        """Add (``sign`` 1) or take out (-1) the hidden cards of one draw in a packed position, in the order
-        :meth:`_compose` deals them."""
-        it = iter(cards)
-        for k, hidden in enumerate(self.hidden_hands):
-            for name in dealt[k] if k in dealt else [next(it) for _ in range(hidden)]:
+        """Add (``sign`` 1) or take out (-1) the hidden cards of one draw in a packed position: the hands dealt
+        first, then the rest into :attr:`slots`."""
+        for k, names in dealt.items():
+            for name in names:
                 packed[hand_at(k, CODES[name])] += sign
-            for at in self._down[k]:
-                card = CODES[next(it)]
-                packed[at] = card if sign > 0 else 0
-        undealt = undealt_at(len(self.hidden_hands), 0)
-        for name in it:
-            packed[undealt + CODES[name]] += sign
+        for (at, counted), name in zip(self.slots, cards, strict=True):
+            if counted:
+                packed[at + CODES[name]] += sign
+            else:
+                packed[at] = CODES[name] if sign > 0 else 0
         return packed
 
     def _position(self, rng: random.Random) -> dict[str, Any]:
@@ -213,6 +241,11 @@ class Deals:
             "seats": seats, "cleared": " ".join(v["cleared"]), "undealt": " ".join(it),
         }  # fmt: skip
         return position
+
+
+def canonical(view: Mapping[str, Any]) -> str:
+    """The view as one JSON text, keys sorted and no spaces: equal views, equal texts, on any machine."""
+    return json.dumps(view, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 def _turns(view: Mapping[str, Any]) -> list[tuple[int, str, int]]:

@@ -17,7 +17,6 @@ never drawn again. The rounds stop when the verdicts are settled (:meth:`~.searc
 from __future__ import annotations
 
 import hashlib
-import json
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
@@ -26,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine.moves import Move
+from .deals import canonical
 from .report import Analysis, MoveValue
 from .run import POLICY, Submitter, analyse, focus_index
 from .search import Aim
@@ -78,11 +78,6 @@ class Evaluation:
             return False
         wanted = [*self.focus, *([] if focus is None else [focus])]
         return not search.undecided([focus_index(self.legal, m) for m in wanted], PRECISION, MIN_ROLLOUTS)
-
-
-def canonical(view: Mapping[str, Any]) -> str:
-    """The view as one JSON text, keys sorted and no spaces: equal views, equal texts, on any machine."""
-    return json.dumps(view, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 def seed_of(view: Mapping[str, Any]) -> int:

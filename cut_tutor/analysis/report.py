@@ -7,8 +7,9 @@ from dataclasses import asdict, dataclass, field
 from html import escape
 from typing import TYPE_CHECKING, Any
 
+from ..coach.words import analysis_caption, analysis_status, verdict_word
 from ..engine.moves import Move
-from ..engine.words import aligned, analysis_caption, analysis_status, verdict_word
+from ..engine.words import aligned
 from .stats import MIN_ROLLOUTS, PRECISION
 
 if TYPE_CHECKING:

@@ -25,8 +25,10 @@ from .stats import MIN_ROLLOUTS, PRECISION, mean_interval
 
 #: The rollout policy by default: the project's strongest AI seat.
 POLICY = "Expert:Balanced"
-#: Samples per task sent to an executor: small enough to share a round between workers.
+#: Samples per task sent to an executor, at least: small enough to share a round between workers.
 CHUNK = 2
+#: The most tasks a round is sent as: a long round's tasks are larger, so fewer hand-offs for the same samples.
+PARTS = 8
 
 
 class Submitter(Protocol):
@@ -129,9 +131,11 @@ def joined(parts: Sequence[Sequence[Sequence[Result]]], moves: int) -> list[list
 def spread(
     executor: Executor | Submitter | None, fn: Callable[..., Any], args: tuple[Any, ...], items: Sequence[int]
 ) -> Callable[[], list[Any]]:
-    """``fn(*args, chunk)`` for every :data:`CHUNK` of ``items``: submitted to ``executor``
-    at once (or played when called, without one); the returned function waits for the parts, in order."""
-    chunks = [list(items[i : i + CHUNK]) for i in range(0, len(items), CHUNK)]
+    """``fn(*args, chunk)`` for every chunk of ``items`` (of :data:`CHUNK` or more, in :data:`PARTS` at most):
+    submitted to ``executor`` at once (or played when called, without one); the returned function waits for the
+    parts, in order."""
+    size = max(CHUNK, -(-len(items) // PARTS))
+    chunks = [list(items[i : i + size]) for i in range(0, len(items), size)]
     if executor is None:
         return lambda: [fn(*args, chunk) for chunk in chunks]
     futures = [executor.submit(fn, *args, chunk) for chunk in chunks]

@@ -9,8 +9,11 @@ run in this process or on any executor's workers (a picklable top-level function
 
 from __future__ import annotations
 
+import json
 import random
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -21,9 +24,12 @@ from ..engine.moves import Move
 from ..engine.packed import code_of
 from ..engine.view import sight
 from . import native
-from .deals import Deals
+from .deals import Deals, canonical
 from .stats import MIN_ROLLOUTS, PRECISION, clearly_worse, mean_interval, mean_se
 
+#: A later round deals at least one sample per this many dealt before it: the compiled core plays a small round in
+#: less time than the rounds' bookkeeping and the hand-offs to the workers take.
+GROWTH = 8
 #: One rollout's result for the analysed seat: its points for the hand, and whether it went out first.
 Result = tuple[int, bool]
 #: ``measure(samples, candidates)`` → per candidate (in that order), per sample index: a :data:`Result`.
@@ -51,14 +57,18 @@ def play_out(
     pile as a ``policy`` seat would have played them (:class:`~cut_tutor.analysis.deals.Deals`). The compiled core
     plays the rollouts when it is built (:mod:`.native`), with the same results.
     """
-    deals = Deals(view, players(policy, [0])[0] if infer else None)
+    deals = _deals(view, policy if infer else None)
     me = deals.seat
     parsed = [Move.parse(text) for text in moves]
     core = native.policy(policy, deals.rules)
     if core is not None and native.NATIVE is not None:  # the compiled seats: the same rollouts in one call
-        packed = [sample_packed(deals, seed, i) for i in samples]
-        starts, codes = [p for p, _ in packed], [code_of(move) for move in parsed]
-        return [list(row) for row in native.NATIVE.rollouts(core, starts, [s for _, s in packed], codes, me)]
+        codes = [code_of(move) for move in parsed]
+        if not deals.reads:  # the core deals the samples too
+            rows = native.NATIVE.sampled_rollouts(core, deals.plan(), _stream(seed), list(samples), codes, me)
+        else:
+            packed = [sample_packed(deals, seed, i) for i in samples]
+            rows = native.NATIVE.rollouts(core, [p for p, _ in packed], [s for _, s in packed], codes, me)
+        return [list(row) for row in rows]
     results: list[list[Result]] = [[] for _ in parsed]
     for i in samples:
         start, seeds = sample(deals, seed, i)
@@ -86,8 +96,39 @@ def sample_packed(deals: Deals, seed: int, i: int) -> tuple[list[int], list[int]
 
 
 def _draws(seed: int, i: int) -> random.Random:
-    """The generator of sample ``i`` of an analysis with ``seed``."""
-    return random.Random(f"analysis:{seed}:{i}")
+    """The generator of sample ``i`` of an analysis with ``seed``, seeded from its text (the core seeds its own the
+    same way: :meth:`Deals.plan`)."""
+    return random.Random(f"{_stream(seed)}{i}")
+
+
+def _stream(seed: int) -> str:
+    """The text every sample's generator of an analysis with ``seed`` is seeded from, before the sample's index."""
+    return f"analysis:{seed}:"
+
+
+#: The views whose deals this process holds, with the policy reading their turns (None: not read), by canonical text.
+_held: OrderedDict[tuple[str, str | None], Deals] = OrderedDict()
+_held_lock = threading.Lock()
+#: How many views' deals a process keeps: the positions being analysed now, each asked for a chunk at a time.
+HELD = 8
+
+
+def _deals(view: Mapping[str, Any], reader: str | None) -> Deals:
+    """The :class:`Deals` of ``view`` (its turns read by a ``reader`` seat, if named), made once per process: a
+    worker is sent each position's view chunk after chunk, and building its deals (their packed template) costs
+    more than dealing a chunk."""
+    key = (canonical(view), reader)
+    with _held_lock:
+        deals = _held.get(key)
+        if deals is not None:
+            _held.move_to_end(key)
+            return deals
+    deals = Deals(json.loads(key[0]), players(reader, [0])[0] if reader else None)  # its own copy of the view
+    with _held_lock:
+        _held[key] = deals
+        while len(_held) > HELD:
+            _held.popitem(last=False)
+    return deals
 
 
 def play(state: State, seats: Sequence[AIPlayer], plies: int | None = None) -> int:
@@ -198,13 +239,14 @@ def rounds(
     them). After every round, a candidate whose paired difference with the current best (:attr:`Search.best`) is at
     least 3 joint standard errors above zero is eliminated: it cannot be the best; as it may still be played out, it
     comes back if that difference shrinks below 3 standard errors. Each later round plays as many rollouts as
-    ``round_size`` samples of every candidate would (fewer rounds: less waiting between them), the next samples of
-    the best and of the candidates that need them most, the first of these groups that is not empty: the gaps that
-    do not yet meet the target (known to ``precision`` points, or too close to call, on ``min_rollouts`` samples or
-    more); else the gaps still wider than ``precision``; else the active candidates, to settle which is best. The
-    search stops when none is left (one active candidate, every gap known: the best stands apart), or before a round
-    the budget cannot pay for: with ``seconds``, a round is shortened to the samples the time left should allow at
-    the rate seen so far. ``progress`` hears the share of the budget spent after each round, and 1.0 at the end.
+    ``round_size`` samples of every candidate would, and at least one sample per :data:`GROWTH` dealt before it
+    (fewer rounds: less waiting between them), the next samples of the best and of the candidates that need them
+    most, the first of these groups that is not empty: the gaps that do not yet meet the target (known to
+    ``precision`` points, or too close to call, on ``min_rollouts`` samples or more); else the gaps still wider than
+    ``precision``; else the active candidates, to settle which is best. The search stops when none is left (one
+    active candidate, every gap known: the best stands apart), or before a round the budget cannot pay for: with
+    ``seconds``, a round is shortened to the samples the time left should allow at the rate seen so far.
+    ``progress`` hears the share of the budget spent after each round, and 1.0 at the end.
 
     ``start`` continues an earlier search of the same candidates (it is not changed): the budget is then what the
     continuation may spend, its rounds deal the samples after the earlier ones, and the figures are of all of them,
@@ -230,7 +272,7 @@ def rounds(
         found = Search([list(s) for s in start.samples], [list(r) for r in start.results], list(start.active),
                        "budget", start.seconds)  # fmt: skip
         chosen = _allocation(found, precision, min_rollouts, aim, focus)
-        size = max(round_size, round_size * candidates // len(chosen)) if chosen else 0
+        size = _round(round_size, candidates, len(chosen), found.deals)
     done, before, earlier = found.deals, found.rollouts, found.seconds
     while chosen:
         if max_rollouts is not None:
@@ -253,13 +295,20 @@ def rounds(
         if progress and share < 1.0:
             progress(share)
         chosen = _allocation(found, precision, min_rollouts, aim, focus)
-        size = max(round_size, round_size * candidates // len(chosen)) if chosen else 0
+        size = _round(round_size, candidates, len(chosen), done)
     if not chosen:
         found.stopped = "chosen" if aim == "best" else "apart"
     if progress:
         progress(1.0)
     found.seconds = earlier + time.perf_counter() - began
     return found
+
+
+def _round(round_size: int, candidates: int, chosen: int, done: int) -> int:
+    """The samples of the next round: as many rollouts as ``round_size`` samples of every candidate would, and at
+    least one in :data:`GROWTH` of the samples dealt so far, so that a long analysis waits between fewer rounds;
+    none when no candidate is chosen."""
+    return max(round_size, round_size * candidates // chosen, done // GROWTH) if chosen else 0
 
 
 def _allocation(found: Search, precision: float, minimum: int, aim: Aim, focus: Sequence[int] = ()) -> list[int]:

@@ -15,7 +15,7 @@ RANK_WORDS = ("?", "aces", "twos", "threes", "fours", "fives", "sixes", "sevens"
               "jacks", "queens", "kings")  # fmt: skip
 
 
-class CardError(ValueError):
+class PuzzleCardError(ValueError):
     """Card text that is not a rank (A 2 … 10 J Q K) followed by a suit (S H D C)."""
 
 
@@ -37,11 +37,11 @@ def card_name(code: int) -> str:
 
 
 def parse_card(text: str) -> int:
-    """The code of a card name such as ``7H``; raises :class:`CardError` naming the bad text."""
+    """The code of a card name such as ``7H``; raises :class:`PuzzleCardError` naming the bad text."""
     word = text.strip().upper()
     rank, suit = word[:-1], word[-1:]
     if rank not in RANK_NAMES[1:] or not suit or suit not in SUITS:
-        raise CardError(f"unknown card {text!r}: a rank A 2 … 10 J Q K and a suit S H D C, such as 7H")
+        raise PuzzleCardError(f"unknown card {text!r}: a rank A 2 … 10 J Q K and a suit S H D C, such as 7H")
     return card(RANK_NAMES.index(rank), SUITS.index(suit))
 
 
@@ -52,7 +52,7 @@ def parse_rank(text: str) -> int:
         return RANK_NAMES.index(word.upper())
     if word.lower() in RANK_WORDS[1:]:
         return RANK_WORDS.index(word.lower())
-    raise CardError(f"unknown rank {text!r}")
+    raise PuzzleCardError(f"unknown rank {text!r}")
 
 
 def parse_suit(text: str) -> int:
@@ -62,7 +62,7 @@ def parse_suit(text: str) -> int:
         return SUITS.index(word.upper())
     if word.lower() in SUIT_WORDS:
         return SUIT_WORDS.index(word.lower())
-    raise CardError(f"unknown suit {text!r}")
+    raise PuzzleCardError(f"unknown suit {text!r}")
 
 
 def deck(top_rank: int) -> list[int]:

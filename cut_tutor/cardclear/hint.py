@@ -5,8 +5,8 @@ out on that seen game, where the cards beyond the Next ones are unknown and make
 extra moves are what the swap is sure to score, exact when no unknown card falls in and "at least" when one does
 (H2). Goals, the lookahead and the finish turn points into a value that knows what the level asks for (H4–H6).
 
->>> from .state import State
->>> advice = hint(State.from_code("4-2"))
+>>> from .state import Puzzle
+>>> advice = hint(Puzzle.from_code("4-2"))
 >>> advice.best.total >= max(option.total for option in advice.options)
 True
 >>> {"swap", "points", "total", "best"} <= set(advice.rows()[0])
@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .hands import BASE, SHORT
-from .state import MOVE_BONUS, SWAPS, State, Swap, Turn, hands_on, makes_hand
+from .state import MOVE_BONUS, SWAPS, Puzzle, Swap, Turn, hands_on, makes_hand
 
 #: A goal's worth when one swap meets it whole; a part of it is worth its share of what is needed (H4).
 GOAL_WORTH = 300
@@ -60,7 +60,7 @@ class Option:
 
 
 @dataclass(frozen=True)
-class Advice:
+class Hint:
     """Every legal swap, best first, and the sentence that says why the best is best (H7)."""
 
     options: tuple[Option, ...]
@@ -94,7 +94,7 @@ class Advice:
                 for o in self.options]  # fmt: skip
 
 
-def goal_value(before: State, after: State) -> float:
+def goal_value(before: Puzzle, after: Puzzle) -> float:
     """Each unmet goal's worth times the share of its target the swap makes, up to what was missing (H4)."""
     value = 0.0
     for goal, was, now in zip(before.row.goals, before.amounts(), after.amounts(), strict=True):
@@ -103,7 +103,7 @@ def goal_value(before: State, after: State) -> float:
     return value
 
 
-def best_first_clear(state: State) -> int:
+def best_first_clear(state: Puzzle) -> int:
     """The most points any swap on this board makes in its first round (H5): what the board offers next."""
     live, best = state.live, 0
     for swap in SWAPS:
@@ -114,7 +114,7 @@ def best_first_clear(state: State) -> int:
     return best
 
 
-def _option(state: State, swap: Swap) -> tuple[Option, State]:
+def _option(state: Puzzle, swap: Swap) -> tuple[Option, Puzzle]:
     after = state.copy()
     turn = after.play(swap)
     finish = FINISH_WORTH + MOVE_BONUS * after.moves_left if after.passed else 0.0
@@ -124,7 +124,7 @@ def _option(state: State, swap: Swap) -> tuple[Option, State]:
     return option, after
 
 
-def hint(state: State) -> Advice:
+def hint(state: Puzzle) -> Hint:
     """Value every legal swap by its parts and pick the best (H1–H8), from what the player sees of ``state``."""
     state = state.seen()
     tried = [_option(state, swap) for swap in state.legal_swaps()]
@@ -135,10 +135,10 @@ def hint(state: State) -> Advice:
             option = replace(option, lookahead=LOOKAHEAD_SHARE * best_first_clear(after))
         options.append(option)
     options.sort(key=lambda o: (-o.total, -o.points, SWAPS.index(o.swap)))  # a tie in value: more points first
-    return Advice(tuple(options), explain(state, options[0]))
+    return Hint(tuple(options), explain(state, options[0]))
 
 
-def explain(state: State, option: Option) -> str:
+def explain(state: Puzzle, option: Option) -> str:
     """The Hint's sentence: what the swap makes, what the refill chains, and what it does for the goals (H7)."""
     rounds = option.turn.rounds
     first = " and ".join(f"{SHORT[h.kind]} {h.points}" for h in rounds[0].hands)
@@ -175,22 +175,22 @@ def prefer(best: Option, top: Option) -> str:
 
 # -- policies and the solver ---------------------------------------------------------------------------------
 
-Policy = Callable[[State, random.Random], Swap]
+Policy = Callable[[Puzzle, random.Random], Swap]
 
 
-def random_policy(state: State, rng: random.Random) -> Swap:
+def random_policy(state: Puzzle, rng: random.Random) -> Swap:
     """Any legal swap, at random: the floor the Hint is measured against."""
     return rng.choice(state.legal_swaps())
 
 
-def greedy_policy(state: State, rng: random.Random) -> Swap:
+def greedy_policy(state: Puzzle, rng: random.Random) -> Swap:
     """The swap sure to score most right now (combos the seen cards make included), first in reading order on a
     tie."""
     seen = state.seen()
     return max(seen.legal_swaps(), key=lambda swap: _option(seen, swap)[0].points)
 
 
-def hint_policy(state: State, rng: random.Random) -> Swap:
+def hint_policy(state: Puzzle, rng: random.Random) -> Swap:
     """The Hint's pick."""
     return hint(state).best.swap
 
@@ -198,7 +198,7 @@ def hint_policy(state: State, rng: random.Random) -> Swap:
 POLICIES: dict[str, Policy] = {"random": random_policy, "greedy": greedy_policy, "hint": hint_policy}
 
 
-def solve(state: State, policy: Policy = hint_policy, rng: random.Random | None = None) -> list[Turn]:
+def solve(state: Puzzle, policy: Policy = hint_policy, rng: random.Random | None = None) -> list[Turn]:
     """Play the level out with a policy (the Hint by default); the turns.
 
     A measuring tool with full knowledge: it plays the real game, whole stock and all, so the result is what the

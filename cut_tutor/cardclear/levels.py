@@ -62,7 +62,7 @@ class Goal(NamedTuple):
         return (suits if self.kind == "suit" else ranks)[int(self.what)]
 
 
-class Level(NamedTuple):
+class PuzzleLevel(NamedTuple):
     """A level's row of the table: its move limit, up to three goals and the 2- and 3-star lines (K15)."""
 
     number: int
@@ -91,41 +91,41 @@ def _rank(name: str, n: int) -> Goal:
 _FIVE = FIVE_CARD_HANDS
 #: The level table (K15): number → moves, goals, 2-star line, 3-star line. Targets sit near what random legal
 #: swaps reach in the move limit; the star lines at the Hint's median and upper final scores (see the guide).
-LEVELS: dict[int, Level] = {
+LEVELS: dict[int, PuzzleLevel] = {
     level.number: level
     for level in (
-        Level(1, 15, (_score(700),), 1010, 1160),
-        Level(2, 15, (_hand(TRIPS, 18),), 1130, 1260),
-        Level(3, 18, (_score(850), _rank("6", 12)), 1370, 1490),
-        Level(4, 18, (_hand(RUN, 6),), 1060, 1240),
-        Level(5, 18, (_suit("hearts", 18),), 1100, 1260),
-        Level(6, 20, (_score(950), _hand(RUN, 8)), 1330, 1490),
-        Level(7, 20, (_hand(FOUR, 1),), 1230, 1400),
-        Level(8, 20, (_score(1000), _rank("8", 9)), 1520, 1800),
-        Level(9, 22, (_suit("spades", 21), _hand(TRIPS, 18)), 1730, 2220),
-        Level(10, 22, (_score(1100), _hand(FOUR, 1), _suit("diamonds", 18)), 1640, 1880),
-        Level(11, 20, (_hand(STRAIGHT, 12),), 3700, 4560),
-        Level(12, 20, (_score(3000), _hand(FLUSH, 5)), 4060, 5400),
-        Level(13, 22, (_hand(_FIVE, 16),), 3740, 4080),
-        Level(14, 22, (_score(3500), _suit("clubs", 45)), 4740, 5920),
-        Level(15, 24, (_score(3800), _hand(_FIVE, 18), _rank("10", 18)), 5240, 5820),
-        Level(16, 22, (_hand(FULL_HOUSE, 8),), 3840, 4760),
-        Level(17, 22, (_score(5500), _hand(_FIVE, 32)), 6680, 6960),
-        Level(18, 24, (_suit("hearts", 70), _hand(RUN, 10)), 9530, 13360),
-        Level(19, 24, (_rank("Q", 22), _hand(_FIVE, 32)), 8460, 9340),
-        Level(20, 25, (_score(6000), _hand(FULL_HOUSE, 12), _hand(FOUR, 1)), 7300, 12400),
-        Level(21, 22, (_score(5500), _hand(_FIVE, 30)), 6440, 6820),
-        Level(22, 24, (_suit("spades", 70), _hand(RUN, 12)), 10080, 13760),
-        Level(23, 24, (_rank("K", 20), _hand(FLUSH, 9)), 7880, 8360),
-        Level(24, 25, (_score(6000), _hand(_FIVE, 32)), 7270, 7390),
-        Level(25, 25, (_score(6400), _hand(_FIVE, 36), _suit("hearts", 75)), 8620, 9130),
+        PuzzleLevel(1, 15, (_score(700),), 1010, 1160),
+        PuzzleLevel(2, 15, (_hand(TRIPS, 18),), 1130, 1260),
+        PuzzleLevel(3, 18, (_score(850), _rank("6", 12)), 1370, 1490),
+        PuzzleLevel(4, 18, (_hand(RUN, 6),), 1060, 1240),
+        PuzzleLevel(5, 18, (_suit("hearts", 18),), 1100, 1260),
+        PuzzleLevel(6, 20, (_score(950), _hand(RUN, 8)), 1330, 1490),
+        PuzzleLevel(7, 20, (_hand(FOUR, 1),), 1230, 1400),
+        PuzzleLevel(8, 20, (_score(1000), _rank("8", 9)), 1520, 1800),
+        PuzzleLevel(9, 22, (_suit("spades", 21), _hand(TRIPS, 18)), 1730, 2220),
+        PuzzleLevel(10, 22, (_score(1100), _hand(FOUR, 1), _suit("diamonds", 18)), 1640, 1880),
+        PuzzleLevel(11, 20, (_hand(STRAIGHT, 12),), 3700, 4560),
+        PuzzleLevel(12, 20, (_score(3000), _hand(FLUSH, 5)), 4060, 5400),
+        PuzzleLevel(13, 22, (_hand(_FIVE, 16),), 3740, 4080),
+        PuzzleLevel(14, 22, (_score(3500), _suit("clubs", 45)), 4740, 5920),
+        PuzzleLevel(15, 24, (_score(3800), _hand(_FIVE, 18), _rank("10", 18)), 5240, 5820),
+        PuzzleLevel(16, 22, (_hand(FULL_HOUSE, 8),), 3840, 4760),
+        PuzzleLevel(17, 22, (_score(5500), _hand(_FIVE, 32)), 6680, 6960),
+        PuzzleLevel(18, 24, (_suit("hearts", 70), _hand(RUN, 10)), 9530, 13360),
+        PuzzleLevel(19, 24, (_rank("Q", 22), _hand(_FIVE, 32)), 8460, 9340),
+        PuzzleLevel(20, 25, (_score(6000), _hand(FULL_HOUSE, 12), _hand(FOUR, 1)), 7300, 12400),
+        PuzzleLevel(21, 22, (_score(5500), _hand(_FIVE, 30)), 6440, 6820),
+        PuzzleLevel(22, 24, (_suit("spades", 70), _hand(RUN, 12)), 10080, 13760),
+        PuzzleLevel(23, 24, (_rank("K", 20), _hand(FLUSH, 9)), 7880, 8360),
+        PuzzleLevel(24, 25, (_score(6000), _hand(_FIVE, 32)), 7270, 7390),
+        PuzzleLevel(25, 25, (_score(6400), _hand(_FIVE, 36), _suit("hearts", 75)), 8620, 9130),
     )
 }
-#: Level bands that share a rank range, for reports (K2).
+#: PuzzleLevel bands that share a rank range, for reports (K2).
 BANDS: tuple[tuple[int, int], ...] = ((1, 3), (4, 10), (11, 15), (16, 20), (21, max(LEVELS)))
 
 
-def level(number: int) -> Level:
+def level(number: int) -> PuzzleLevel:
     """The table's row for a level; raises :class:`LevelError` for one it does not hold."""
     if number not in LEVELS:
         raise LevelError(f"there is no level {number}: the levels are 1 to {max(LEVELS)}")

@@ -14,9 +14,10 @@ import sqlite3
 from collections.abc import Mapping
 from pathlib import Path
 
-from ..engine.storage import now_stamp, open_store, retry, store_trouble
+from ..storage.files import now_stamp
+from ..storage.history import open_store, retry, store_trouble
 from .levels import LEVELS
-from .state import State
+from .state import Puzzle
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS levels (
@@ -49,7 +50,7 @@ class Progress:
     def _explain(self, exc: Exception) -> str:
         return f"{store_trouble('Card Clear progress', self.path, exc)}: the levels you clear now are not kept."
 
-    def record(self, state: State) -> None:
+    def record(self, state: Puzzle) -> None:
         """Keep a game played to its end, and for a cleared level its best final score and stars."""
         if self.problem:
             return

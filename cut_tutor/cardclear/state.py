@@ -1,9 +1,9 @@
 """A game of Card Clear: the board, the stock, swaps and their clears, refills, combos, goals and the result.
 
-A :class:`State` is dealt from a board code (``12-0``: level 12, deal 0) and replays exactly: every shuffle draws
+A :class:`Puzzle` is dealt from a board code (``12-0``: level 12, deal 0) and replays exactly: every shuffle draws
 from a ``random.Random`` seeded by the code and the shuffle's number, never from module-level randomness.
 
->>> game = State.from_code("1-0")
+>>> game = Puzzle.from_code("1-0")
 >>> game.code, len(game.board), len(game.next_cards), game.moves_left
 ('1-0', 36, 3, 15)
 >>> swap = game.legal_swaps()[0]
@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 
 from .cards import card_name, deck, rank_of, suit_of
 from .hands import ALL, BASE, FIVE_CARD, best_in_line
-from .levels import UNLOCKS, Level, LevelError, level, live_hands, top_rank
+from .levels import UNLOCKS, LevelError, PuzzleLevel, level, live_hands, top_rank
 
 SIZE = 6
 CELLS = SIZE * SIZE
@@ -177,7 +177,7 @@ class Turn:
 
 
 @dataclass
-class State:
+class Puzzle:
     """The whole game: board (row by row from the top), stock (top first), discard, counts and moves."""
 
     level: int
@@ -198,7 +198,7 @@ class State:
     # -- dealing ------------------------------------------------------------------------------------------
 
     @classmethod
-    def new(cls, level_number: int, deal: int) -> State:
+    def new(cls, level_number: int, deal: int) -> Puzzle:
         """Deal a level's board: the shuffled deck is dealt again until the board is fit to play (K12)."""
         row = level(level_number)
         rng = random.Random(f"cardclear {level_number}-{deal}")
@@ -210,7 +210,7 @@ class State:
                 return cls(level_number, deal, cards[:CELLS], cards[CELLS:], moves_left=row.moves)
 
     @classmethod
-    def from_code(cls, code: str) -> State:
+    def from_code(cls, code: str) -> Puzzle:
         """The deal a board code names (``12-0``); any level in the table may be played from its code (K16)."""
         match = re.fullmatch(r"\s*(\d+)-(\d+)\s*", code)
         if not match:
@@ -222,20 +222,20 @@ class State:
         return f"{self.level}-{self.deal}"
 
     @property
-    def row(self) -> Level:
+    def row(self) -> PuzzleLevel:
         return level(self.level)
 
     @property
     def live(self) -> frozenset[str]:
         return live_hands(self.level)
 
-    def copy(self) -> State:
+    def copy(self) -> Puzzle:
         """An independent copy, for trying swaps out (the Hint and the solver)."""
-        return State(self.level, self.deal, self.board[:], self.stock[:], self.discard[:], self.shuffles,
+        return Puzzle(self.level, self.deal, self.board[:], self.stock[:], self.discard[:], self.shuffles,
                      self.score, self.moves_left, self.swaps[:], dict(self.hands_made), self.suits_cleared[:],
                      self.ranks_cleared[:], self.seen_only)  # fmt: skip
 
-    def seen(self) -> State:
+    def seen(self) -> Puzzle:
         """The game as the player sees it, for advice (H8): the board, the counts and the three Next cards, then
         unknown cards that make no hand. A swap clears each known card at most once and every round clears at
         least three, so one swap draws at most the 36 + 3 known cards: the unknown stock never runs low, and the
@@ -398,7 +398,7 @@ class State:
                 return
 
 
-def board_text(state: State) -> str:
+def board_text(state: Puzzle) -> str:
     """The board as six rows of card names with row and column numbers, and the three Next cards."""
     lines = ["     " + " ".join(f"c{c + 1:<3}" for c in range(SIZE))]
     for r in range(SIZE):

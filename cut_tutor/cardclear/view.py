@@ -1,7 +1,7 @@
 """The JSON view of a game: everything a board widget draws, and no card of the stock beyond the three Next.
 
->>> from .state import State
->>> v = view(State.from_code("4-2"))
+>>> from .state import Puzzle
+>>> v = view(Puzzle.from_code("4-2"))
 >>> len(v["board"]), len(v["next"]), "stock" in v
 (6, 3, False)
 """
@@ -13,10 +13,10 @@ from typing import Any
 from .cards import RANK_NAMES, card_name
 from .hands import BASE, EXAMPLES, SHORT
 from .levels import top_rank
-from .state import SIZE, State
+from .state import SIZE, Puzzle
 
 
-def tags(state: State) -> list[dict[str, Any]]:
+def tags(state: Puzzle) -> list[dict[str, Any]]:
     """Each legal swap with the hands it makes at once, as the tags on a lifted card's neighbours ("Trips 30")."""
     listed = []
     for swap in state.legal_swaps():
@@ -27,7 +27,7 @@ def tags(state: State) -> list[dict[str, Any]]:
     return listed
 
 
-def view(state: State) -> dict[str, Any]:
+def view(state: Puzzle) -> dict[str, Any]:
     """The board (rows from the top), the Next cards, goals with progress, moves, score, stars and live hands."""
     row = state.row
     goals = [{"goal": str(goal), "have": have, "need": goal.target, "met": have >= goal.target}

@@ -24,10 +24,10 @@ import anywidget
 import traitlets
 
 from ..page import page_module
-from .hint import Advice, hint
+from .hint import Hint, hint
 from .levels import LEVELS
 from .progress import Progress
-from .state import SIZE, State, Swap, Turn, cell_name
+from .state import SIZE, Puzzle, Swap, Turn, cell_name
 from .view import view
 
 _STATIC = pathlib.Path(__file__).parent / "static"
@@ -38,29 +38,29 @@ INTENTS = ("pick", "swap", "hint", "retry", "new", "level", "theme")
 _MAX_TEXT = 32
 
 
-class IntentError(ValueError):
+class PuzzleIntentError(ValueError):
     """A message from the page that is malformed or asks for something not allowed now."""
 
 
 def parse_intent(content: Any) -> tuple[str, Any]:
     """Check a page message's shape: ``{"type": ..., ...}`` with the field its type needs."""
     if not isinstance(content, dict) or content.get("type") not in INTENTS:
-        raise IntentError("a message must be an object whose 'type' is one of " + ", ".join(INTENTS))
+        raise PuzzleIntentError("a message must be an object whose 'type' is one of " + ", ".join(INTENTS))
     kind = content["type"]
     if kind in ("pick", "swap", "theme"):
         value = content.get({"pick": "cell"}.get(kind, kind))
         if not isinstance(value, str) or not value or len(value) > _MAX_TEXT:
-            raise IntentError(f"'{kind}' needs a short text field")
+            raise PuzzleIntentError(f"'{kind}' needs a short text field")
         return kind, value
     if kind == "hint":
         on = content.get("on")
         if not isinstance(on, bool):
-            raise IntentError("'hint' needs a true/false field 'on'")
+            raise PuzzleIntentError("'hint' needs a true/false field 'on'")
         return kind, on
     if kind == "level":
         number = content.get("level")
         if not isinstance(number, int) or isinstance(number, bool):
-            raise IntentError("'level' needs a whole number field 'level'")
+            raise PuzzleIntentError("'level' needs a whole number field 'level'")
         return kind, number
     return kind, None
 
@@ -69,7 +69,7 @@ def parse_cell(text: str) -> int:
     """A cell from its name, ``r1c1`` (top left) to ``r6c6``."""
     word = text.strip().lower()
     if len(word) != 4 or word[0] != "r" or word[2] != "c" or not ("1" <= word[1] <= "6" and "1" <= word[3] <= "6"):
-        raise IntentError(f"bad cell {text!r}: write r1c1 to r6c6")
+        raise PuzzleIntentError(f"bad cell {text!r}: write r1c1 to r6c6")
     return (int(word[1]) - 1) * SIZE + int(word[3]) - 1
 
 
@@ -93,7 +93,7 @@ def board_data(
     message: str = "",
     bounce: str = "",
     combo: float = 1.0,
-    advice: Advice | None = None,
+    advice: Hint | None = None,
     levels: list[int] | None = None,
     stars: Mapping[int, int] | None = None,
     link: bool = False,
@@ -133,7 +133,7 @@ def board_data(
     }
 
 
-def hint_data(advice: Advice) -> dict[str, Any]:
+def hint_data(advice: Hint) -> dict[str, Any]:
     """The Hint as the page draws it: the table's rows, its sentence, and why it prefers its pick to the swap that
     scores most now (empty when its pick scores most)."""
     return {"rows": advice.rows(), "text": advice.text, "preference": advice.preference}
@@ -165,7 +165,7 @@ class BoardWidget(anywidget.AnyWidget):
         try:
             kind, value = parse_intent(content)
             self._app.intent(kind, value)
-        except ValueError as exc:  # IntentError, SwapError, LevelError: the game is as it was
+        except ValueError as exc:  # PuzzleIntentError, SwapError, LevelError: the game is as it was
             self.error = str(exc)
             return False
         if kind != "theme":  # the theme changes nothing on the board: a refusal still stands
@@ -187,7 +187,7 @@ class BoardApp:
         self.progress = progress
         #: The result card copies a board link (``?board=12-0``) that the dashboard opens, not the bare code.
         self.links = links
-        self.state = State.from_code(code or f"{progress.unlocked() if progress else 1}-0")
+        self.state = Puzzle.from_code(code or f"{progress.unlocked() if progress else 1}-0")
         self.selected: int | None = None
         self.message = progress.problem if progress else ""
         self.bounce = ""
@@ -287,9 +287,9 @@ class BoardApp:
 
     def set_level(self, number: int) -> None:
         """Deal 0 of another level; raises :class:`~cut_tutor.cardclear.levels.LevelError` for one not in the table,
-        and :class:`IntentError` for one the learner has not opened yet (K17: a board code plays any level)."""
+        and :class:`PuzzleIntentError` for one the learner has not opened yet (K17: a board code plays any level)."""
         if self.progress is not None and number > self.progress.unlocked() and number in LEVELS:
-            raise IntentError(f"level {number} opens once level {number - 1} is cleared")
+            raise PuzzleIntentError(f"level {number} opens once level {number - 1} is cleared")
         self._start(f"{number}-0")
 
     def play_code(self, code: str) -> None:
@@ -303,11 +303,11 @@ class BoardApp:
     def set_theme(self, theme: str) -> None:
         """Light or dark."""
         if theme not in ("light", "dark"):
-            raise IntentError("the theme is 'light' or 'dark'")
+            raise PuzzleIntentError("the theme is 'light' or 'dark'")
         self.widget.theme = theme
 
     def _start(self, code: str) -> None:
-        self.state = State.from_code(code)
+        self.state = Puzzle.from_code(code)
         self.deals += 1
         self.selected, self.message, self.bounce, self.combo = None, "", "", 1.0
         self.refresh()

@@ -17,14 +17,15 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..engine.moves import ADD, PLAY, TAKE, Move
-from ..engine.words import card_word, game_of, move_phrase, percent, plural
-from ..engine.words import plan as plan_phrase
+from ..engine.words import card_word, game_of, percent, plural
 from .knowledge import Knowledge, move_words
 from .reasons import TIE, Case, Said
 from .reasons import reason as explain_reason
 from .scoring import BUST, COMPONENTS, PRINCIPLE, STRANDED, Candidate
 from .styles import COACH_STYLE, Level, Style, level_of, style_of
 from .values import GAMES, evaluate_knowledge
+from .words import move_phrase
+from .words import plan as plan_phrase
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -97,24 +98,24 @@ def explain(
     *,
     candidates: Sequence[Candidate] = (),
     coach: str | None = None,
-    seat: Knowledge | None = None,
+    known: Knowledge | None = None,
 ) -> Explanation:
     """A sentence naming the deciding reason and the cards; the plan when the line decided (C5).
 
     The reason reads the facts the scorers recorded (:mod:`.reasons`); ``candidates`` (every scored move) let it
     name what set the move apart from the others, and ``coach`` the principle (C3) when it, not the numbers, decided;
-    ``seat`` is the view's knowledge when the caller has it already.
+    ``known`` is the view's knowledge when the caller has it already.
     """
     game = game_of(view)
     head = move_phrase(best.move, game, names)
-    seat = seat or Knowledge.from_view(view)
+    known = known or Knowledge.from_view(view)
     others = [c for c in candidates if c is not best]
     # A plan of nothing but the rank just played names no plan: it only splits a group.
     own = best.move.rank if best.move.kind in (PLAY, ADD) else -1
     steps = best.steps if any(rank != own for rank, _ in best.steps) else []
     plan = plan_phrase(steps, game) if steps else None
     principle = _principle(best, others, coach)
-    name, reason, kept = principle or explain_reason(Case(best, others, view, seat, names, game, GAMES[game].words))
+    name, reason, kept = principle or explain_reason(Case(best, others, view, known, names, game, GAMES[game].words))
     # The line overrode this turn's best only if that one is worth more this turn than rounding can tell.
     overridden = best is not by_turn and by_turn.turn_value - best.turn_value > TIE
     if not (overridden and plan and not principle):
@@ -124,7 +125,7 @@ def explain(
         return Explanation(f"{head} — the cards it keeps play best over your next turns: {plan}.", plan, name, kept)
     if lead is None:
         return Explanation(f"{head} — {reason}, and it sets up your next turns: {plan}.", plan, name, kept)
-    why = _why_line(best, by_turn, seat, game)
+    why = _why_line(best, by_turn, known, game)
     but = f"but {why}, and it" if why else "but it"
     return Explanation(f"{head} — {LEADS[lead]}, {but} sets up your next turns: {plan}.", plan, f"line: {lead}", kept)
 
@@ -165,7 +166,7 @@ def _principle(best: Candidate, others: Sequence[Candidate], coach: str | None) 
     return None
 
 
-def _why_line(best: Candidate, by_turn: Candidate, seat: Knowledge, game: str) -> str | None:
+def _why_line(best: Candidate, by_turn: Candidate, known: Knowledge, game: str) -> str | None:
     """Why the line beats shedding the most now (C5): a high card the other play strands, or a low floor kept."""
     kept = _stranded(best)
     stranded = [card for card in _stranded(by_turn) if card not in kept]
@@ -174,7 +175,7 @@ def _why_line(best: Candidate, by_turn: Candidate, seat: Knowledge, game: str) -
     rank = by_turn.move.rank
     if by_turn.move.kind == PLAY and 0 < rank <= 3 and best.move.rank != rank:
         word = card_word(rank, game)
-        return f"it keeps your {word if _held(seat, rank) == 1 else plural(word)} as a low floor"
+        return f"it keeps your {word if _held(known, rank) == 1 else plural(word)} as a low floor"
     return None
 
 
@@ -184,9 +185,9 @@ def _stranded(cand: Candidate) -> tuple[int, ...]:
     return fact.cards if fact else ()
 
 
-def _held(seat: Knowledge, rank: int) -> int:
+def _held(known: Knowledge, rank: int) -> int:
     """The cards of a rank the seat can play from: its hand and its face-up stack tops (R7)."""
-    return seat.hand[rank] + sum(1 for stack in seat.stacks if stack and stack[-1] == rank)
+    return known.hand[rank] + sum(1 for stack in known.stacks if stack and stack[-1] == rank)
 
 
 def advise(
@@ -197,12 +198,12 @@ def advise(
         raise ValueError(f"seat {view.get('seat')} has no move to advise: it is not its turn or the hand is over")
     style = style_of(coach)
     lvl = level_of(level)
-    seat = Knowledge.from_view(view)
-    candidates = evaluate_knowledge(seat, style, lvl)
+    known = Knowledge.from_view(view)
+    candidates = evaluate_knowledge(known, style, lvl)
     best, by_turn = choose(candidates, lvl)
     name = coach if coach in COACH_STYLE else style.name
-    text, plan, reason, kept = explain(best, by_turn, view, names, candidates=candidates, coach=name, seat=seat)
-    labels = move_words(seat, [c.move for c in candidates], names)
+    text, plan, reason, kept = explain(best, by_turn, view, names, candidates=candidates, coach=name, known=known)
+    labels = move_words(known, [c.move for c in candidates], names)
     return Advice(name, lvl.name, best.move, text, plan, candidates, labels, reason, kept)
 
 
@@ -239,19 +240,19 @@ class AIPlayer:
         """The move this seat plays, from its JSON view."""
         return self.choose(Knowledge.from_view(view))
 
-    def choose(self, seat: Knowledge) -> Move:
+    def choose(self, known: Knowledge) -> Move:
         """The move this seat plays: the engine's values plus the Level's noise (C4).
 
         Simulations pass knowledge built from the view's own :func:`~cut_tutor.engine.view.sight`, which skips
         the JSON but shows the seat exactly what its view would.
         """
         # A hand that drags on is usually a loop of the same plays and takes: vary the play to end it (R15).
-        noise = self.level.noise + (LOOP_NOISE if seat.turns > LONG_HAND else 0.0)
-        if len(seat.legal) == 1:  # forced (a take, often): nothing to score, but the noise draw keeps the seed's stream
+        noise = self.level.noise + (LOOP_NOISE if known.turns > LONG_HAND else 0.0)
+        if len(known.legal) == 1:  # forced (often a take): nothing to score, but the noise draw keeps the seed stream
             if noise:
                 self.rng.gauss(0.0, noise)
-            return seat.legal[0]
-        candidates = evaluate_knowledge(seat, self.style, self.level)
+            return known.legal[0]
+        candidates = evaluate_knowledge(known, self.style, self.level)
         if noise:
             for cand in candidates:
                 cand.total += self.rng.gauss(0.0, noise)

@@ -74,35 +74,35 @@ def numbers(rules: Rules) -> Numbers:
     )
 
 
-def score(seat: Knowledge, nums: Numbers, move: Move, style: Style, level: Level) -> Candidate:
+def score(known: Knowledge, nums: Numbers, move: Move, style: Style, level: Level) -> Candidate:
     """One legal Clear 4 move, its components filled in."""
     parts = dict.fromkeys(COMPONENTS, 0.0)
     cand = Candidate(move, parts)
     kind = move.kind
     if kind in (PLAY, ADD):
-        _score_lay(seat, nums, move, style, level, cand)
+        _score_lay(known, nums, move, style, level, cand)
     elif kind in (CLEAR, PUSH_MOVE):
-        _score_special(seat, nums, move, style, level, cand)
+        _score_special(known, nums, move, style, level, cand)
     elif kind == TAKE:
-        parts["shed"] = -sum(map(nums.shed.__getitem__, seat.pile)) * style.take
-        parts["assets"] = sum([_asset(seat, c, -1, style) for c in seat.pile]) * 0.5
-        parts["control"] = -8.0 * level.hinder if seat.next_left <= hinder_at(level) else 0.0
-        hand = list(seat.hand)
-        cand.facts[HOLDS] = Fact(HOLDS, 0.0, seat.hand)  # the cards it keeps of its own
-        for card in seat.pile:
+        parts["shed"] = -sum(map(nums.shed.__getitem__, known.pile)) * style.take
+        parts["assets"] = sum([_asset(known, c, -1, style) for c in known.pile]) * 0.5
+        parts["control"] = -8.0 * level.hinder if known.next_left <= hinder_at(level) else 0.0
+        hand = list(known.hand)
+        cand.facts[HOLDS] = Fact(HOLDS, 0.0, known.hand)  # the cards it keeps of its own
+        for card in known.pile:
             hand[card] += 1
-        parts["line"] = line(seat, nums, hand, level, cand)
+        parts["line"] = line(known, nums, hand, level, cand)
     elif kind == FLIP:
-        _score_blind(seat, style, level, cand)
-        if style.empty_pile_flips and not only_blind_choice(seat, move):
+        _score_blind(known, style, level, cand)
+        if style.empty_pile_flips and not only_blind_choice(known, move):
             bar(cand)
     return cand
 
 
-def _asset(seat: Knowledge, card: int, count: int, style: Style) -> float:
+def _asset(known: Knowledge, card: int, count: int, style: Style) -> float:
     """Spending (count > 0) or gaining (count < 0) a card, as an asset or a liability."""
     if card in SPECIALS:
-        if seat.min_left <= style.dump_clears_at:  # C6: play them out before someone goes out
+        if known.min_left <= style.dump_clears_at:  # C6: play them out before someone goes out
             return count * 1.0
         return -count * style.clear_asset * (0.6 if card == WILD else 1.0)
     if card <= 3:
@@ -112,19 +112,19 @@ def _asset(seat: Knowledge, card: int, count: int, style: Style) -> float:
     return 0.0
 
 
-def _score_lay(seat: Knowledge, nums: Numbers, move: Move, style: Style, level: Level, cand: Candidate) -> None:
+def _score_lay(known: Knowledge, nums: Numbers, move: Move, style: Style, level: Level, cand: Candidate) -> None:
     parts = cand.components
-    value = seat.top if move.rank == WILD else move.rank
+    value = known.top if move.rank == WILD else move.rank
     count = move.size
-    left = seat.cards_left - count
-    run = (seat.run if value and value == seat.top else 0) + count
+    left = known.cards_left - count
+    run = (known.run if value and value == known.top else 0) + count
     if move.kind == ADD and count == 0:
-        run = seat.run
+        run = known.run
     cards = [move.rank] * move.n + [WILD] * move.jokers
-    cards += [seat.stacks[k][-1] or WILD for k in move.stacks]
+    cards += [known.stacks[k][-1] or WILD for k in move.stacks]
     parts["shed"] = sum(map(nums.shed.__getitem__, cards)) + (style.group - 1.0) * count * PER_CARD
-    parts["assets"] = sum([_asset(seat, c, 1, style) for c in cards]) + 1.0 * len(move.stacks)
-    hand = list(seat.hand)
+    parts["assets"] = sum([_asset(known, c, 1, style) for c in cards]) + 1.0 * len(move.stacks)
+    hand = list(known.hand)
     hand[move.rank] -= move.n
     hand[WILD] -= move.jokers
     cand.facts[HOLDS] = Fact(HOLDS, 0.0, tuple(hand))
@@ -136,64 +136,64 @@ def _score_lay(seat: Knowledge, nums: Numbers, move: Move, style: Style, level: 
         cand.note(CLEARS, cards=(value,))
         again(nums, hand, cand)
         parts["control"] = go_again(level, cand)
-        parts["line"] = line(seat, nums, hand, level, cand, empty_first=True)
+        parts["line"] = line(known, nums, hand, level, cand, empty_first=True)
         return
-    if seat.next_left <= hinder_at(level):  # C6: a low value makes a seat about to go out match or take
+    if known.next_left <= hinder_at(level):  # C6: a low value makes a seat about to go out match or take
         parts["control"] = level.hinder * 2.8 * (10 - value) if value else -4.0 * level.hinder
         cand.note(HINDERS, parts["control"])
-    parts["line"] = line(seat, nums, hand, level, cand)
+    parts["line"] = line(known, nums, hand, level, cand)
 
 
-def _score_special(seat: Knowledge, nums: Numbers, move: Move, style: Style, level: Level, cand: Candidate) -> None:
+def _score_special(known: Knowledge, nums: Numbers, move: Move, style: Style, level: Level, cand: Candidate) -> None:
     """CLEAR (go again) and PUSH (the pile to a seat you choose)."""
     parts = cand.components
     card = CLEAR_CARD if move.kind == CLEAR else PUSH
     spent = 1 if move.n or move.stacks else 0  # 0: a PUSH just turned up blind, already out of your hands
-    left = seat.cards_left - spent
+    left = known.cards_left - spent
     parts["shed"] = spent * nums.shed[card]
-    parts["assets"] = _asset(seat, card, spent, style) + 1.0 * len(move.stacks)
-    if seat.pile:
-        parts["assets"] += min(8.0, 0.6 * len(seat.pile))  # the pile it saves you from facing
-    hand = list(seat.hand)
+    parts["assets"] = _asset(known, card, spent, style) + 1.0 * len(move.stacks)
+    if known.pile:
+        parts["assets"] += min(8.0, 0.6 * len(known.pile))  # the pile it saves you from facing
+    hand = list(known.hand)
     hand[card] -= move.n
     if move.kind == PUSH_MOVE:
-        target = seat.left[move.to]
-        parts["control"] = len(seat.pile) * (1.0 + 6.0 / max(1, target)) * (0.5 + 0.5 * level.hinder)
+        target = known.left[move.to]
+        parts["control"] = len(known.pile) * (1.0 + 6.0 / max(1, target)) * (0.5 + 0.5 * level.hinder)
     else:
         again(nums, hand, cand)
         parts["control"] = go_again(level, cand)
-        parts["control"] += style.spare_clear * 0.5 * min(len(seat.pile), 6) / 6
+        parts["control"] += style.spare_clear * 0.5 * min(len(known.pile), 6) / 6
     if left == 0:
         cand.note(OUT)
         parts["go out"] = 100.0
         return
-    parts["line"] = line(seat, nums, hand, level, cand, empty_first=move.kind == CLEAR)
+    parts["line"] = line(known, nums, hand, level, cand, empty_first=move.kind == CLEAR)
 
 
-def _odds(seat: Knowledge, level: Level) -> tuple[float, float, float, float]:
+def _odds(known: Knowledge, level: Level) -> tuple[float, float, float, float]:
     """Chances that a blind final card clears, is a PUSH, lands (number or JOKER), or misses."""
-    pool = seat.pool(level.counts_cards)
+    pool = known.pool(level.counts_cards)
     total = sum(pool) or 1
     clear, push = pool[CLEAR_CARD] / total, pool[PUSH] / total
-    fits = pool[WILD] + sum(pool[r] for r in NUMBERS if not seat.top or r <= seat.top)
+    fits = pool[WILD] + sum(pool[r] for r in NUMBERS if not known.top or r <= known.top)
     fit = fits / total
     return clear, push, fit, max(0.0, 1.0 - clear - push - fit)
 
 
-def _score_blind(seat: Knowledge, style: Style, level: Level, cand: Candidate) -> None:
+def _score_blind(known: Knowledge, style: Style, level: Level, cand: Candidate) -> None:
     parts = cand.components
-    p_clear, p_push, p_fit, p_bust = _odds(seat, level)
+    p_clear, p_push, p_fit, p_bust = _odds(known, level)
     cand.note(BUST, p_bust)
     parts["shed"] = round((1.0 - p_bust) * PER_CARD + p_fit * 2.5, 2)
-    parts["control"] = round(p_clear * (GO_AGAIN if level.depth == 0 else 0.0) + p_push * 0.6 * len(seat.pile), 2)
-    if seat.cards_left == 1:
+    parts["control"] = round(p_clear * (GO_AGAIN if level.depth == 0 else 0.0) + p_push * 0.6 * len(known.pile), 2)
+    if known.cards_left == 1:
         parts["go out"] = round((1.0 - p_bust) * 100.0, 2)
-    take = (len(seat.pile) + 1) * (PER_CARD + 0.5)
+    take = (len(known.pile) + 1) * (PER_CARD + 0.5)
     cost = style.risk_aversion * p_bust * take + level.odds_margin * p_bust
-    if seat.pile:
+    if known.pile:
         cost += style.blind_into_pile * 0.5
     parts["risk"] = round(-cost, 2)
-    if seat.pile and seat.top >= 8 and style.high_pile_flip:  # C3: Gambler flips on a high pile
+    if known.pile and known.top >= 8 and style.high_pile_flip:  # C3: Gambler flips on a high pile
         by_principle(cand, "risk", style.high_pile_flip, style.high_pile_flips)
 
 

@@ -42,7 +42,7 @@ class Knowledge(NamedTuple):
     top: int  # the value to play equal or lower to (0: any)
     run: int  # cards of that value together on top of the pile
     left: tuple[int, ...]  # cards left, per seat
-    unseen: tuple[int, ...]  # per code, the cards a blind card may be: the deck minus every card the seat sees
+    out_of_sight: tuple[int, ...]  # per code, what a blind card may be to a seat counting none: deck less all in sight
     counted: tuple[int, ...]  # the same, also minus the cleared cards and the cards others were seen to pick up
     # Read off the fields above once, for the scorers:
     points: tuple[int, ...]  # per code, Clear 4's included
@@ -57,7 +57,7 @@ class Knowledge(NamedTuple):
 
     def pool(self, counts_cards: bool) -> tuple[int, ...]:
         """The cards a blind card may be, for a seat that counts cards (C4) or one that does not."""
-        return self.counted if counts_cards else self.unseen
+        return self.counted if counts_cards else self.out_of_sight
 
     @classmethod
     def from_view(cls, view: Mapping[str, Any]) -> Knowledge:
@@ -116,18 +116,18 @@ def _knowledge(
     stack cards, ``public`` counts the cleared cards and those the other seats were seen to pick up.
     """
     hand = tuple(hand) + (0,) * (NCODES - len(hand))
-    unseen = list(map(sub, rules.deck_counts, hand))
+    out_of_sight = list(map(sub, rules.deck_counts, hand))
     for card in pile:
-        unseen[card] -= 1
+        out_of_sight[card] -= 1
     for card in face_up:
-        unseen[card] -= 1
-    counted = list(map(sub, unseen, public)) + unseen[len(public) :]
+        out_of_sight[card] -= 1
+    counted = list(map(sub, out_of_sight, public)) + out_of_sight[len(public) :]
     points = rules.points + (0,) * (NCODES - len(rules.points))
     own = tuple(map(tuple, stacks))
     stack_cards = sum(map(len, own))
     return Knowledge(
         rules=rules, seat=seat, phase=phase, turns=turns, legal=legal, hand=hand, stacks=own, pile=tuple(pile),
-        top=top, run=run, left=left, unseen=_floor(unseen), counted=_floor(counted), points=points,
+        top=top, run=run, left=left, out_of_sight=_floor(out_of_sight), counted=_floor(counted), points=points,
         is_clear=rules.is_clear, stack_cards=stack_cards, cards_left=sum(hand) + stack_cards,
         pile_points=sum(map(points.__getitem__, pile)), next_left=left[(seat + 1) % len(left)],
         min_left=min(left[:seat] + left[seat + 1 :]), clears_held=sum(map(mul, hand, rules.is_clear)),

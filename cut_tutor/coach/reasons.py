@@ -59,7 +59,7 @@ class Case:
     cand: Candidate
     others: Sequence[Candidate]
     view: Mapping[str, Any]
-    seat: Knowledge
+    known: Knowledge
     names: Sequence[str] | None
     game: str
     words: GameWords
@@ -118,7 +118,7 @@ def held(case: Case, cand: Candidate) -> list[int]:
     tops the move does not play, which play like hand cards (R7); a take keeps every one (R11)."""
     after = list(cand.facts[HOLDS].cards)
     played = () if cand.move.kind == TAKE else cand.move.stacks
-    for k, card in case.seat.tops:
+    for k, card in case.known.tops:
         if k not in played:
             after[card] += 1
     return after
@@ -128,7 +128,7 @@ def lays(case: Case, move: Move) -> list[int]:
     """The cards a move lays: from the hand, its jokers, its face-up stack tops; a take lays none (R11)."""
     if move.kind == TAKE:
         return []
-    tops = [card for k in move.stacks if (card := case.seat.stacks[k][-1]) is not None]
+    tops = [card for k in move.stacks if (card := case.known.stacks[k][-1]) is not None]
     return [move.rank] * move.n + [case.words.wild] * move.jokers + tops
 
 
@@ -138,7 +138,7 @@ def kept(case: Case, cand: Candidate, other: Candidate) -> list[int]:
     recorded them."""
     if other.move.kind not in (PLAY, ADD, CLEAR):
         return []
-    is_clear = case.seat.is_clear
+    is_clear = case.known.is_clear
     given, after, laid = lays(case, other.move), held(case, cand), lays(case, cand.move)
     # a rank both lay as many of sets nothing apart
     ranks = [
@@ -210,9 +210,9 @@ def _blind(case: Case) -> str:
         return "the pile is empty, so a blind card always lands"
     odds = f"bust chance {percent(bust)}"
     cost = pts(case.view["pile_points"])
-    if all(m.kind == case.move.kind for m in case.seat.legal):
+    if all(m.kind == case.move.kind for m in case.known.legal):
         return f"a blind card is all you can play ({odds})"
-    if case.seat.cards_left == 1:
+    if case.known.cards_left == 1:
         return f"your last card goes out unless it busts ({odds})"
     shown = round(100 * bust)  # as the words show it: an even chance favours nothing
     if shown < 50:

@@ -26,14 +26,14 @@ NEAR_OUT = 2
 BARRED = 100.0
 
 
-def only_blind_choice(seat: Knowledge, move: Move) -> bool:
+def only_blind_choice(known: Knowledge, move: Move) -> bool:
     """C3: a blind play that a style which flips only into an empty pile still makes, or it does not apply.
 
     True on an empty pile, for a last card (it goes out unless it busts), and when every legal move is blind.
     """
-    if not seat.pile or seat.cards_left == 1:
+    if not known.pile or known.cards_left == 1:
         return True
-    return all(m.kind == move.kind for m in seat.legal)
+    return all(m.kind == move.kind for m in known.legal)
 
 
 def by_principle(cand: Candidate, component: str, value: float, named: bool = True) -> None:
@@ -185,7 +185,7 @@ def go_again(level: Level, cand: Candidate) -> float:
 
 
 def line(
-    seat: Knowledge, numbers: Numbers, hand: list[int], level: Level, cand: Candidate, *, empty_first: bool = False
+    known: Knowledge, numbers: Numbers, hand: list[int], level: Level, cand: Candidate, *, empty_first: bool = False
 ) -> float:
     """C5: play the kept hand forward ``level.depth`` turns, the pile coming back at a middling value.
 
@@ -194,13 +194,13 @@ def line(
     if level.depth == 0:
         return 0.0
     value, stranded, steps, high = _played(
-        numbers, level.depth, tuple(hand), seat.stacks, cand.move.stacks, empty_first
+        numbers, level.depth, tuple(hand), known.stacks, cand.move.stacks, empty_first
     )
     cand.steps.extend(steps)
     if high:
         cand.facts[STRANDED] = Fact(STRANDED, 0.0, high)
     # The line only pays if the hand goes on: less likely with a seat about to go out.
-    continues = 0.25 if seat.min_left <= NEAR_OUT else 1.0
+    continues = 0.25 if known.min_left <= NEAR_OUT else 1.0
     return round(level.line_weight * continues * (value - level.strand_weight * stranded), 2)
 
 

@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 from ..engine.moves import Move
-from ..engine.rules import Rules
+from ..engine.rules import CLEAR4, CUT, Rules
 from . import clear4, cut
 from .knowledge import Knowledge
 from .reasons import GameWords
@@ -35,8 +35,8 @@ class Scorers(NamedTuple):
 
 #: Each game's scorers, by ``Rules.game``: adding a game is a module and an entry here.
 GAMES: dict[str, Scorers] = {
-    "CUT": Scorers(cut.numbers, cut.score, cut.WORDS),
-    "Clear 4": Scorers(clear4.numbers, clear4.score, clear4.WORDS),
+    CUT: Scorers(cut.numbers, cut.score, cut.WORDS),
+    CLEAR4: Scorers(clear4.numbers, clear4.score, clear4.WORDS),
 }
 
 
@@ -45,11 +45,11 @@ def evaluate(view: Mapping[str, Any], style: Style, level: Level) -> list[Candid
     return evaluate_knowledge(Knowledge.from_view(view), style, level)
 
 
-def evaluate_knowledge(seat: Knowledge, style: Style, level: Level) -> list[Candidate]:
-    """Score every legal move of a seat whose knowledge is ``seat``; best first, ties kept in move order."""
-    game = GAMES[seat.rules.game]
-    numbers = game.numbers(seat.rules)
-    candidates = [game.score(seat, numbers, move, style, level) for move in seat.legal]
+def evaluate_knowledge(known: Knowledge, style: Style, level: Level) -> list[Candidate]:
+    """Score every legal move of a seat whose knowledge is ``known``; best first, ties kept in move order."""
+    game = GAMES[known.rules.game]
+    numbers = game.numbers(known.rules)
+    candidates = [game.score(known, numbers, move, style, level) for move in known.legal]
     for cand in candidates:
         cand.total = round(sum(cand.components.values()), 2)
     return sorted(candidates, key=lambda c: -c.total)

@@ -21,10 +21,10 @@ from .core import PHASE_ADD, PHASE_GAMBLE, PHASE_PLAY, Core, face_up_tops, subse
 from .moves import ADD, CLEAR, DONE, FLIP, GAMBLE, PLAY, TAKE, TURNUP, Move
 from .outcome import BUST, LANDED, NATURAL, OUT, PASS, Outcome
 from .outcome import CLEAR as CLEARED
-from .rules import Rules, auto_decks
+from .rules import CUT, Rules, auto_decks
 from .words import card_word, count, pile_number
 
-NAME = "CUT"
+NAME = CUT
 #: The phases of a CUT turn (R13, R17).
 PHASES: tuple[str, ...] = (PHASE_PLAY, PHASE_ADD, PHASE_GAMBLE)
 #: A deal code writes the number of decks (see :mod:`~cut_tutor.engine.deals`).

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from .games import GAMES, game_of
+from .games import GAMES, module_of
 from .rules import SETTINGS, Rules
 
 _B32 = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
@@ -43,7 +43,7 @@ def deal_code(rules: Rules, seed: int, dealer: int) -> str:
     """The short code of a deal: seats, decks, cards dealt, dealer and shuffle seed."""
     if seed < 0:
         raise ValueError("seeds are non-negative integers")
-    deck = game_of(rules).DECK_CODE or rules.deck_count
+    deck = module_of(rules).DECK_CODE or rules.deck_count
     return f"{rules.players}-{deck}-{rules.cards_dealt}-{dealer}-{_b32(seed)}"
 
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from .cards import RANK_MASK
 from .codes import state_from_deal
-from .games import game_of
+from .games import module_of
 from .moves import Move
 from .outcome import Outcome
 from .rules import Rules
@@ -191,7 +191,7 @@ class Game:
         if self.over:
             raise ValueError("the game is over")
         last = self.results[-1]
-        if not game_of(self.rules).WINNER_DEALS or last.winner is None:
+        if not module_of(self.rules).WINNER_DEALS or last.winner is None:
             self.dealer = (last.dealer + 1) % self.rules.players
         else:
             self.dealer = last.winner

@@ -2,7 +2,7 @@
 
 >>> sorted(GAMES)
 ['CUT', 'Clear 4']
->>> game_of(Rules.from_preset("Clear 4")).DECK_CODE
+>>> module_of(Rules.from_preset("Clear 4")).DECK_CODE
 'C4'
 """
 
@@ -18,7 +18,7 @@ from .outcome import Outcome
 from .rules import Rules
 
 
-class Game(Protocol):
+class GameModule(Protocol):
     """What a game's module offers: its deal, its rules of play, its pile values and its part of the formats."""
 
     NAME: str
@@ -39,9 +39,9 @@ class Game(Protocol):
 
 
 #: Every game by its ``Rules.game`` name.
-GAMES: dict[str, Game] = {cut.NAME: cut, clear4.NAME: clear4}
+GAMES: dict[str, GameModule] = {cut.NAME: cut, clear4.NAME: clear4}
 
 
-def game_of(rules: Rules) -> Game:
+def module_of(rules: Rules) -> GameModule:
     """The module that plays the game these rules name."""
     return GAMES[rules.game]

@@ -30,9 +30,9 @@ from typing import Any, TypeVar
 from .cards import RANK_MASK, STACKS, UP, CardError, card_name, cards_of, counts_of, names, parse_card
 from .core import PHASE_ADD, PHASE_GAMBLE, PHASE_PLAY, PHASE_PUSH, Core
 from .deals import PositionError
-from .games import game_of
+from .games import module_of
 from .reading import JSONLimitError, load_json
-from .rules import Rules, RulesError
+from .rules import CUT, Rules, RulesError
 
 POSITION_FORMAT, VERSION = "cut_tutor.position", 1
 C = TypeVar("C", bound=Core)
@@ -66,7 +66,7 @@ def position_of(state: Core) -> dict[str, Any]:
         "phase": state.phase,
         "turns": state.turns,
         "pile": " ".join(f"{card_name(c)}@{s}" for c, s in zip(state.pile, state.pile_by, strict=True)),
-        "exposed": [k + 1 for k in game_of(state.rules).offered(state)],
+        "exposed": [k + 1 for k in module_of(state.rules).offered(state)],
         "seats": seats,
         "cleared": names(cards_of(state.cleared)),
         "undealt": names(cards_of(state.undealt)),
@@ -113,7 +113,7 @@ def _one_card(text: str, where: str) -> int:
 
 def _above(text: Any, hand: list[int], known: list[int], rules: Rules, where: str) -> int:
     """A seat's bare-take mark (R11): an ordinary rank that every hand card not known from a pick-up is above."""
-    if not isinstance(text, str) or rules.game != "CUT":
+    if not isinstance(text, str) or rules.game != CUT:
         raise PositionError(f"{where}.above: expected the rank of the top it took bare on, like '5' (CUT only)")
     top = _one_card(text, f"{where}.above")
     if rules.is_clear[top]:
@@ -159,7 +159,7 @@ def read_position(data: Any, make: Callable[[Rules, int], C]) -> C:
         raise PositionError(f"position.seats: expected a list of {rules.players} seats (rules.players)")
     n = rules.players
     state = make(rules, _int(data, "dealer", "position", 0, n - 1, 0))
-    game = game_of(rules)
+    game = module_of(rules)
     state.turn = _int(data, "turn", "position", 0, n - 1, (state.dealer + 1) % n)
     state.turns = _int(data, "turns", "position", 1, 10**6, 1)
     for seat, info in enumerate(seats):
@@ -232,7 +232,7 @@ def read_position(data: Any, make: Callable[[Rules, int], C]) -> C:
 def _check_play(state: Core) -> None:
     """What no game reaches: a run of four on the pile, stacks deeper than dealt or turned face-down again, a seat
     out of cards that did not win, a winner still holding cards, a gamble without Risk Play (R5, R10, R14, R17)."""
-    game, rules = game_of(state.rules), state.rules
+    game, rules = module_of(state.rules), state.rules
     # a last play that goes out ends the hand before its run clears (R14), and a landed blind card waits for its
     # additions before a natural clear is judged (R13): only then may the top run reach four
     pile = state.pile

@@ -27,7 +27,7 @@ import dataclasses
 import json
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from .cards import (
     CLEAR_CARD,
@@ -47,10 +47,11 @@ from .reading import JSONLimitError, load_json
 
 CardScoring = Literal["rank", "flat5"]
 EndCondition = Literal["score", "rounds"]
+#: The card games one engine plays, by the name every table of games keys on: CUT (R1–R21) and Clear 4 (R22).
+CUT: Final = "CUT"
+CLEAR4: Final = "Clear 4"
 GameName = Literal["CUT", "Clear 4"]
-#: The card games one engine plays: CUT (R1–R21) and Clear 4 (R22).
-GAMES: tuple[str, ...] = ("CUT", "Clear 4")
-CLEAR4 = "Clear 4"
+GAME_NAMES: tuple[GameName, ...] = (CUT, CLEAR4)
 #: Clear 4's deck (R22): 120 cards, 20 to each seat, so at most 6 seats.
 CLEAR4_DECK_SIZE, CLEAR4_MAX_PLAYERS = 120, 6
 
@@ -153,7 +154,7 @@ SETTINGS: dict[str, Setting] = {
         Setting("piles_face_down", "Piles Face Down", (False, True)),
         Setting("pile_card_flip", "Pile Card Flip", (False, True)),
         Setting("risk_play", "Risk Play", (False, True)),
-        Setting("game", "Game", GAMES),
+        Setting("game", "Game", GAME_NAMES),
         Setting("decks", "Decks", span=(1, 12), none="Auto"),
     )
 }  # fmt: skip
@@ -183,7 +184,7 @@ class Rules:
     end_condition: EndCondition = "score"
     game_end_total: int = 300
     rounds: int = 5
-    game: GameName = "CUT"
+    game: GameName = CUT
 
     def __post_init__(self) -> None:
         def check(name: str, ok: bool, allowed: str) -> None:
@@ -365,7 +366,7 @@ class Rules:
                                      rounds=self.rounds if self.end_condition == "rounds" else players)  # fmt: skip
         return dataclasses.replace(
             self,
-            game="CUT",
+            game=CUT,
             cards_dealt=preset.cards_dealt,
             clear_value=preset.clear_value,
             game_end_total=preset.game_end_total,
@@ -383,7 +384,7 @@ class Rules:
     def _as_dict(self) -> dict[str, Any]:
         """:meth:`to_dict` built once: every view carries the rules, so this is on the AI's hot path."""
         data = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
-        if self.game == "CUT":
+        if self.game == CUT:
             del data["game"]
         data["clear_rank"] = None if self.clear_rank is None else card_name(self.clear_rank)
         return data

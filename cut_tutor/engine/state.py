@@ -22,7 +22,7 @@ from typing import Any
 from .cards import JOKER, WILD, card_name, names
 from .core import Core
 from .deals import deal_code
-from .games import Game, game_of
+from .games import GameModule, module_of
 from .moves import CLEAR, PUSH, Move
 from .outcome import Outcome
 from .position import position_of, read_position
@@ -41,7 +41,7 @@ class State(Core):
 
     def __init__(self, rules: Rules, dealer: int = 0) -> None:
         super().__init__(rules, dealer)
-        self.game: Game = game_of(rules)
+        self.game: GameModule = module_of(rules)
         self._legal: list[Move] | None = None
         self._legal_set: frozenset[Move] | None = None
 

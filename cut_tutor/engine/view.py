@@ -144,7 +144,8 @@ def view(state: State, seat: int) -> View:
 
 
 def unseen(v: dict[str, Any]) -> list[int]:
-    """Per-rank counts of the cards this seat cannot see: the pool a blind card comes from (C2)."""
+    """Per-rank counts of the cards this seat cannot see and has not seen: the pool a blind card comes from (C2);
+    the coach counts the same cards per code as :attr:`~cut_tutor.coach.knowledge.Knowledge.counted`."""
     rules = Rules.from_dict(v["rules"])
     pool = counts_of(rules.deck(), rules.ncodes)
     seen = [parse_card(c) for c in v["hand"]] + [parse_card(c) for c in v["cleared"]]

@@ -253,7 +253,7 @@ struct Odds {
 };
 
 Odds blind_odds(const Knowledge& k, const Policy& p) {
-    const int* pool = p.level.counts_cards ? k.counted : k.unseen;
+    const int* pool = p.level.counts_cards ? k.counted : k.out_of_sight;
     int64_t total = 0, clear = 0, fit = 0;
     for (int r = 0; r < NCODES; ++r) total += pool[r];
     if (!total) total = 1;
@@ -436,7 +436,7 @@ void score_special(const Knowledge& k, const Policy& p, Candidate& cand) {
 
 void score_blind(const Knowledge& k, const Policy& p, Candidate& cand) {
     double* parts = cand.parts;
-    const int* pool = p.level.counts_cards ? k.counted : k.unseen;
+    const int* pool = p.level.counts_cards ? k.counted : k.out_of_sight;
     int64_t total = 0;
     for (int r = 0; r < NCODES; ++r) total += pool[r];
     if (!total) total = 1;
@@ -526,17 +526,17 @@ void know(const Rules& r, const State& s, int seat, const Policy& p, const Moves
     k.is_clear = r.is_clear;
     k.bust_penalty = r.bust_penalty;
     k.four_plus_clears = r.four_plus_clears;
-    int unseen[NCODES], pub[NCODES];
+    int out_of_sight[NCODES], pub[NCODES];
     for (int c = 0; c < NCODES; ++c) {
         k.hand[c] = s.hands[seat][c];
-        unseen[c] = r.deck[c] - k.hand[c];
+        out_of_sight[c] = r.deck[c] - k.hand[c];
         pub[c] = s.cleared[c];
     }
     k.pile = s.pile;
     k.pile_len = s.pile_len;
     k.pile_points = 0;
     for (int i = 0; i < s.pile_len; ++i) {
-        unseen[s.pile[i]] -= 1;
+        out_of_sight[s.pile[i]] -= 1;
         k.pile_points += p.points[s.pile[i]];
     }
     k.top = r.clear4 ? clear4::top_value(s) : s.top();
@@ -556,7 +556,7 @@ void know(const Rules& r, const State& s, int seat, const Policy& p, const Moves
             for (int i = 0; i < len; ++i) {
                 const int card = s.stacks[other][st][i];
                 const int face = card & UP ? card & RANK_MASK : -1;
-                if (face >= 0) unseen[face] -= 1;
+                if (face >= 0) out_of_sight[face] -= 1;
                 if (other == seat) k.stacks[st][i] = face;
             }
             if (other == seat) k.slen[st] = len;
@@ -566,8 +566,8 @@ void know(const Rules& r, const State& s, int seat, const Policy& p, const Moves
             for (int c = 0; c < NCODES; ++c) pub[c] += s.known[other][c];
     }
     for (int c = 0; c < NCODES; ++c) {
-        k.unseen[c] = unseen[c] > 0 ? unseen[c] : 0;
-        const int counted = unseen[c] - pub[c];
+        k.out_of_sight[c] = out_of_sight[c] > 0 ? out_of_sight[c] : 0;
+        const int counted = out_of_sight[c] - pub[c];
         k.counted[c] = counted > 0 ? counted : 0;
     }
     k.stack_cards = 0;

@@ -67,7 +67,7 @@ struct Knowledge {
     int pile_len = 0;
     int top = 0, run = 0;
     int left[MAX_SEATS] = {};
-    int unseen[NCODES] = {}, counted[NCODES] = {};
+    int out_of_sight[NCODES] = {}, counted[NCODES] = {};
     int stack_cards = 0, cards_left = 0, pile_points = 0, next_left = 0, min_left = 0, clears_held = 0;
     int bust_penalty = 0;
     bool four_plus_clears = false;

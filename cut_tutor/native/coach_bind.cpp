@@ -6,9 +6,13 @@
 
 #include <memory>
 #include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
 
 #include "bindings.hpp"
 #include "coach.hpp"
+#include "deals.hpp"
 
 namespace py = pybind11;
 using namespace cut_native;
@@ -163,7 +167,7 @@ py::dict knowledge(const PolicyObject& policy, const std::vector<int64_t>& packe
     out["top"] = k.top;
     out["run"] = k.run;
     out["left"] = std::vector<int>(k.left, k.left + k.players);
-    out["unseen"] = std::vector<int>(k.unseen, k.unseen + NCODES);
+    out["out_of_sight"] = std::vector<int>(k.out_of_sight, k.out_of_sight + NCODES);
     out["counted"] = std::vector<int>(k.counted, k.counted + NCODES);
     out["stack_cards"] = k.stack_cards;
     out["cards_left"] = k.cards_left;
@@ -247,6 +251,56 @@ std::vector<std::vector<std::pair<int64_t, bool>>> play(const PolicyObject& poli
     return out;
 }
 
+// A deal plan from Python's Deals (deals.py, Deals.plan), checked whole: every slot inside the position, every
+// card a code, as many places as pool cards.
+DealPlan make_plan(const std::vector<int64_t>& base, const std::vector<int>& pool,
+                   const std::vector<std::tuple<int64_t, int64_t, std::vector<bool>>>& first,
+                   const std::vector<std::pair<int64_t, bool>>& slots) {
+    DealPlan plan;
+    plan.seats = rules_from(base).players;
+    plan.base = base;
+    const auto size = static_cast<int64_t>(base.size());
+    for (int code : pool)
+        if (code < 1 || code >= NCODES) throw py::value_error("the pool holds a bad card code " + std::to_string(code));
+    plan.pool = pool;
+    size_t places = slots.size();
+    for (const auto& [at, count, fits] : first) {
+        if (at < 0 || at > size - NCODES) throw py::value_error("a first hand's place is outside the position");
+        if (fits.size() != pool.size())
+            throw py::value_error("a first hand's fits name " + std::to_string(fits.size()) + " cards, not the pool's " +
+                                  std::to_string(pool.size()));
+        if (count < 0 || count > static_cast<int64_t>(pool.size()))
+            throw py::value_error("a first hand's count " + std::to_string(count) + " is not from 0 to the pool's size");
+        places += static_cast<size_t>(count);
+        plan.first.push_back({at, count, fits});
+    }
+    for (const auto& [at, count] : slots) {
+        if (at < 0 || at > size - (count ? NCODES : 1)) throw py::value_error("a slot is outside the position");
+        plan.slots.push_back({at, count});
+    }
+    if (places != pool.size())
+        throw py::value_error(std::to_string(places) + " places for " + std::to_string(pool.size()) + " pool cards");
+    return plan;
+}
+
+// Sample ``i`` of a stream: its packed deal and seats' seeds (search.sample_packed).
+std::pair<std::vector<int64_t>, std::vector<int64_t>> sample_of(const DealPlan& plan, const std::string& stream,
+                                                                int64_t i) {
+    std::pair<std::vector<int64_t>, std::vector<int64_t>> out;
+    deal(plan, stream + std::to_string(i), out.first, out.second);
+    return out;
+}
+
+// Each move played out on each sample dealt from the plan (search.play_out on the core): per move, per sample.
+std::vector<std::vector<std::pair<int64_t, bool>>> sampled(const PolicyObject& policy, const DealPlan& plan,
+                                                           const std::string& stream,
+                                                           const std::vector<int64_t>& samples,
+                                                           const std::vector<int64_t>& moves, int64_t which) {
+    std::vector<std::vector<int64_t>> starts(samples.size()), seeds(samples.size());
+    for (size_t i = 0; i < samples.size(); ++i) deal(plan, stream + std::to_string(samples[i]), starts[i], seeds[i]);
+    return play(policy, starts, seeds, moves, which);
+}
+
 // A whole hand by seats of their own policies and seeds: the finished position and each seat's decisions.
 std::pair<std::vector<int64_t>, std::vector<int64_t>> play_one(
     const std::vector<std::shared_ptr<PolicyObject>>& policies, const std::vector<int64_t>& packed,
@@ -283,6 +337,17 @@ void bind_coach(py::module_& m) {
         c, "Policy", "A Level and Style's weights and the scorers' numbers under one set of rules.")
         .def(py::init(&make_policy), py::arg("rules"), py::arg("level"), py::arg("style"), py::arg("constants"),
              py::arg("numbers"));
+    py::class_<DealPlan>(c, "Deals",
+                         "Where an analysis' hidden cards go (cut_tutor.analysis.deals.Deals.plan): the packed position"
+                         " without them, the pool's codes, the hands dealt first (place, count, fits) and the slots"
+                         " of the shuffled rest (place, counted).")
+        .def(py::init(&make_plan), py::arg("base"), py::arg("pool"), py::arg("first"), py::arg("slots"))
+        .def("sample", &sample_of, py::arg("stream"), py::arg("i"),
+             "Sample ``i``: the packed deal and one seed per seat, from random.Random(stream + str(i)).");
+    c.def("sampled_rollouts", &sampled, py::arg("policy"), py::arg("deals"), py::arg("stream"), py::arg("samples"),
+          py::arg("moves"), py::arg("seat"),
+          "Each move played out on each sample the plan deals (Deals.sample): per move, per sample, (``seat``'s points,"
+          " whether it went out first). The rollouts run without the GIL.");
     c.def("round2", &round2, py::arg("x"),
           "Python's round(x, 2), as every part and total of a move's value is rounded.");
     c.def("knowledge", &knowledge, py::arg("policy"), py::arg("position"), py::arg("seat"),

@@ -8,10 +8,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <stdexcept>
 #include <unordered_set>
 #include <utility>
 #include <vector>
+
+#include "sha512.hpp"
 
 namespace cut_tutor {
 
@@ -46,6 +49,20 @@ public:
         std::uint64_t magnitude = seed < 0 ? ~static_cast<std::uint64_t>(seed) + 1 : static_cast<std::uint64_t>(seed);
         std::vector<std::uint32_t> key{static_cast<std::uint32_t>(magnitude)};
         if (magnitude >> 32) key.push_back(static_cast<std::uint32_t>(magnitude >> 32));
+        return key;
+    }
+
+    // The words of the int random.Random.seed makes of a str seed (version 2, Lib/random.py): the UTF-8 bytes
+    // followed by their SHA-512 digest, read as one big-endian number.
+    static std::vector<std::uint32_t> text_key(const std::string& utf8) {
+        std::string bytes = utf8;
+        for (unsigned char c : sha512(utf8)) bytes.push_back(static_cast<char>(c));
+        std::vector<std::uint32_t> key((bytes.size() + 3) / 4);
+        for (std::size_t e = 0; e < bytes.size(); e++) {  // e: the byte's place from the least significant end
+            key[e / 4] |= static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[bytes.size() - 1 - e]))
+                          << (8 * (e % 4));
+        }
+        while (!key.empty() && key.back() == 0) key.pop_back();  // the number's own words, as _randommodule.c
         return key;
     }
 

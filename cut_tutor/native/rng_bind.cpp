@@ -37,8 +37,17 @@ py::int_ as_index(py::handle value, const char* what) {
 namespace cut_tutor {
 
 std::vector<std::uint32_t> seed_key(py::handle seed) {
+    if (PyUnicode_Check(seed.ptr())) {
+        Py_ssize_t size = 0;
+        const char* utf8 = PyUnicode_AsUTF8AndSize(seed.ptr(), &size);
+        if (utf8 == nullptr) {  // a lone surrogate: str.encode() refuses it too
+            PyErr_Clear();
+            throw py::value_error("a str seed must encode to UTF-8, as random.Random encodes it");
+        }
+        return Random::text_key(std::string(utf8, static_cast<std::size_t>(size)));
+    }
     if (!PyLong_Check(seed.ptr())) {
-        throw py::type_error("a seed must be an int (or a state from getstate()), not " + type_name(seed));
+        throw py::type_error("a seed must be an int or a str (or a state from getstate()), not " + type_name(seed));
     }
     py::int_ magnitude = py::reinterpret_steal<py::int_>(PyNumber_Absolute(seed.ptr()));
     auto bits = magnitude.attr("bit_length")().cast<std::size_t>();
@@ -170,7 +179,7 @@ py::list sample(Random& rng, py::handle population, py::handle k_value) {
 void bind_rng(py::module_& m) {
     py::class_<Random>(m, "Random", "CPython's random.Random, compiled: the same numbers and state for a seed.")
         .def(py::init(&cut_tutor::random_from_python), py::arg("seed"),
-             "Seeded like random.Random(seed) from an int, or set from a state random.Random().getstate() gave.")
+             "Seeded like random.Random(seed) from an int or a str, or set from a state random.Random().getstate() gave.")
         .def("seed", [](Random& rng, py::handle seed) { rng.seed(seed_key(seed)); }, py::arg("seed"))
         .def("getstate", &cut_tutor::state_to_python)
         .def("setstate", [](Random& rng, py::handle state) { rng.setstate(cut_tutor::state_from_python(state)); }, py::arg("state"))

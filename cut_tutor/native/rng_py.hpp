@@ -12,8 +12,8 @@
 
 namespace cut_tutor {
 
-// The 32-bit words of abs(seed), least significant first, as random.Random.seed reads an int; TypeError if the
-// seed is not an int.
+// The 32-bit words random.Random.seed makes of an int (abs(seed), least significant first) or of a str (its
+// UTF-8 bytes and their SHA-512); TypeError for any other seed.
 std::vector<std::uint32_t> seed_key(pybind11::handle seed);
 
 // The state as random.Random().getstate() returns it: (3, (624 words..., index), gauss_next or None).

@@ -22,9 +22,9 @@ import fsrs
 from ..analysis import Analysis
 from ..analysis.report import BEST
 from ..engine import View, replay, view
-from ..engine.storage import retry, store_trouble
-from ..engine.words import position_title
+from ..storage.history import retry, store_trouble
 from .hand import Decision, HandReview, Summary
+from .words import position_title
 
 T = TypeVar("T")
 #: A learner's drills file in their home: the deck, the answers and the kept reviews.
@@ -88,7 +88,7 @@ def review_of(data: Mapping[str, Any]) -> HandReview:
 
 
 def title_of(seat_view: Mapping[str, Any]) -> str:
-    """A spoiler-free title, numbered as the review numbers the decision (:func:`~..engine.words.position_title`).
+    """A spoiler-free title, numbered as the review numbers the decision (:func:`~.words.position_title`).
 
     >>> title_of({"seat": 1, "turns": 11, "hand": ["7", "5"], "pile": [{"card": "9", "by": 0}]})
     'Turn 11, seat 1: 2 cards in hand, the pile topped by 9'

@@ -29,7 +29,7 @@ from ..coach.styles import DEFAULT_LEVEL
 from ..engine import State, replay, view
 from ..engine.moves import FLIP, GAMBLE, TURNUP, Move
 from ..engine.rules import Rules
-from ..engine.words import turn_number
+from .words import turn_number
 
 #: Grades by the loss in expected points at least: (name, threshold), mildest first (see the guide).
 THRESHOLDS: tuple[tuple[str, float], ...] = (("inaccuracy", 5.0), ("mistake", 12.0), ("blunder", 30.0))

@@ -3,7 +3,7 @@ the seat's view at that ply only (C2), so that a learner (and a teacher) can see
 
 The kinds hold in both games: a take is CUT's bust (R11) or Clear 4's pass (R22); a clear play spends 10s or
 Jokers (R9) or Clear 4's CLEAR; a blind card is a Risk card turned (R12), a gamble (R17) or Clear 4's final card.
-The guide's *Hand review* page lists them; their words are in :data:`~cut_tutor.engine.words.MISTAKE_KINDS`.
+The guide's *Hand review* page lists them; their words are in :data:`~cut_tutor.review.words.MISTAKE_KINDS`.
 
 >>> seen = {"hand": ["8", "8", "4"]}
 >>> kind("take", "1×4", seen), kind("1×8", "2×8", seen), kind("1×8", "1×4", seen), kind("2×8", "2×8", seen)

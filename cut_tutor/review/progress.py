@@ -10,7 +10,7 @@ from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..engine.storage import write_atomic
+from ..storage.files import write_atomic
 from .hand import HandReview
 from .kinds import KINDS, kind_counts
 

@@ -11,9 +11,10 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..analysis import native
+from ..analysis.run import Submitter
 from ..analysis.seat import SPEC, AnalysisSeat
 from ..analysis.stats import mean_interval, paired
 from ..coach import AIPlayer, Knowledge
@@ -31,12 +32,6 @@ COLUMNS = [
     "hand", "rotation", "seat", "player", "level", "style", "went_out", "points", "busts", "clears",
     "blind_plays", "turns", "stalemate", "decisions",
 ]  # fmt: skip
-
-
-class Submitter(Protocol):
-    """Anything with ``submit(fn, *args)`` returning a future: a concurrent.futures executor or a Dask Client."""
-
-    def submit(self, fn: Callable[..., Any], /, *args: Any) -> Any: ...
 
 
 def parse_seat(spec: str) -> tuple[str, str]:

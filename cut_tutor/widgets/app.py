@@ -23,11 +23,12 @@ import ipywidgets as w
 
 from cut_tutor.coach import Advice, AIPlayer
 from cut_tutor.dashboard import GUIDE_ROUTE
-from cut_tutor.engine import Game, History, Move, State
-from cut_tutor.engine.saves import Saves
+from cut_tutor.engine import Game, Move, State
 from cut_tutor.identity import learner_home, server_learner
 from cut_tutor.review import Drills, HandReview
 from cut_tutor.roster import LEARNER
+from cut_tutor.storage import History
+from cut_tutor.storage.saves import Saves
 
 from .belief_panel import BeliefPanel
 from .coach_panel import LONGER, CoachPanel

@@ -13,9 +13,10 @@ from typing import Any
 import ipywidgets as w
 
 from cut_tutor.engine.cards import card_name
-from cut_tutor.engine.words import chance_line, opponent_line, seat_name, unseen_line
+from cut_tutor.engine.words import seat_name
 from cut_tutor.review import Belief, belief
 from cut_tutor.review.belief import SAMPLES
+from cut_tutor.review.words import chance_line, opponent_line, unseen_line
 
 from .shared import Shown
 

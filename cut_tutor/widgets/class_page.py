@@ -19,8 +19,8 @@ import ipywidgets as w
 import pandas as pd
 
 from ..classroom import ClassView, class_view, is_teacher, table_csv
-from ..engine.words import MISTAKE_KINDS, progress_alt
 from ..review.progress import progress_svg
+from ..review.words import MISTAKE_KINDS, progress_alt
 from .shared import default_home
 
 #: Seconds between two readings of the class while the page is open.

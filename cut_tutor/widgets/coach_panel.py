@@ -27,17 +27,10 @@ from cut_tutor.analysis.stats import PRECISION
 from cut_tutor.coach import COACH_STYLE, COACHES, LEVELS, Advice, advise
 from cut_tutor.engine import Move, State, view
 
-from ..engine.words import (
-    ANALYSE_LONGER,
-    CUT,
-    OPEN_ENDGAME,
-    PLAY_BEST,
-    TUTOR_CHECKING,
-    game_of,
-    recommends,
-    style_cost,
-    verdict_line,
-)
+from ..coach.words import ANALYSE_LONGER, OPEN_ENDGAME, PLAY_BEST, recommends, style_cost, verdict_line
+from ..engine.rules import CUT
+from ..engine.words import game_of
+from ..review.words import TUTOR_CHECKING
 from .move_table import compare_html, move_rows, move_table_html
 from .shared import YOU, Host
 from .table import IntentError, move_label

@@ -16,7 +16,11 @@ import ipywidgets as w
 
 from cut_tutor.analysis import Analysis
 from cut_tutor.engine import Move, View
-from cut_tutor.engine.words import (
+from cut_tutor.review import Drill, Drills, HandReview, progress_frame
+from cut_tutor.review.drills import judge
+from cut_tutor.review.hand import position_analysis
+from cut_tutor.review.progress import kind_totals, progress_svg
+from cut_tutor.review.words import (
     NEXT_DRILL,
     NO_DRILLS,
     NO_PROGRESS,
@@ -28,10 +32,6 @@ from cut_tutor.engine.words import (
     progress_alt,
     retry_verdict,
 )
-from cut_tutor.review import Drill, Drills, HandReview, progress_frame
-from cut_tutor.review.drills import judge
-from cut_tutor.review.hand import position_analysis
-from cut_tutor.review.progress import kind_totals, progress_svg
 
 from .move_table import analysis_html
 from .position import PositionTable, seat_names
@@ -161,7 +161,8 @@ class ProgressPanel(Shown):
 
     def __init__(self, learner: str = "you") -> None:
         self.learner = learner
-        self.frame = progress_frame([])
+        self._reviewed: Sequence[tuple[dict[str, Any], HandReview]] = []
+        self._frame: pd.DataFrame | None = None
         self.csv = ""
         self.alt = NO_PROGRESS
         self.plot = w.HTML()
@@ -171,7 +172,14 @@ class ProgressPanel(Shown):
         self.root.add_class("cut-progress")
         for part in (self.plot, self.table):
             part.add_class("cut-progress-fit")  # narrower than its content on a phone: the table scrolls instead
-        self.show([])
+        self.draw([])
+
+    @property
+    def frame(self) -> pd.DataFrame:
+        """The reviewed hands as a table, made when first asked for: a learner with none starts without pandas."""
+        if self._frame is None:
+            self._frame = progress_frame(self._reviewed)
+        return self._frame
 
     @property
     def filename(self) -> str:
@@ -180,18 +188,23 @@ class ProgressPanel(Shown):
 
     def show(self, reviewed: Sequence[tuple[dict[str, Any], HandReview]]) -> pd.DataFrame:
         """Show the progress of ``reviewed`` (``(key, review)`` pairs, oldest first); the table shown and offered."""
-        frame = self.frame = progress_frame(reviewed)
-        if frame.empty:
+        self.draw(reviewed)
+        return self.frame
+
+    def draw(self, reviewed: Sequence[tuple[dict[str, Any], HandReview]]) -> None:
+        """Show ``reviewed`` without returning its table, which is made only when there is a hand to show."""
+        self._reviewed, self._frame = reviewed, None
+        if not reviewed:  # one row per reviewed hand: none to show
             self.csv, self.alt = "", NO_PROGRESS
             self.plot.value, self.table.value, self.link.value = escape(NO_PROGRESS), "", ""
-            return frame
+            return
+        frame = self.frame
         self.alt = progress_alt_of(frame)
         self.plot.value = progress_plot(frame)
         self.table.value = self.table_html()
         self.csv = frame.to_csv(index=False)
         link = download_link(self.filename, "text/csv", self.csv, PROGRESS_DOWNLOAD)
         self.link.value = f"<span style='text-decoration: underline'>{link}</span>"  # it reads as a link
-        return frame
 
     def table_html(self) -> str:
         """The newest reviewed hands (game, hand, accuracy, points lost to mistakes, graded moves) and the most

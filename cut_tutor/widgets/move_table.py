@@ -23,20 +23,18 @@ from html import escape
 from cut_tutor.analysis import Analysis, MoveValue
 from cut_tutor.coach import Advice
 from cut_tutor.coach.scoring import COMPONENTS
-from cut_tutor.engine import Move
-from cut_tutor.engine.moves import TAKE
-from cut_tutor.engine.words import (
+from cut_tutor.coach.words import (
     COLUMN_HELP,
     COMPONENT_HELP,
     PARTS_HIDE,
     PARTS_SHOW,
     differs_from,
-    face,
-    move_labels,
-    pile_number,
     take_choice,
     verdict_word,
 )
+from cut_tutor.engine import Move
+from cut_tutor.engine.moves import TAKE
+from cut_tutor.engine.words import face, move_labels, pile_number
 
 _CSS = (pathlib.Path(__file__).parent / "static" / "move_table.css").read_text(encoding="utf-8")
 #: The class the page looks for to send a row's click to the app.

@@ -17,23 +17,24 @@ True
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import ipywidgets as w
 
-from cut_tutor.cardclear.progress import Progress
-from cut_tutor.cardclear.widget import BoardApp
-from cut_tutor.engine.rules import CLEAR4
+from cut_tutor.engine.rules import CLEAR4, CUT
 
 from .app import GameApp
 
+if TYPE_CHECKING:  # imported when Card Clear is first picked: a kernel starts without it
+    from cut_tutor.cardclear.widget import BoardApp
+
 CARD_CLEAR = "Card Clear"
 #: The games, in the order the picker offers them: CUT and Clear 4 are presets of the GameApp.
-GAMES: tuple[str, ...] = ("CUT", CLEAR4, CARD_CLEAR)
+GAMES: tuple[str, ...] = (CUT, CLEAR4, CARD_CLEAR)
 #: Card Clear's progress file in the learner's home, beside the table game's history.
 PROGRESS_FILE = "cardclear.sqlite"
 #: The GameApp preset each table game picks when the setup is of the other game.
-PRESET_OF: dict[str, str] = {"CUT": "USA", CLEAR4: CLEAR4}
+PRESET_OF: dict[str, str] = {CUT: "USA", CLEAR4: CLEAR4}
 
 
 class GamePicker:
@@ -43,7 +44,7 @@ class GamePicker:
         self.game_app = game_app
         self.board = board
         # one slim row, no label (the game names say what it is), so the table below still fits a laptop screen
-        self.choice = w.ToggleButtons(options=list(GAMES), value="CUT", style={"button_width": "auto"},
+        self.choice = w.ToggleButtons(options=list(GAMES), value=CUT, style={"button_width": "auto"},
                                       layout=w.Layout(margin="0 0 2px 0"),
                                       tooltips=["CUT, the card game", "Clear 4, CUT's rules preset",
                                                 "Card Clear, the 6×6 poker-hand puzzle"])  # fmt: skip
@@ -66,7 +67,7 @@ class GamePicker:
     def _follow(self, preset: str) -> None:
         """The table game now plays ``preset``: the choice names its game, unless Card Clear is shown."""
         if self.choice.value != CARD_CLEAR:
-            self.choice.value = CLEAR4 if preset == CLEAR4 else "CUT"
+            self.choice.value = CLEAR4 if preset == CLEAR4 else CUT
 
     def open_board(self, code: str) -> None:
         """Open the deal a board link names (``?board=12-0``, K16): Card Clear shows that board, at any level. A
@@ -87,6 +88,9 @@ class GamePicker:
             return
         if name == CARD_CLEAR:
             if self.board is None:  # the learner's own way up the levels, kept in their home (K17)
+                from cut_tutor.cardclear.progress import Progress
+                from cut_tutor.cardclear.widget import BoardApp
+
                 self.board = BoardApp(progress=Progress(self.game_app.home / PROGRESS_FILE), links=True)
                 self.board.set_theme(self.game_app.theme)
             self.area.children = [self.board.widget]

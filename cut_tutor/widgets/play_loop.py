@@ -8,14 +8,13 @@ while Automate Player plays your seat the ticks come without the delay, playing 
 A change lands together with its save or not at all: when the save cannot be written (a full disk) the game
 goes back to where it was and the refusal says why, so the table, the save and the game always agree. A save
 that cannot be resumed is moved aside and named on the setup screen before anything can overwrite it. Each game
-has its own save, played by one tab at a time (:mod:`cut_tutor.engine.saves`): a tab whose game was taken over
+has its own save, played by one tab at a time (:mod:`cut_tutor.storage.saves`): a tab whose game was taken over
 by another goes back to the offer of saved games.
 """
 
 from __future__ import annotations
 
 import asyncio
-import copy
 import functools
 import json
 import random
@@ -27,32 +26,30 @@ from typing import Any, Concatenate, ParamSpec, TypeVar
 import ipywidgets as w
 
 from cut_tutor.coach import Advice
-from cut_tutor.engine import Game, Move, SaveError, State, load_game, save_game, view
+from cut_tutor.engine import Game, Move, State, view
 from cut_tutor.engine.cards import RANK_MASK, UP, cards_of
 from cut_tutor.engine.moves import FLIP, GAMBLE, TURNUP
-from cut_tutor.engine.saves import LEGACY, ClaimLost, Waiting, set_aside
-from cut_tutor.engine.storage import disk_reason, write_atomic
+from cut_tutor.storage import SaveError, load_game, save_game
+from cut_tutor.storage.files import disk_reason, write_atomic
+from cut_tutor.storage.saves import LEGACY, ClaimLost, Waiting, set_aside
 
 from ..engine.outcome import BUST, CLEAR, NATURAL, OUT, Outcome
-from ..engine.words import (
-    CONTINUE,
-    NEXT,
-    NEXT_HAND,
-    acts,
-    bust_addon,
-    busts_mark,
-    code_note,
-    cut_line,
-    face,
-    hand_over_title,
-    pause_line,
-    play_bar,
-    turn_status,
-)
+from ..engine.words import acts, busts_mark, face, hand_over_title
 from ..guide_links import guide_url
 from .saving import cannot_save, notice_html, probe_home, same_page
 from .shared import PACING, YOU, Host, Setup, seat_ai
 from .table import COLOURS, IntentError, move_label, table_data
+from .words import (
+    CONTINUE,
+    NEXT,
+    NEXT_HAND,
+    bust_addon,
+    code_note,
+    cut_line,
+    pause_line,
+    play_bar,
+    turn_status,
+)
 
 #: Moves that turn a hidden card: C9 never undoes them.
 _REVEALING = (FLIP, GAMBLE, TURNUP)
@@ -77,11 +74,15 @@ def _all_or_nothing(change: Callable[Concatenate[PlayLoop, P], R]) -> Callable[C
     def guarded(loop: PlayLoop, /, *args: P.args, **kwargs: P.kwargs) -> R:
         host = loop.host
         game = host.game.copy() if host.game is not None else None
-        before = game, copy.deepcopy(host.ai), list(loop._undo), list(host.log), loop._recorded, loop.pause
+        before = game, list(host.ai), list(loop._undo), list(host.log), loop._recorded, loop.pause
+        # a seat's Level and Style are frozen: its generator's state is all a change can move (cheaper than a copy)
+        draws = [seat.rng.getstate() for seat in host.ai]
         try:
             return change(loop, *args, **kwargs)
         except _SaveFailed as exc:
             host.game, host.ai, loop._undo, host.log, loop._recorded, loop.pause = before
+            for seat, state in zip(host.ai, draws, strict=True):
+                seat.rng.setstate(state)
             loop.cancel_tick()  # Auto stops where the refusal says, rather than failing again at every tick
             if isinstance(exc, _TakenOver):
                 loop.end_game()

@@ -13,7 +13,8 @@ from typing import Any
 
 import ipywidgets as w
 
-from cut_tutor.engine.words import YOU, position_title, seat_name
+from cut_tutor.engine.words import YOU, seat_name
+from cut_tutor.review.words import position_title
 
 from .table import COLOURS, IntentError, TableWidget, table_data
 

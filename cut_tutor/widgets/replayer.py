@@ -19,9 +19,10 @@ from typing import Any
 import ipywidgets as w
 
 from cut_tutor.coach import COACHES, advise
+from cut_tutor.coach.words import recommends
 from cut_tutor.engine import HandResult, Move, Rules, State, codes, record_of, replay, state_from_deal, view
 from cut_tutor.engine.cards import UP, card_name, cards_of
-from cut_tutor.engine.words import SEAT_NAMES, count, recommends, seat_name
+from cut_tutor.engine.words import SEAT_NAMES, count, seat_name
 
 from .shared import Shown
 from .table import COLOURS, TableWidget, move_label, table_data

@@ -17,7 +17,10 @@ import ipywidgets as w
 
 from cut_tutor.analysis import Analysis
 from cut_tutor.engine import Move, replay, view
-from cut_tutor.engine.words import (
+from cut_tutor.review import Decision, HandReview
+from cut_tutor.review.drills import judge
+from cut_tutor.review.hand import ROLLOUTS, position_analysis
+from cut_tutor.review.words import (
     FIND_BETTER,
     NEXT_MISTAKE,
     NO_MISTAKES,
@@ -29,9 +32,6 @@ from cut_tutor.engine.words import (
     review_summary,
     turn_number,
 )
-from cut_tutor.review import Decision, HandReview
-from cut_tutor.review.drills import judge
-from cut_tutor.review.hand import ROLLOUTS, position_analysis
 
 from .move_table import analysis_html
 from .position import PositionTable, seat_names

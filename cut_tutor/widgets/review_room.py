@@ -23,7 +23,12 @@ import ipywidgets as w
 from cut_tutor.analysis import Analysis
 from cut_tutor.engine import Move, record_of, view
 from cut_tutor.engine.deals import PositionError
-from cut_tutor.engine.words import (
+from cut_tutor.review import THRESHOLDS, Caution, Drill, Drills, HandReview, review, warn
+from cut_tutor.review.drills import DRILLS_FILE
+from cut_tutor.review.hand import DEAL_ROLLOUTS, ROLLOUTS, position_analysis
+from cut_tutor.review.kinds import hand_kinds
+from cut_tutor.review.tutor import judge
+from cut_tutor.review.words import (
     BELIEF_TITLE,
     DRILLS_TITLE,
     HINT,
@@ -42,11 +47,6 @@ from cut_tutor.engine.words import (
     tutor_measured,
     tutor_question,
 )
-from cut_tutor.review import THRESHOLDS, Caution, Drill, Drills, HandReview, review, warn
-from cut_tutor.review.drills import DRILLS_FILE
-from cut_tutor.review.hand import DEAL_ROLLOUTS, ROLLOUTS, position_analysis
-from cut_tutor.review.kinds import hand_kinds
-from cut_tutor.review.tutor import judge
 
 from .belief_panel import BeliefPanel
 from .coach_panel import CoachPanel
@@ -253,7 +253,7 @@ class ReviewRoom:
         if refresh or self._progress_of is not deck:
             home = self.host.home
             self.progress_panel.learner = home.name if home.parent.name == "learners" else "you"
-            self.progress_panel.show(deck.reviewed())
+            self.progress_panel.draw(deck.reviewed())
             self._progress_of = deck
         return self.progress_panel
 

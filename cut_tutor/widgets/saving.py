@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from html import escape
 from pathlib import Path
 
-from cut_tutor.engine.storage import disk_reason
+from cut_tutor.storage.files import disk_reason
 
 #: Where the paths and errors go that a learner is told about only in plain words.
 LOG = logging.getLogger(__name__)

@@ -11,6 +11,9 @@ from html import escape
 from typing import Any
 
 import ipywidgets as w
+from ipywidgets.widgets.widget_bool import CheckboxStyle
+from ipywidgets.widgets.widget_description import DescriptionStyle
+from ipywidgets.widgets.widget_string import HTMLStyle, TextStyle
 
 from cut_tutor.coach import COACHES, LEVELS, STYLES
 from cut_tutor.engine import Rules, RulesError
@@ -31,24 +34,56 @@ FORM_RULES = (
 CLEAR4_SETTINGS = ("rounds",)
 
 
-def _rule_widget(setting: Setting) -> w.Widget:
-    """A checkbox for a flag, a number box for a long span, else a dropdown of the allowed values.
+def _rule_widget(setting: Setting, layout: w.Layout, looks: Looks) -> w.Widget:
+    """A checkbox for a flag, a number box for a long span, else a dropdown of the allowed values; each with its
+    label its own width, whole.
 
     A dropdown shows None as no choice at all, so Auto decks and "only Jokers" travel as 0.
     """
     if setting.flag:
-        return w.Checkbox(description=setting.label)
+        return w.Checkbox(description=setting.label, layout=layout, style=looks.wide_check)
+    look = {"layout": layout, "style": looks.wide}
     if setting.span is not None and setting.none is None:
-        return w.BoundedIntText(min=setting.span[0], max=setting.span[1], description=setting.label)
+        return w.BoundedIntText(min=setting.span[0], max=setting.span[1], description=setting.label, **look)
     options = [(label, 0 if value is None else value) for label, value in setting.options()]
-    return w.Dropdown(options=options, description=setting.label)
+    return w.Dropdown(options=options, description=setting.label, **look)
 
 
-def _row(children: list[w.Widget]) -> w.HBox:
-    """A row of controls that wraps on a narrow window (a phone) instead of running off the screen."""
-    row = w.HBox(children, layout=w.Layout(flex_flow="row wrap"))
-    row.add_class("cut-wrap")
-    return row
+class Looks:
+    """The layouts and styles the form's controls share: a control opens one widget on the page, not three (its
+    own layout and style), and a kernel starts sooner. A control shown or hidden on its own keeps its own layout."""
+
+    def __init__(self) -> None:
+        self.plain = w.Layout()
+        self.wrap = w.Layout(flex_flow="row wrap")
+        self.html = {"layout": self.plain, "style": HTMLStyle()}
+        self.check = {"layout": self.plain, "style": CheckboxStyle()}
+        self.dropdown = {"layout": self.plain, "style": DescriptionStyle()}
+        self.toggles = {"layout": self.plain, "style": w.ToggleButtonsStyle()}
+        self.text = TextStyle()
+        #: the label its own width, whole (the rules' controls and the seats' dropdowns)
+        self.wide = DescriptionStyle(description_width="initial")
+        self.wide_check = CheckboxStyle(description_width="initial")
+        #: the widths of a seat's name, colour, Level and Style, alike on every seat
+        self.seat = [w.Layout(width=width) for width in ("220px", "165px", "175px", "160px")]
+
+    def row(self, children: list[w.Widget]) -> w.HBox:
+        """A row of controls that wraps on a narrow window (a phone) instead of running off the screen."""
+        row = w.HBox(children, layout=self.wrap)
+        row.add_class("cut-wrap")
+        return row
+
+
+@dataclasses.dataclass
+class _SeatControls:
+    """One seat's row: made once, then redrawn from the setup (:meth:`SetupForm._draw_seat`)."""
+
+    swatch: w.HTML
+    name: w.Text
+    colour: w.Dropdown
+    level: w.Dropdown
+    style: w.Dropdown
+    row: w.HBox
 
 
 class SetupForm:
@@ -57,35 +92,39 @@ class SetupForm:
     def __init__(self, host: Host) -> None:
         self.host = host
         self._cut_rules: Rules | None = None
+        self._seats: list[_SeatControls] = []
         controls = host.controls
-        self.players = w.Dropdown(options=list(SETTINGS["players"].values), value=4, description="Players")
+        looks = self.looks = Looks()
+        self.players = w.Dropdown(options=list(SETTINGS["players"].values), value=4, description="Players",
+                                  **looks.dropdown)  # fmt: skip
         controls.watch(self.players, self.set_players)
-        self.seat_rows = w.VBox()
-        self.coach_pick = w.Dropdown(options=list(COACHES), value="Madonna", description="Coach")
+        self.seat_rows = w.VBox(layout=looks.plain)
+        self.coach_pick = w.Dropdown(options=list(COACHES), value="Madonna", description="Coach", **looks.dropdown)
         controls.watch(self.coach_pick, host.set_coach)
-        self.coach_about = w.HTML()
-        self.automate = w.Checkbox(value=False, description="Automate Player")
+        self.coach_about = w.HTML(**looks.html)
+        self.automate = w.Checkbox(value=False, description="Automate Player", **looks.check)
         controls.watch(self.automate, host.set_automate)
-        self.coaching = w.Checkbox(value=True, description="Coaching")
+        self.coaching = w.Checkbox(value=True, description="Coaching", **looks.check)
         controls.watch(self.coaching, self.set_coaching)
-        self.pile_counts = w.Checkbox(value=False, description="Pile Counts")
+        self.pile_counts = w.Checkbox(value=False, description="Pile Counts", **looks.check)
         controls.watch(self.pile_counts, self.set_pile_counts)
-        self.dim = w.Checkbox(value=False, description="Dim non-playable Cards")
+        self.dim = w.Checkbox(value=False, description="Dim non-playable Cards", **looks.check)
         controls.watch(self.dim, self.set_dim)
-        self.pacing = w.ToggleButtons(options=list(PACING), value="Step", description="AI pacing")
+        self.pacing = w.ToggleButtons(options=list(PACING), value="Step", description="AI pacing", **looks.toggles)
         controls.watch(self.pacing, host.set_pacing)
-        self.view_pick = w.ToggleButtons(options=["Auto", "Table", "Stacked"], value="Auto", description="View")
+        self.view_pick = w.ToggleButtons(options=["Auto", "Table", "Stacked"], value="Auto", description="View",
+                                         **looks.toggles)  # fmt: skip
         controls.watch(self.view_pick, host.set_layout)
         # the page's own "Switch to Stacked" offer changes the table's layout: keep the picker in step
         host.table.observe(lambda c: setattr(self.view_pick, "value", c["new"].title()), "table_layout")
-        self.preset = w.Dropdown(options=list(PRESETS), value="USA", description="Preset")
+        self.preset = w.Dropdown(options=list(PRESETS), value="USA", description="Preset", **looks.dropdown)
         controls.watch(self.preset, self.set_preset)
         self.rule_widgets = self._rule_widgets()
         self.clear4_note = w.HTML(
             "<i>Clear 4: its own 120-card deck, 2 to 6 players, three-card stacks and a hand of 8. It is played"
             " over a number of rounds; every card left in your hands counts one point against you.</i>"
         )
-        self.seed = w.Text(value="", placeholder="random", description="Seed")
+        self.seed = w.Text(value="", placeholder="random", description="Seed", layout=looks.plain, style=looks.text)
         controls.guard(self.seed)
         self.deal_button = controls.button("Deal & play", self._deal_from_form, button_style="primary")
         self.reset_button = controls.button("Reset game setup", host.ask_reset)
@@ -93,27 +132,30 @@ class SetupForm:
         self.asking = False
         self.reset_yes = controls.button("Reset and end the game", host.reset_setup, button_style="danger")
         self.reset_no = controls.button("Keep it", self.cancel_reset)
-        self.reset_ask = w.HBox([w.HTML("<b>A game is in progress: reset the setup and end it?</b>"), self.reset_yes,
-                                 self.reset_no])  # fmt: skip
+        self.reset_ask = w.HBox([w.HTML("<b>A game is in progress: reset the setup and end it?</b>", **looks.html),
+                                 self.reset_yes, self.reset_no])  # fmt: skip
         self.reset_ask.add_class("cut-wrap")
         self.reset_ask.layout.display = "none"
-        guide = host.guide
+        guide, html, row = host.guide, looks.html, looks.row
         self.box = w.VBox(
             [
-                help_html(["rules", "coach", "scores", "saving"], guide, title="Guide"),
-                w.HTML("<h3>Players</h3>"), self.players, self.seat_rows,
-                help_html(["Players", "Level", "Style"], guide),
-                w.HTML("<h3>Coaching</h3>"), _row([self.coach_pick, self.coaching, self.automate]), self.coach_about,
-                help_html(["Coaching", "Coach style", "Automate Player"], guide),
-                w.HTML("<h3>Rules</h3>"), self.preset, help_html(["Global Setting Set (preset)"], guide),
+                help_html(["rules", "coach", "scores", "saving"], guide, title="Guide", **html),
+                w.HTML("<h3>Players</h3>", **html), self.players, self.seat_rows,
+                help_html(["Players", "Level", "Style"], guide, **html),
+                w.HTML("<h3>Coaching</h3>", **html), row([self.coach_pick, self.coaching, self.automate]),
+                self.coach_about, help_html(["Coaching", "Coach style", "Automate Player"], guide, **html),
+                w.HTML("<h3>Rules</h3>", **html), self.preset,
+                help_html(["Global Setting Set (preset)"], guide, **html),
                 self.clear4_note, w.GridBox(
                     list(self.rule_widgets.values()),
                     layout=w.Layout(grid_template_columns="repeat(auto-fill, minmax(300px, 1fr))"),
                 ),
-                help_html(list(RULES_FIELDS), guide),
-                w.HTML("<h3>Table</h3>"), _row([self.pile_counts, self.dim]), self.pacing, self.view_pick, self.seed,
-                help_html(["Pile Counts", "Dim non-playable Cards", "Pause between Players", "View", "Seed"], guide),
-                _row([self.deal_button, self.reset_button]), self.reset_ask,
+                help_html(list(RULES_FIELDS), guide, **html),
+                w.HTML("<h3>Table</h3>", **html), row([self.pile_counts, self.dim]), self.pacing, self.view_pick,
+                self.seed,
+                help_html(["Pile Counts", "Dim non-playable Cards", "Pause between Players", "View", "Seed"], guide,
+                          **html),
+                row([self.deal_button, self.reset_button]), self.reset_ask,
             ]
         )  # fmt: skip
 
@@ -258,38 +300,47 @@ class SetupForm:
     # -- widgets ------------------------------------------------------------------------------------------
 
     def _rule_widgets(self) -> dict[str, w.Widget]:
-        specs = {name: _rule_widget(SETTINGS[name]) for name in FORM_RULES}
+        # the settings Clear 4 hides are shown and hidden together: one layout for them, one for the rest (R22)
+        layouts = {True: w.Layout(), False: w.Layout()}
+        specs = {
+            name: _rule_widget(SETTINGS[name], layouts[name in CLEAR4_SETTINGS], self.looks) for name in FORM_RULES
+        }
         for name, widget in specs.items():
-            widget.style = {"description_width": "initial"}
             self.host.controls.guard(widget)
             none = SETTINGS[name].none is not None
             widget.observe(lambda c, name=name, none=none: self.host.controls.run(
                 self.set_rule, name, None if none and c["new"] == 0 else c["new"]), "value")  # fmt: skip
         return specs
 
-    def _seat_row(self, seat: int) -> w.HBox:
-        s = self.setup.seats[seat]
+    def _seat_row(self, seat: int) -> _SeatControls:
+        """A seat's row, wired to its twins; :meth:`_draw_seat` fills it."""
         run = self.host.controls.run
-        taken = {x.colour for i, x in enumerate(self.setup.seats) if i != seat}
+        looks = self.looks
         who = "You" if seat == YOU else f"Seat {seat}"
-        name = w.Text(value=s.name, description=who, layout=w.Layout(width="220px"))
+        name = w.Text(description=who, layout=looks.seat[0], style=looks.text)
         # each dropdown names what it sets, so a screen reader (and a phone, where the row wraps) can tell them apart
-        initial = {"description_width": "initial"}
-        colour = w.Dropdown(options=[c for c in COLOURS if c not in taken], value=s.colour, description="Colour",
-                            style=initial, layout=w.Layout(width="165px"))  # fmt: skip
-        level = w.Dropdown(options=list(LEVELS), value=s.level, description="Level", style=initial,
-                           layout=w.Layout(width="175px"))  # fmt: skip
-        style = w.Dropdown(options=list(STYLES), value=s.style, description="Style", style=initial,
-                           layout=w.Layout(width="160px"))  # fmt: skip
+        colour = w.Dropdown(description="Colour", style=looks.wide, layout=looks.seat[1])
+        level = w.Dropdown(options=list(LEVELS), description="Level", style=looks.wide, layout=looks.seat[2])
+        style = w.Dropdown(options=list(STYLES), description="Style", style=looks.wide, layout=looks.seat[3])
         for control in (name, colour, level, style):
             self.host.controls.guard(control)
         name.observe(lambda c: run(self.set_name, seat, c["new"]), "value")
         colour.observe(lambda c: run(self.set_colour, seat, c["new"]), "value")
         level.observe(lambda c: run(self.set_level, seat, c["new"]), "value")
         style.observe(lambda c: run(self.set_style, seat, c["new"]), "value")
-        swatch = w.HTML(f'<span style="display:inline-block;width:14px;height:14px;border-radius:50%;'
-                        f'background:{COLOURS[s.colour]}"></span>')  # fmt: skip
-        return _row([swatch, name, colour, level, style])
+        swatch = w.HTML(**looks.html)
+        return _SeatControls(swatch, name, colour, level, style, looks.row([swatch, name, colour, level, style]))
+
+    def _draw_seat(self, seat: int) -> None:
+        """Redraw a seat's row from the setup: its name, the colours no other seat has, its Level and Style."""
+        s, row = self.setup.seats[seat], self._seats[seat]
+        taken = {x.colour for i, x in enumerate(self.setup.seats) if i != seat}
+        colours = [c for c in COLOURS if c not in taken]
+        if list(row.colour.options) != colours:
+            row.colour.options = colours
+        row.name.value, row.colour.value, row.level.value, row.style.value = s.name, s.colour, s.level, s.style
+        row.swatch.value = (f'<span style="display:inline-block;width:14px;height:14px;border-radius:50%;'
+                            f'background:{COLOURS[s.colour]}"></span>')  # fmt: skip
 
     def _deal_from_form(self) -> None:
         text = self.seed.value.strip()
@@ -305,8 +356,13 @@ class SetupForm:
     def refresh_setup(self, rebuild: bool = False) -> None:
         """Redraw the setup form from the app's setup, then the whole app."""
         with self.host.controls.quiet():
-            if rebuild or len(self.seat_rows.children) != len(self.setup.seats):
-                self.seat_rows.children = [self._seat_row(i) for i in range(len(self.setup.seats))]
+            count = len(self.setup.seats)
+            if rebuild or len(self.seat_rows.children) != count:
+                # a seat's row is made once and redrawn after: a new learner, preset or colour opens no new widgets
+                self._seats += [self._seat_row(i) for i in range(len(self._seats), count)]
+                for i in range(count):
+                    self._draw_seat(i)
+                self.seat_rows.children = [row.row for row in self._seats[:count]]
             rules = self.setup.rules
             seats = [n for n in SETTINGS["players"].values if not rules.clear4 or n <= CLEAR4_MAX_PLAYERS]
             if list(self.players.options) != seats:

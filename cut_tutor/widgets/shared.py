@@ -20,9 +20,10 @@ import platformdirs
 
 from cut_tutor.coach import Advice, AIPlayer
 from cut_tutor.coach.styles import DEFAULT_LEVEL
-from cut_tutor.engine import Game, History, Move, Rules
-from cut_tutor.engine.saves import Saves
+from cut_tutor.engine import Game, Move, Rules
 from cut_tutor.engine.words import SEAT_NAMES
+from cut_tutor.storage import History
+from cut_tutor.storage.saves import Saves
 
 from ..guide_links import RULES_FIELDS, guide_url
 from .table import COLOURS, TableWidget, unexpected
@@ -225,10 +226,11 @@ def help_links(topics: list[str], guide: str) -> list[tuple[str, str]]:
     return [(RULES_FIELDS.get(t, t), guide_url(t, base=guide)) for t in topics]
 
 
-def help_html(topics: list[str], guide: str, title: str = "Help") -> w.HTML:
-    """A row of links into the player's guide; each opens its section in a new tab."""
+def help_html(topics: list[str], guide: str, title: str = "Help", **looks: Any) -> w.HTML:
+    """A row of links into the player's guide; each opens its section in a new tab. ``looks``: a layout and style
+    it shares with other controls."""
     links = " · ".join(
         f'<a href="{escape(url)}" data-base-relative="{escape(url)}" target="_blank" rel="noopener">{escape(label)}</a>'
         for label, url in help_links(topics, guide)
     )
-    return w.HTML(f'<small class="cut-help">{escape(title)}: {links}</small>')
+    return w.HTML(f'<small class="cut-help">{escape(title)}: {links}</small>', **looks)

@@ -30,8 +30,9 @@ from cut_tutor.engine import Move, card_name
 from cut_tutor.engine.cards import PUSH as PUSH_CARD
 from cut_tutor.engine.cards import WILD
 from cut_tutor.engine.moves import ADD, CLEAR, FLIP, GAMBLE, PLAY, PUSH, TAKE, TURNUP
-from cut_tutor.engine.words import adding_list, combo_label, table_words
+from cut_tutor.engine.words import combo_label
 from cut_tutor.page import page_module
+from cut_tutor.widgets.words import adding_list, table_words
 
 _STATIC = pathlib.Path(__file__).parent / "static"
 
@@ -81,8 +82,8 @@ def move_label(move: Move, seen: Mapping[str, Any], names: Sequence[str] | None 
     >>> from cut_tutor.engine import Rules, State, view
     >>> move_label(Move.parse("take"), view(State(Rules()), 1))
     'Take the pile'
-    >>> c4 = view(State(Rules.from_preset("Clear 4")), 1)
-    >>> [move_label(Move.parse(t), c4, ["You", "Daryl"]) for t in ("take", "2×A+J*", "push s3 → 1", "clear CL")]
+    >>> seen = view(State(Rules.from_preset("Clear 4")), 1)
+    >>> [move_label(Move.parse(t), seen, ["You", "Daryl"]) for t in ("take", "2×A+J*", "push s3 → 1", "clear CL")]
     ['Pass', 'Play 2× 1 + 1× JOKER', 'Push to Daryl (pile 3)', 'Play CLEAR']
     """
     know = Knowledge.from_view(seen)

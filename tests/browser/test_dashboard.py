@@ -187,7 +187,7 @@ def test_the_coach_names_an_open_endgame(server: str) -> None:
     """Following the coach to a turn where every other hand is known: the panel says the coach slips most there."""
     from playwright.sync_api import expect, sync_playwright
 
-    from cut_tutor.engine.words import OPEN_ENDGAME
+    from cut_tutor.coach.words import OPEN_ENDGAME
 
     seed, plays = open_endgame_seed()
     with sync_playwright() as p:
@@ -356,7 +356,7 @@ def test_the_tutor_mode_threshold_is_labelled_in_full(server: str) -> None:
     """Tutor mode's "Ask from (points)" is read whole beside its switch, on a desktop and on a phone."""
     from playwright.sync_api import expect, sync_playwright
 
-    from cut_tutor.engine.words import TUTOR_THRESHOLD
+    from cut_tutor.review.words import TUTOR_THRESHOLD
 
     with sync_playwright() as p:
         browser, page = open_page(p)

@@ -15,7 +15,7 @@ import pytest
 from serving import SHOTS, axe_problems, deal, open_page, open_setup, shots
 from test_study_tables import MISPLACED
 
-from cut_tutor.engine.words import (
+from cut_tutor.review.words import (
     BELIEF_TITLE,
     FIND_BETTER,
     HINT,

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from serving import SHOTS, axe_problems, deal, open_page
 
-from cut_tutor.engine.words import PARTS_HIDE, PARTS_SHOW
+from cut_tutor.coach.words import PARTS_HIDE, PARTS_SHOW
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(900)]
 

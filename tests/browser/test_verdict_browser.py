@@ -11,7 +11,8 @@ import tempfile
 import pytest
 from serving import SEED, SHOTS, axe_problems, deal, open_page
 
-from cut_tutor.engine.words import PLAY_BEST, TUTOR_CHECKING
+from cut_tutor.coach.words import PLAY_BEST
+from cut_tutor.review.words import TUTOR_CHECKING
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
 

@@ -32,7 +32,7 @@ JK = parse_card("JK")
 PUSH_CARD, WILD, CLEAR_CARD = parse_card("P"), parse_card("J*"), parse_card("CL")
 #: More cards of a number than a play may ever lay in Clear 4 (four), so candidates test its cap; JOKERs that
 #: open the pile have no cap, so every JOKER in the hand is a candidate (R22).
-C4_MOST = 5
+CLEAR4_MOST = 5
 NO_CAP = 10**6
 POSITIONS = Path(__file__).resolve().parent / "positions.json"
 
@@ -232,8 +232,8 @@ def clear4_candidates(t: Table) -> Iterator[Move]:
     """Every move shape: each value, count and JOKER count from the hand with each set of stacks, each seat."""
     for chosen in subsets(range(len(t.stacks))):
         for value in (*range(1, 11), WILD):
-            for n in range((t.hand[value] if value == WILD else min(t.hand[value], C4_MOST)) + 1):
-                for jokers in range(min(t.hand[WILD], C4_MOST) + 1 if value != WILD else 1):
+            for n in range((t.hand[value] if value == WILD else min(t.hand[value], CLEAR4_MOST)) + 1):
+                for jokers in range(min(t.hand[WILD], CLEAR4_MOST) + 1 if value != WILD else 1):
                     if n or jokers or chosen:
                         yield Move("play", value, n, chosen, jokers)
                         yield Move("add", value, n, chosen, jokers)

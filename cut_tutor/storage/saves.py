@@ -27,8 +27,8 @@ from typing import Any
 
 from filelock import FileLock, Timeout
 
-from .game import Game
-from .storage import SaveError, keep_aside, load_game, read_save, save_game, sweep_temps, write_atomic
+from ..engine.game import Game
+from .files import SaveError, keep_aside, load_game, read_save, save_game, sweep_temps, write_atomic
 
 #: Where the path of a save set aside goes: a learner is told only its name.
 LOG = logging.getLogger(__name__)
