@@ -78,29 +78,35 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def cmd_advise(args: argparse.Namespace) -> int:
-    """Print the move-value table and the explanation for the seat to move in a position file."""
-    import pandas as pd
-
+    """Print the move-value table and the explanation for the seat to move in a position file, in the table's
+    words: the turn and the seat as the table names them, each move by its button."""
     from .coach import COACH_STYLE, advise
+    from .coach.scoring import COMPONENTS
+    from .engine.words import SEAT_NAMES, aligned
+    from .review.words import position_title
 
     state = State.from_position(Path(args.position).read_text(encoding="utf-8"))
     seat_view = view(state, state.turn)
     coaches = list(COACH_STYLE) if args.coach == "all" else [args.coach]
-    with pd.option_context("display.width", 160, "display.max_columns", 20):
-        for coach in coaches:
-            advice = advise(seat_view, coach, args.level)
-            print(f"{coach} ({args.level}), seat {state.turn} to move:")
-            print(advice.to_frame().to_string(index=False))
-            print(f"\n{advice.text}\n")
+    for coach in coaches:
+        advice = advise(seat_view, coach, args.level, SEAT_NAMES)
+        print(f"{coach} ({args.level}) — {position_title(seat_view, SEAT_NAMES)}")
+        rows = [(advice.labels[c.move], *(f"{c.components[k]:.1f}" for k in COMPONENTS), f"{c.total:.1f}",
+                 "recommended" if c.move == advice.move else "") for c in advice.candidates]  # fmt: skip
+        print("\n".join(aligned([("move", *COMPONENTS, "total", ""), *rows])))
+        print(f"\n{advice.text}\n")
     return 0
 
 
 def cmd_analyse(args: argparse.Namespace) -> int:
-    """Print every legal move's Monte-Carlo value for the seat to move in a position file (a table, JSON or CSV)."""
+    """Print every legal move's Monte-Carlo value for the seat to move in a position file: a table in the table's
+    words (the turn, the seat's name, each move by its button), or JSON or CSV for programs."""
     import json
 
     from .analysis import analyse
     from .analysis.evaluations import seed_of
+    from .engine.words import SEAT_NAMES
+    from .review.words import position_title
 
     state = State.from_position(Path(args.position).read_text(encoding="utf-8"))
     seen = view(state, state.turn)
@@ -125,8 +131,9 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     elif args.csv:
         sys.stdout.write(result.to_frame().to_csv(index=False))
     else:
-        print(f"seat {state.turn} to move: {result.rollouts} rollouts in {result.seconds:.1f} s")
-        print(result.to_frame().to_string(index=False))
+        print(position_title(seen, SEAT_NAMES))
+        print(result.status)
+        print("\n".join(result.lines()))
     return 0
 
 
@@ -134,7 +141,7 @@ def cmd_review(args: argparse.Namespace) -> int:
     """Grade every decision of one seat in a finished hand's record: a table, or JSON lines then a summary."""
     import json
 
-    from .engine.words import SEAT_NAMES, count, seat_name
+    from .engine.words import SEAT_NAMES, aligned, count, seat_name
     from .review import review
     from .review.hand import DEAL_ROLLOUTS, ROLLOUTS
     from .review.words import REVIEW_COLUMNS, luck_parts, review_cells, review_summary
@@ -159,9 +166,7 @@ def cmd_review(args: argparse.Namespace) -> int:
         return 0
     table = [REVIEW_COLUMNS, *(review_cells(d.turn, d.label, d.coaches, d.best_label, d.loss, d.loss_low, d.loss_high,
                                            d.grade) for d in result.decisions)]  # fmt: skip
-    widths = [max(len(cells[k]) for cells in table) for k in range(len(REVIEW_COLUMNS))]
-    for cells in table:
-        print("  ".join(cell.ljust(width) for cell, width in zip(cells, widths, strict=True)).rstrip())
+    print("\n".join(aligned(table)))
     s = result.summary
     print(f"{seat_name(s.seat, SEAT_NAMES)}: {count(s.points, 'point')} · "
           + review_summary(s.accuracy, s.lost_to_mistakes, s.luck, s.graded))  # fmt: skip

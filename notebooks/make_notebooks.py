@@ -33,11 +33,6 @@ def position(hand, pile="", stacks=None, others=("K K Q Q J J 9 9 8 8",), phase=
     seats += [{"hand": other, "stacks": EMPTY} for other in others]
     return State.from_position({"rules": {"players": len(seats)} | rules, "turn": 0, "pile": pile,
                                 "seats": seats, "phase": phase, "exposed": list(exposed)})
-
-
-def moves(state):
-    """The legal moves of the seat to move, in their text form."""
-    return [str(m) for m in state.legal_moves()]
 '''
 
 
@@ -66,6 +61,8 @@ NOTEBOOKS["01_your_first_game"] = [
     code("""
     from cut_tutor import Rules, State, view
     from cut_tutor.coach import AIPlayer, advise
+    from cut_tutor.engine.words import SEAT_NAMES, drawn_status
+    from cut_tutor.review.words import position_title
 
     rules = Rules()  # the USA preset, four players
     state = State.deal(rules, seed=2024, dealer=0)
@@ -73,7 +70,8 @@ NOTEBOOKS["01_your_first_game"] = [
     """),
     md("""
     Every seat has a **hand**, four face-up **Board** cards, and under each of them a face-down **Risk** card.
-    The dealer is seat 0, so seat 1 — on the dealer's left — leads onto an empty pile (R6).
+    The seats have the names the tutor's table gives them: You, then Ann, Ben and Cleo. You deal, so Ann — on the
+    dealer's left — leads onto an empty pile (R6).
 
     The deal code names this exact shuffle: paste it into the dashboard to deal the same cards.
     """),
@@ -81,22 +79,22 @@ NOTEBOOKS["01_your_first_game"] = [
     {CHECK}
     me = state.turn
     print("deal code:", state.deal_code)
-    print("to move: seat", me)
+    print(position_title(view(state, me), SEAT_NAMES))
     print("hand:", " ".join(view(state, me)["hand"]))
-    print("legal moves:", [str(m) for m in state.legal_moves()])
     """),
     md("""
     On an empty pile anything goes. Which play is best? Ask the coach. `advise` reads only what this seat can see
     (its `view`), names a move and explains it; `Madonna` is the balanced coach, and `Average` is the Level
-    that sees the most hints.
+    that sees the most hints. Its `labels` are the legal moves as the table's buttons read.
     """),
     code("""
     advice = advise(view(state, me), coach="Madonna", level="Average")
+    print("legal moves:", ", ".join(advice.labels[m] for m in state.legal_moves()))
     print(advice.label)
     print(advice.text)
     """),
     md("Behind the sentence is a score for every legal move, split into parts (see *The coach* in the guide):"),
-    code("advice.to_frame()"),
+    code("advice.to_frame(labels=True)"),
     md("""
     Take the advice, then let AI seats play the rest of the hand: Experienced players, Balanced style, each with
     its own seeded random source so the hand plays the same every time.
@@ -106,8 +104,9 @@ NOTEBOOKS["01_your_first_game"] = [
     seats = [AIPlayer("Experienced", "Balanced", seed=s) for s in range(rules.players)]
     while not state.over:
         state.play(seats[state.turn].choose_view(view(state, state.turn)))
-    print("winner: seat", state.winner, "after", state.turns, "turns")
-    print("points:", state.scores())
+    print(drawn_status(state.turns, state.turn, SEAT_NAMES, state.winner, state.stalemate), "after", state.turns,
+          "turns")
+    print("points:", dict(zip(SEAT_NAMES, state.scores())))
     """),
     md("""
     Lowest points are best: the winner scores nothing and everyone else scores what they were left holding.
@@ -137,11 +136,35 @@ NOTEBOOKS["02_rules_step_by_step"] = [
     **Goal:** see each rule of a turn on a small position built by hand, and the legal moves it allows. Every
     section cites the rule number from the guide's *How to play* page.
 
-    Moves are written the way the tutor's buttons read: `2×9` is two 9s, `clear 10+JK` a 10 and a Joker,
-    `take K` showing a King to take the pile, `flip 3` a blind play of stack 3, and `s4` a stack card joining
-    a play.
+    The legal moves print as the tutor's buttons read them (`Play 2× 9`, `Play 2× clear`, `Take (show K)`,
+    `Flip pile 3`), seats by the names the table gives them (You, Ann) and turns as the rules count them. In code
+    a move is written short: `2×9` is two 9s, `clear 10+JK` a 10 and a Joker, `take K` showing a King to take the
+    pile, `flip 3` a blind play of stack 3, and `s4` a stack card joining a play.
     """),
-    setup("from cut_tutor import Move, State"),
+    setup(
+        """
+        from cut_tutor import Move, State, view
+        from cut_tutor.coach import advise
+        from cut_tutor.engine.words import SEAT_NAMES, drawn_status
+        """,
+        '''
+
+def moves(state):
+    """The legal moves of the seat to move, as the table's buttons read."""
+    labels = advise(view(state, state.turn)).labels
+    return [labels[m] for m in state.legal_moves()]
+
+
+def pile(state):
+    """The pile's cards, bottom first, or (empty)."""
+    return " ".join(entry["card"] for entry in view(state, state.turn)["pile"]) or "(empty)"
+
+
+def status(state):
+    """Whose turn it is, or who went out, in the table's words."""
+    return drawn_status(state.turns, state.turn, SEAT_NAMES, state.winner, state.stalemate)
+''',
+    ),
     md("""
     ## Equal or lower (R8)
 
@@ -168,7 +191,7 @@ NOTEBOOKS["02_rules_step_by_step"] = [
     state = position("8 10 JK 3", pile="Q@1 Q@1")
     print(moves(state))
     state.play("clear 10")
-    print("pile:", state.to_position()["pile"] or "(empty)", "| still seat", state.turn, "to move")
+    print("pile:", pile(state), "|", status(state))
     """),
     md("""
     ## The natural clear: four of a kind (R10)
@@ -180,13 +203,13 @@ NOTEBOOKS["02_rules_step_by_step"] = [
     state = position("7 7 2", pile="7@1 7@1")
     print(moves(state))
     state.play("2×7")
-    print("pile:", state.to_position()["pile"] or "(empty)", "| still seat", state.turn, "to move")
+    print("pile:", pile(state), "|", status(state))
     """),
     md("""
     ## USA cap versus Canada (R10, 4+ Card Clears)
 
-    With three 7s in hand on two 7s, USA rules stop at the fourth card: `3×7` is not allowed. Canada's
-    *4+ Card Clears* lets all five clear together.
+    With three 7s in hand on two 7s, USA rules stop at the fourth card: *Play 3× 7* (`3×7`) is not allowed.
+    Canada's *4+ Card Clears* lets all five clear together.
     """),
     code(f"""
     {CHECK}
@@ -220,18 +243,18 @@ NOTEBOOKS["02_rules_step_by_step"] = [
     forced.play("take")
     seat0 = forced.to_position()["seats"][0]
     print("hand now:  ", seat0["hand"], "| known to all:", seat0["known"], "| busts:", seat0["busts"])
-    print("next seat: ", forced.turn, "starts an empty pile:", forced.to_position()["pile"] == "")
+    print("next:      ", status(forced), "on", pile(forced))
     """),
     md("""
     ## Hand first; Board cards join a play that empties the hand (R7)
 
-    One 9 in hand and a face-up 9 on stack 4: `2×9 s4` plays both, because it empties the hand.
+    One 9 in hand and a face-up 9 on stack 4: *Play 2× 9 (pile 4)* plays both, because it empties the hand.
     """),
     code(f"""
     {CHECK}
     print(moves(position("9", pile="9@1", stacks=["[3] Q", "[4] 2", "[6] 7", "[JK] 9"])))
     """),
-    md("With the hand empty, face-up Board cards play like hand cards — each one names its stack:"),
+    md("With the hand empty, face-up Board cards play like hand cards — each one names its pile:"),
     code(f"""
     {CHECK}
     print(moves(position("", pile="9@1", stacks=["[3] Q", "[4] 2", "[6] 7", "[JK] A"])))
@@ -248,22 +271,22 @@ NOTEBOOKS["02_rules_step_by_step"] = [
     print(moves(blind))
     lands = blind.copy()
     lands.play("flip 1")
-    print("flip 1:", lands.to_position()["pile"])
+    print("Flip pile 1:", pile(lands))
     busts = blind.copy()
     busts.play("flip 2")
-    print("flip 2: bust, hand now", busts.to_position()["seats"][0]["hand"])
+    print("Flip pile 2: bust, hand now", busts.to_position()["seats"][0]["hand"])
     """),
     md("""
     ## Going out (R14)
 
-    One card left, face down. If it fits, the hand ends at once: seat 0 wins and the others score what they hold.
+    One card left, face down. If it fits, the hand ends at once: you win and the others score what they hold.
     """),
     code(f"""
     {CHECK}
     last = position("", pile="6@1", stacks=["", "", "", "[4]"])
     print(moves(last))
     last.play("flip 4")
-    print("over:", last.over, "| winner: seat", last.winner, "| scores:", last.scores())
+    print(status(last), "| scores:", dict(zip(SEAT_NAMES, last.scores())))
     """),
 ]
 
@@ -381,9 +404,9 @@ for name, description in COACHES.items():
     ## Analyse longer
 
     `resume=` continues the same analysis on the deals after its own, as the coach panel's *Analyse longer* button
-    does, and every figure is then of all the rollouts. Here that settles the position: the best stands apart with
-    every gap known, and it is the 9 that Daryl and Marty play; the two 4s that Madonna plays lose more than 5
-    points.
+    does, and every figure is then of all the rollouts. Here that settles the position: every gap is known to ±2
+    points or too close to call, and the best is the 9 that Daryl and Marty play; the two 4s that Madonna plays
+    lose more than 5 points.
     """),
     code("""
     longer = analyse(view(late, 0), seconds=None, max_rollouts=1200, resume=check, aim="gaps")
@@ -631,6 +654,9 @@ NOTEBOOKS["06_variants"] = [
     code(f"""
     {CHECK}
     from cut_tutor import State, view
+    from cut_tutor.coach import advise
+    from cut_tutor.engine.words import SEAT_NAMES
+    from cut_tutor.review.words import position_title
 
     clear4 = Rules.from_preset("Clear 4", players=4)
     print(clear4.preset, "·", clear4.players, "players ·", len(clear4.deck()), "cards ·", clear4.rounds, "rounds")
@@ -642,16 +668,19 @@ NOTEBOOKS["06_variants"] = [
     """),
     md("""
     A dealt hand, as the first seat to play sees it: the final and middle cards are hidden (`None`), even from
-    their owner, and only the top card of each stack shows. Card names are the engine's: `A` is Clear 4's 1 (the
-    table shows it as 1), `P` a PUSH, `J*` a JOKER and `CL` a CLEAR.
+    their owner, and only the top card of each stack shows. The view's card names are the engine's: `A` is Clear
+    4's 1 (the table shows it as 1), `P` a PUSH, `J*` a JOKER and `CL` a CLEAR; the moves print as the buttons
+    read, with the table's faces.
     """),
     code(f"""
     {CHECK}
     hand = State.deal(clear4, seed=4)
     seen = view(hand, hand.turn)
-    print("seat", hand.turn, "to play; hand:", " ".join(seen["hand"]))
+    print(position_title(seen, SEAT_NAMES))
+    print("hand:", " ".join(seen["hand"]))
     print("stacks:", seen["seats"][hand.turn]["stacks"])
-    print("legal moves:", len(seen["legal"]), "· for example", seen["legal"][:4])
+    labels = advise(seen).labels
+    print("legal moves:", len(seen["legal"]), "· for example", ", ".join(labels[m] for m in hand.legal_moves()[:4]))
     """),
     code("""
     hand  # the position draws itself
@@ -807,18 +836,21 @@ NOTEBOOKS["08_review_your_game"] = [
     code("""
     import pandas as pd
 
-    from cut_tutor import Rules, State, record_of, replay, view
+    from cut_tutor import Move, Rules, State, record_of, replay, view
     from cut_tutor.coach import AIPlayer, advise
+    from cut_tutor.engine.words import SEAT_NAMES, drawn_status
+    from cut_tutor.review.words import turn_number
 
     rules = Rules(players=3)
     state = State.deal(rules, seed=88, dealer=2)
-    # Seat 0 is "you": an Average Gambler, so there are mistakes to find.
+    # Seat 0 is "You" (then Ann and Ben, as the table names them): an Average Gambler, so there are mistakes to find.
     players = [AIPlayer("Average", "Gambler", seed=1), AIPlayer("Expert", "Balanced", seed=2),
                AIPlayer("Expert", "Rock", seed=3)]
     while not state.over:
         state.play(players[state.turn].choose_view(view(state, state.turn)))
     record = record_of(state)
-    print("deal", record["deal"], "|", len(record["moves"]), "moves | winner: seat", state.winner)
+    print("deal", record["deal"], "|", len(record["moves"]), "moves |",
+          drawn_status(state.turns, state.turn, SEAT_NAMES, state.winner, state.stalemate))
     """),
     md("""
     A hand record is the rules, the deal code and the moves: plain JSON that replays the hand exactly.
@@ -835,27 +867,30 @@ NOTEBOOKS["08_review_your_game"] = [
     the same view, and by how much it valued its move over yours.
     """),
     code("""
-    rows = []
+    rows, steps = [], []  # steps: where each decision is in the record, for replay(record, upto=step)
     for step, made in enumerate(record["moves"]):
         before = replay(record, upto=step)
         if before.turn != 0 or len(before.legal_moves()) < 2:
             continue
-        advice = advise(view(before, 0), coach="Madonna", level="Expert")
-        totals = {str(c.move): c.total for c in advice.candidates}
-        rows.append({"step": step, "pile top": (before.to_position()["pile"].split() or ["-"])[-1],
-                     "you": str(made), "coach": str(advice.move),
-                     "cost": round(totals[str(advice.move)] - totals.get(str(made), 0.0), 1)})
+        seen = view(before, 0)
+        advice = advise(seen, coach="Madonna", level="Expert", names=SEAT_NAMES)
+        totals = {c.move: c.total for c in advice.candidates}
+        played = Move.parse(made)
+        steps.append(step)
+        rows.append({"turn": turn_number(seen), "pile top": seen["pile"][-1]["card"] if seen["pile"] else "-",
+                     "you": advice.labels[played], "coach": advice.label,
+                     "cost": round(totals[advice.move] - totals[played], 1)})
     review = pd.DataFrame(rows)
     review["agrees"] = review["you"] == review["coach"]
     print(f"you agreed with the coach on {review['agrees'].mean():.0%} of {len(review)} decisions")
-    review.sort_values("cost", ascending=False).head(8)
+    review.sort_values("cost", ascending=False).head(8).set_index("turn")
     """),
     md("Step to the costliest decision and look at the table there:"),
     code("""
-    worst = review.sort_values("cost", ascending=False).iloc[0]
-    position = replay(record, upto=int(worst["step"]))
+    worst = steps[review.sort_values("cost", ascending=False).index[0]]
+    position = replay(record, upto=worst)
     display(position)
-    advise(view(position, 0), coach="Madonna", level="Expert").to_frame()
+    advise(view(position, 0), coach="Madonna", level="Expert").to_frame(labels=True)
     """),
     md("""
     ## The replayer
@@ -872,7 +907,7 @@ NOTEBOOKS["08_review_your_game"] = [
 
     if Replayer:
         replayer = Replayer(record, coach="Madonna", level="Expert")
-        replayer.go(int(worst["step"]))
+        replayer.go(worst)
         display(replayer)
     """),
     md("""
@@ -905,7 +940,7 @@ NOTEBOOKS["08_review_your_game"] = [
     if Replayer:
         from cut_tutor.widgets.review_panel import ReviewPanel
 
-        panel = ReviewPanel(record, hand, rollouts=24)  # retries analysed as the review was
+        panel = ReviewPanel(record, hand, names=SEAT_NAMES, rollouts=24)  # retries analysed as the review was
         panel.next_mistake()
         display(panel)
     """),
@@ -919,7 +954,7 @@ NOTEBOOKS["08_review_your_game"] = [
     if Replayer:
         from cut_tutor.widgets.belief_panel import BeliefPanel
 
-        display(BeliefPanel(view(replay(record, upto=int(worst["step"])), 0), samples=200))
+        display(BeliefPanel(view(replay(record, upto=worst), 0), names=SEAT_NAMES, samples=200))
     """),
     md("""
     ## Drills from your mistakes
@@ -992,8 +1027,9 @@ NOTEBOOKS["09_teacher"] = [
 
     import pandas as pd
 
-    from cut_tutor import Rules, deal_code, record_of, replay, state_from_deal, view
+    from cut_tutor import Move, Rules, deal_code, record_of, replay, state_from_deal, view
     from cut_tutor.coach import AIPlayer, advise
+    from cut_tutor.review.words import turn_number
 
     rules = Rules.from_preset("Canada", players=3)
     class_set = [deal_code(rules, seed, dealer=seed % 3) for seed in (11, 22, 33, 44)]
@@ -1007,8 +1043,9 @@ NOTEBOOKS["09_teacher"] = [
     md("""
     ## Playing the deals
 
-    Every learner plays every deal from seat 0 against the same two opponents, and each hand record is
-    written to a folder as JSON — the way a class would hand in its work.
+    Every learner plays every deal from the first seat (the one the table calls *You*; seat 0 in a record) against
+    the same two opponents, and each hand record is written to a folder as JSON — the way a class would hand in its
+    work.
     """),
     code("""
     folder = Path(tempfile.mkdtemp(prefix="cut-class-"))
@@ -1026,8 +1063,9 @@ NOTEBOOKS["09_teacher"] = [
     md("""
     ## Collecting the records
 
-    Read every record back, replay it, and at each decision the learner made (seat 0, more than one legal
-    move) ask the three coaches what they would have played.
+    Read every record back, replay it, and at each decision the learner made (more than one legal move) ask the
+    three coaches what they would have played. Turns are numbered as the review numbers them, and moves named as
+    the table's buttons read.
     """),
     code("""
     COACHES = ("Daryl", "Madonna", "Marty")
@@ -1039,11 +1077,12 @@ NOTEBOOKS["09_teacher"] = [
             before = replay(record, upto=step)
             if before.turn != 0 or len(before.legal_moves()) < 2:
                 continue
-            row = {"learner": record["learner"], "deal": record["deal"], "step": step, "move": made,
-                   "won": final.winner == 0, "points": final.scores()[0]}
-            for coach in COACHES:
-                row[coach] = str(advise(view(before, 0), coach=coach, level="Expert").move)
-            rows.append(row)
+            seen = view(before, 0)
+            advice = {coach: advise(seen, coach=coach, level="Expert") for coach in COACHES}
+            row = {"learner": record["learner"], "deal": record["deal"], "turn": turn_number(seen),
+                   "move": advice["Madonna"].labels[Move.parse(made)], "won": final.winner == 0,
+                   "points": final.scores()[0]}
+            rows.append(row | {coach: advice[coach].label for coach in COACHES})
     decisions = pd.DataFrame(rows)
     decisions.head()
     """),

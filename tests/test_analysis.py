@@ -681,6 +681,20 @@ class TestCli:
         code, _, err = self.run(str(path), "--rollouts", "60", "--csv", "--quiet", err=Terminal())
         assert code == 0 and err == ""
 
+    def test_the_table_speaks_the_table_s_words(self, tmp_path: Path) -> None:
+        """The turn as the rules count it (R15), the seat by its name, each move by its button: no engine notation."""
+        path = tmp_path / "position.json"
+        path.write_text(json.dumps(ENDGAME), encoding="utf-8")
+        code, out, _ = self.run(str(path), "--rollouts", "60", "--seed", "4", "--quiet")
+        title, status, head, *rows = out.splitlines()
+        result = analyse(view(State.from_position(ENDGAME), 0), seconds=None, seed=4, max_rollouts=60)
+        assert code == 0 and title == "Turn 40, You: 4 cards in hand, the pile topped by 9"
+        assert status == result.status and head.split() == ["move", "expected", "points", "gap", "out", "first",
+                                                             "rollouts", "verdict"]  # fmt: skip
+        assert [row.split("  ")[0] for row in rows] == [m.label for m in result.moves]
+        assert all(m.label.startswith(("Play ", "Take")) for m in result.moves)
+        assert not any(str(m.move) in out for m in result.moves) and "seat" not in out
+
     def test_csv_and_bad_input(self, tmp_path: Path) -> None:
         path = tmp_path / "position.json"
         path.write_text(json.dumps(ENDGAME), encoding="utf-8")

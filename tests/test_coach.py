@@ -333,6 +333,10 @@ class TestAdviceTable:
         assert list(frame.columns) == ["move", *COMPONENTS, "total", "recommended"]
         assert frame["recommended"].sum() == 1
         assert (frame[list(COMPONENTS)].sum(axis=1) - frame["total"]).abs().max() < 0.05
+        worded = a.to_frame(labels=True)  # what a notebook shows a learner: the moves as the buttons read
+        assert list(worded["move"]) == [a.labels[Move.parse(text)] for text in frame["move"]]
+        assert worded.drop(columns="move").equals(frame.drop(columns="move"))
+        assert worded.loc[worded["recommended"], "move"].item() == a.label
 
     def test_no_advice_off_turn(self) -> None:
         state = State.deal(Rules(), seed=11)

@@ -621,7 +621,8 @@ class TestHtml:
     def test_state_draws_every_card(self) -> None:
         html = State.from_position(DRAWN)._repr_html_()
         assert set(_CARD_SPAN.findall(html)) == {"5", "3", "2", "[K]", "Q", "9", "[J]", "4", "[9]", "6"}
-        assert "Seat 0 to move (play)" in html
+        assert "<b>You</b>" in html and "<b>Ann D</b>" in html and "Turn 1: your turn" in html  # the table's words
+        assert "Seat" not in html and "(play)" not in html
 
     def test_view_draws_only_what_the_seat_sees(self) -> None:
         state = State.from_position(DRAWN)
@@ -630,12 +631,17 @@ class TestHtml:
         assert html.count('class="card down"') == 6
         for hidden in ("K", "Q", "J", "9"):
             assert f">{hidden}<" not in html and f"[{hidden}]" not in html
-        assert "Legal: 1×3, 1×5, 2×5" in html
+        assert "Legal: Play 1× 3, Play 1× 5, Play 2× 5" in html  # the moves as the buttons read
 
     def test_view_of_the_other_seat(self) -> None:
         html = view(State.from_position(DRAWN), 1)._repr_html_()
         assert set(_CARD_SPAN.findall(html)) == {"Q", "9", "4", "2", "6"}
-        assert "3 cards" in html and "Legal" not in html
+        assert "3 cards" in html and "Legal" not in html and "<b>You</b>" in html and "<b>Ann D</b>" in html
+
+    def test_a_finished_hand_names_who_went_out(self) -> None:
+        over = {"rules": {"players": 2}, "turn": 0, "winner": 1, "seats": [{"hand": "9 9 8"}, {"hand": ""}]}
+        for html in (State.from_position(over)._repr_html_(), view(State.from_position(over), 0)._repr_html_()):
+            assert "<div>Ann went out — hand over</div>" in html and "▶" not in html  # R14
 
     def test_known_cards_are_drawn_for_other_seats(self) -> None:
         position = copy.deepcopy(DRAWN)

@@ -132,9 +132,9 @@ class TestThreeCoaches:
         check, longer, picks, gaps = (namespace[k] for k in ("check", "longer", "late_picks", "gaps"))
         assert "300 rollouts leave wide intervals" in text and check.rollouts <= 300
         assert check.settled < len(check.moves) - 1  # a caption with something left to know
-        assert "the best stands apart with every gap known" in text and longer.stopped == "apart"
+        assert "every gap is known to ±2 points or too close to call" in text and longer.stopped == "apart"
         assert longer.settled == len(longer.moves) - 1
-        assert "it is the 9 that Daryl and Marty play" in text
+        assert "the best is the 9 that Daryl and Marty play" in text
         assert str(longer.best.move) == picks["Daryl"] == picks["Marty"] == "1×9"
         assert "the two 4s that Madonna plays lose more than 5 points" in text
         assert picks["Madonna"] == "2×4" and gaps["Madonna"] > 5

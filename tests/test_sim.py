@@ -162,8 +162,13 @@ def test_cli_advise_prints_the_table_for_every_coach(tmp_path: Path, capsys: pyt
     path.write_text(json.dumps(state.to_position()))
     assert main(["advise", str(path), "--coach", "all", "--level", "Expert"]) == 0
     printed = capsys.readouterr().out
-    for coach in ("Daryl", "Madonna", "Marty"):
-        assert f"{coach} (Expert), seat 0 to move:" in printed
+    for coach in ("Daryl", "Madonna", "Marty"):  # the turn as the rules count it (R15), the seat by its name
+        assert f"{coach} (Expert) — Turn 1, You: 5 cards in hand, the pile topped by Q\n" in printed
+    lines = printed.splitlines()
+    assert lines[1].split() == ["move", "go", "out", "shed", "assets", "control", "risk", "line", "total"]
+    picked = [line for line in lines if line.endswith("recommended")]
+    assert len(picked) == 3 and all(line.startswith("Play ") for line in picked)  # each move by its button
+    assert not any(text in printed for text in ("seat", "1×J", "2×7", "2×5"))
     assert "it sets up your next turns: your 2 7s, then your 2 5s" in printed
     assert "go out" in printed and "line" in printed
 

@@ -375,8 +375,8 @@ class TestRolloutsInThePanel:
         assert app.coach.rollout_box.layout.display == "none"
 
     def test_one_button_starts_the_analysis_then_continues_it(self, tmp_path: Path) -> None:
-        """Never a press that does nothing: *Monte-Carlo analysis* becomes *Analyse longer*, and once the best
-        stood apart with every gap known to ±2 points, a longer analysis aims at ±1."""
+        """Never a press that does nothing: *Monte-Carlo analysis* becomes *Analyse longer*, which measures every
+        gap; once every gap is known to ±2 points or too close to call, a longer analysis aims at ±1."""
         app = app_at(tmp_path, STANDS_APART)
         app.open_analysis(True)
         button = app.coach.rollout_button
@@ -771,6 +771,8 @@ class TestReplayer:
 
     def test_random_moves_differ_from_the_coach(self) -> None:
         r = Replayer.from_state(self.finished())
+        assert r.names == ["You", "Ann"]  # without names, as a new setup names the seats; never "Seat 1"
+        assert "Seat view: Ann" in [label for label, _ in r.seat_pick.options]
         diffs = r.differences()
         assert diffs and all(d.differs and d.points >= 0 for d in diffs)
         r.set_seat(REVIEW)

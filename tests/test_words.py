@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from test_properties import SEEDS, rules_st
 
 from cut_tutor import Rules, State, view
+from cut_tutor.analysis import analyse
 from cut_tutor.coach import advise
 from cut_tutor.coach.words import plan
 from cut_tutor.engine import Move
@@ -122,6 +123,41 @@ class TestLabels:
         assert labels["clear 10+JK"] == "Play 2× clear"
         advice = advise(view(state, 0))
         assert advice.label == labels[str(advice.move)]
+
+    def test_the_coach_names_the_moves_after_a_blind_card_lands_as_the_table_does(self) -> None:
+        """R13: the landed 5 is card 1 of every choice, in the coach's and the analysis' words as on the buttons."""
+        state = State.from_position({"rules": {"players": 2}, "turn": 0, "pile": "9@1 5@0", "phase": "add",
+                                     "seats": [{"hand": "5 K"}, {"hand": "Q"}]})  # fmt: skip
+        seen = view(state, 0)
+        labels = advise(seen).labels
+        assert labels == {m: move_label(m, seen) for m in state.legal_moves()}
+        assert sorted(labels.values()) == ["Play 1× 5", "Play 2× 5"]
+        assert {m.label for m in analyse(seen, seconds=None, max_rollouts=32).moves} == set(labels.values())
+
+    def test_the_coach_marks_a_clear_as_the_table_does(self) -> None:
+        """R22: two 1s on two 1s clear the pile, four JOKERs on an empty pile do not: the coach's words, and so the
+        analysis', mark the first "— clear" and not the second, as the buttons do and as the engine plays them."""
+        rules = Rules.from_preset(CLEAR4, players=2).to_dict()
+        ones = State.from_position({"rules": rules, "turn": 0, "pile": "6@1 A@1 A@1",
+                                    "seats": [{"hand": "A A 9"}, {"hand": "9 9"}]})  # fmt: skip
+        jokers = State.from_position({"rules": rules, "turn": 0, "pile": "",
+                                      "seats": [{"hand": "J* J* J* J* 9"}, {"hand": "9 9"}]})  # fmt: skip
+        for state, text, label in ((ones, "2×A", "Play 2× 1 — clear"), (jokers, "4×J*", "Play 4× JOKER")):
+            seen = view(state, 0)
+            labels = advise(seen).labels
+            assert labels == {m: move_label(m, seen) for m in state.legal_moves()}
+            assert labels[Move.parse(text)] == label
+            played = state.copy()
+            played.play(Move.parse(text))
+            assert (not played.pile) == label.endswith("— clear")
+
+    def test_the_analysis_names_the_seat_a_push_goes_to_as_the_table_does(self) -> None:
+        """R22: a PUSH sends the pile to a seat, named as the setup names the seats, never "seat 1"."""
+        rules = Rules.from_preset(CLEAR4, players=3).to_dict()
+        state = State.from_position({"rules": rules, "turn": 0, "pile": "8@1",
+                                     "seats": [{"hand": "P 3"}, {"hand": "9 9"}, {"hand": "7"}]})  # fmt: skip
+        labels = {m.label for m in analyse(view(state, 0), seconds=None, max_rollouts=32).moves}
+        assert labels == {"Push to Ann", "Push to Ben", "Play 1× 3", "Pass"}
 
     def test_a_stack_is_named_by_its_pile_number(self) -> None:
         """One word for a player's numbered stack, as the guide's buttons and badges have it: "pile 2", never

@@ -2,9 +2,9 @@
 
 Hidden cards are re-dealt from the seat's view only (:class:`Deals`); every move is played out to the end of the
 hand by the project's own AI seats on the same deals (:func:`~cut_tutor.analysis.search.play_out`); rounds eliminate
-the clearly worse moves and spend the rest where a gap is not yet known, until the best stands apart
-(:func:`~cut_tutor.analysis.search.rounds`). Every judge reads one :func:`evaluation` per position, seeded by the
-position itself and extended, never redrawn.
+the clearly worse moves and spend the rest where a verdict or a gap is not yet known, until the verdict is in or every
+gap is known, as asked (:func:`~cut_tutor.analysis.search.rounds`). Every judge reads one :func:`evaluation` per
+position, seeded by the position itself and extended, never redrawn.
 """
 
 from .deals import Deals

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..coach.words import analysis_caption, analysis_status, verdict_word
 from ..engine.moves import Move
+from ..engine.words import aligned
 from .stats import MIN_ROLLOUTS, PRECISION
 
 if TYPE_CHECKING:
@@ -18,6 +19,8 @@ if TYPE_CHECKING:
 
 BEST, CLOSE, WORSE = "best", "close", "worse"
 COLUMNS = ["move", "label", "expected", "low", "high", "gap", "gap_low", "gap_high", "p_out", "rollouts", "verdict"]
+#: The headings over :meth:`MoveValue.cells`, in the notebook drawing and ``cut-tutor analyse``'s table.
+HEADINGS = ("move", "expected points", "gap", "out first", "rollouts", "verdict")
 
 
 @dataclass(frozen=True)
@@ -43,6 +46,13 @@ class MoveValue:
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready, the move in its text form (the CLI's ``--json`` line)."""
         return asdict(self) | {"move": str(self.move)}
+
+    def cells(self) -> tuple[str, ...]:
+        """The move in words under :data:`HEADINGS`: its button label, its figures, its verdict."""
+        gap = "" if self.verdict == BEST else f"+{self.gap:.1f} [{self.gap_low:+.1f}, {self.gap_high:+.1f}]"
+        expected = f"{self.expected:.1f} [{self.low:.1f}, {self.high:.1f}]"
+        verdict = verdict_word(self.verdict, self.gap)
+        return (self.label, expected, gap, f"{self.p_out:.0%}", str(self.rollouts), verdict)
 
 
 @dataclass(frozen=True)
@@ -96,15 +106,15 @@ class Analysis:
                 f'<div style="position:absolute;top:5px;left:{low:.1f}%;width:{max(0.5, high - low):.1f}%;'
                 f'height:2px;background:#111"></div></div>'
             )
-            gap = "" if m.verdict == BEST else f"+{m.gap:.1f} [{m.gap_low:+.1f}, {m.gap_high:+.1f}]"
-            rows.append(
-                f"<tr><td>{escape(m.label)}</td>"
-                f"<td>{m.expected:.1f} [{m.low:.1f}, {m.high:.1f}]</td><td>{bar}</td><td>{gap}</td>"
-                f"<td>{m.p_out:.0%}</td><td>{m.rollouts}</td><td>{escape(verdict_word(m.verdict, m.gap))}</td></tr>"
-            )
-        head = "".join(f"<th>{h}</th>" for h in ("move", "expected points", "", "gap", "out first", "rollouts", ""))
+            label, expected, *rest = (escape(cell) for cell in m.cells())
+            rows.append("<tr>" + "".join(f"<td>{cell}</td>" for cell in (label, expected, bar, *rest)) + "</tr>")
+        head = "".join(f"<th>{h}</th>" for h in (*HEADINGS[:2], "", *HEADINGS[2:5], ""))
         caption = analysis_caption(self.seat, self.policy, self.status)
         return f'<table class="cut-analysis"><caption>{escape(caption)}</caption><tr>{head}</tr>{"".join(rows)}</table>'
+
+    def lines(self) -> list[str]:
+        """The table as plain text, a row per move under :data:`HEADINGS` (``cut-tutor analyse``)."""
+        return aligned([HEADINGS, *(m.cells() for m in self.moves)])
 
     @property
     def more_seconds(self) -> float | None:

@@ -17,6 +17,7 @@ from typing import Any, Protocol
 
 from ..coach import advise
 from ..engine.moves import Move
+from ..engine.words import SEAT_NAMES
 from .deals import Deals
 from .report import BEST, CLOSE, WORSE, Analysis, MoveValue
 from .search import Aim, Result, Search, play_out, players, rounds
@@ -86,7 +87,7 @@ def analyse(
     found = rounds(measure, len(moves), seconds=seconds, max_rollouts=max_rollouts, min_rollouts=min_rollouts,
                    round_size=round_size, precision=precision, progress=progress, start=start, aim=aim,
                    focus=focused)  # fmt: skip
-    values = values_of(found, moves, advise(dict(view)).labels)
+    values = values_of(found, moves, advise(dict(view), names=SEAT_NAMES).labels)  # the seats as the table names them
     best = found.best
     settled = sum(found.settled(k, best, precision, min_rollouts) for k in range(len(moves)) if k != best)
     return Analysis(view["seat"], values, found.rollouts, round(found.seconds, 3), found.stopped, seed, policy,

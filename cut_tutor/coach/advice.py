@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..engine.moves import ADD, PLAY, TAKE, Move
-from ..engine.words import card_word, game_of, move_labels, percent, plural
-from .knowledge import Knowledge
+from ..engine.words import card_word, game_of, percent, plural
+from .knowledge import Knowledge, move_words
 from .reasons import TIE, Case, Said
 from .reasons import reason as explain_reason
 from .scoring import BUST, COMPONENTS, PRINCIPLE, STRANDED, Candidate
@@ -41,7 +41,7 @@ class Advice:
     text: str
     plan: str | None
     candidates: list[Candidate]
-    #: Every candidate's button text, as the table words it (:func:`~cut_tutor.engine.words.move_labels`).
+    #: Every candidate's button text, as the table words it (:func:`~cut_tutor.coach.knowledge.move_words`).
     labels: dict[Move, str]
     #: The name of the reason the text gives, and the cards it names as kept (:class:`Explanation`).
     reason: str
@@ -52,14 +52,16 @@ class Advice:
         """The play as the table's buttons name it (``Play 2× Q``)."""
         return self.labels[self.move]
 
-    def to_frame(self) -> pd.DataFrame:
-        """One row per legal move: its components, total, and which one is recommended."""
+    def to_frame(self, labels: bool = False) -> pd.DataFrame:
+        """One row per legal move: its components, total, and which one is recommended; the move in its text form
+        (``2×9``), or with ``labels`` as its button reads (``Play 2× 9``), as a learner is shown it."""
         import pandas as pd
 
         rows = [
-            {"move": str(c.move), **c.components, "total": c.total, "recommended": c.move == self.move}
+            {"move": self.labels[c.move] if labels else str(c.move), **c.components, "total": c.total,
+             "recommended": c.move == self.move}
             for c in self.candidates
-        ]
+        ]  # fmt: skip
         return pd.DataFrame(rows, columns=["move", *COMPONENTS, "total", "recommended"])
 
 
@@ -201,8 +203,7 @@ def advise(
     best, by_turn = choose(candidates, lvl)
     name = coach if coach in COACH_STYLE else style.name
     text, plan, reason, kept = explain(best, by_turn, view, names, candidates=candidates, coach=name, known=known)
-    clears = {c.move for c in candidates if c.clears}
-    labels = move_labels([c.move for c in candidates], game=game_of(view), clears=clears, names=names)
+    labels = move_words(known, [c.move for c in candidates], names)
     return Advice(name, lvl.name, best.move, text, plan, candidates, labels, reason, kept)
 
 

@@ -19,10 +19,13 @@ from itertools import chain
 from operator import add, mul, sub
 from typing import Any, NamedTuple
 
-from ..engine.cards import CODES, NCODES
-from ..engine.moves import Move
+from ..engine.cards import CODES, NCODES, WILD
+from ..engine.clear4 import FOUR
+from ..engine.clear4 import run as clear4_run
+from ..engine.moves import ADD, PLAY, Move
 from ..engine.rules import Rules
 from ..engine.view import Sight
+from ..engine.words import move_labels
 
 
 class Knowledge(NamedTuple):
@@ -130,6 +133,23 @@ def _knowledge(
         min_left=min(left[:seat] + left[seat + 1 :]), clears_held=sum(map(mul, hand, rules.is_clear)),
         tops=tuple([(k, stack[-1]) for k, stack in enumerate(own) if stack and stack[-1] is not None]),
     )  # fmt: skip
+
+
+def completes_clear(move: Move, know: Knowledge) -> bool:
+    """Does this play leave four or more of its rank on top of the pile (R10; in Clear 4, of its value, R22)?"""
+    if know.rules.clear4:
+        laid = [WILD if move.rank == WILD else move.rank] * move.size
+        return clear4_run([*know.pile, *laid]) >= FOUR
+    run = know.run if know.pile and know.top == move.rank else 0
+    return run + move.size >= 4
+
+
+def move_words(know: Knowledge, moves: Sequence[Move], names: Sequence[str] | None = None) -> dict[Move, str]:
+    """These moves of the seat to move as the table's buttons read, each play that completes a clear marked (R10,
+    R22): the one naming the coach's advice, the analysis and the table share."""
+    # a card landed blind may itself be the fourth (4+ Card Clears): sending it alone clears too
+    clears = [m for m in moves if m.kind in (PLAY, ADD) and (m.size or m.kind == ADD) and completes_clear(m, know)]
+    return move_labels(moves, game=know.rules.game, clears=clears, names=names, landed=know.top)
 
 
 def _total(first: Sequence[int], *rest: Sequence[int]) -> list[int]:

@@ -1,4 +1,6 @@
-"""HTML drawings of a state or a view, so a position shows itself in a notebook without any widget."""
+"""HTML drawings of a state or a view, so a position shows itself in a notebook without any widget, in the table's
+words: the seats by the names a new setup gives them, the turn as the rules count it, the moves as the buttons
+read."""
 
 from __future__ import annotations
 
@@ -7,8 +9,9 @@ from typing import Any
 
 from .cards import CODES, RANK_MASK, UP, card_name, cards_of, parse_card
 from .core import Core
+from .moves import Move
 from .rules import Rules
-from .words import busts_mark
+from .words import SEAT_NAMES, busts_mark, count, drawn_status, game_of, move_labels, seat_name
 
 _STYLE = (
     "<style>.cut-pos{font-family:system-ui,sans-serif;font-size:13px}"
@@ -42,7 +45,7 @@ def _table(rows: list[tuple[str, str, str, str]], pile: str, footer: str) -> str
         for name, hand, stacks, extra in rows
     )
     return (
-        f'{_STYLE}<div class="cut-pos"><table><tr><th>seat</th><th>hand</th><th>stacks</th><th></th></tr>'
+        f'{_STYLE}<div class="cut-pos"><table><tr><th>seat</th><th>hand</th><th>Board / Risk</th><th></th></tr>'
         f"{body}</table><div>Pile: {pile or '<i>empty</i>'}</div><div>{footer}</div></div>"
     )
 
@@ -58,9 +61,9 @@ def state_html(state: Core) -> str:
             lambda text: not text.startswith("[") and is_clear[_rank(text)],
         )
         marks = ("▶ " if seat == state.turn and not state.over else "") + busts_mark(state.busts[seat])
-        rows.append((f"Seat {seat}" + (" D" if seat == state.dealer else ""), hand, stacks, marks))
+        rows.append((seat_name(seat, SEAT_NAMES) + (" D" if seat == state.dealer else ""), hand, stacks, marks))
     pile = "".join(_card(card_name(c)) for c in state.pile)
-    return _table(rows, pile, _status(state.winner, state.stalemate, state.turn, state.phase))
+    return _table(rows, pile, escape(drawn_status(state.turns, state.turn, SEAT_NAMES, state.winner, state.stalemate)))
 
 
 def view_html(view: dict[str, Any]) -> str:
@@ -77,26 +80,19 @@ def view_html(view: dict[str, Any]) -> str:
             hand = "".join(_card(c, clear=is_clear(c)) for c in view["hand"])
         else:
             known = "".join(_card(c, clear=is_clear(c)) for c in info["known"])
-            hand = f"{info['hand_count']} cards " + (f"(known: {known})" if known else "")
+            hand = f"{count(info['hand_count'], 'card')} " + (f"(known: {known})" if known else "")
         stacks = _stacks(info["stacks"], is_clear)
         playing = view["winner"] is None and not view["stalemate"]
         marks = ("▶ " if seat == view["turn"] and playing else "") + busts_mark(info["busts"])
-        name = ("You" if seat == view["seat"] else f"Seat {seat}") + (" D" if seat == view["dealer"] else "")
-        rows.append((name, hand, stacks, marks))
+        rows.append((seat_name(seat, SEAT_NAMES) + (" D" if seat == view["dealer"] else ""), hand, stacks, marks))
     pile = "".join(_card(p["card"]) for p in view["pile"])
-    footer = _status(view["winner"], view["stalemate"], view["turn"], view["phase"])
+    footer = escape(drawn_status(view["turns"], view["turn"], SEAT_NAMES, view["winner"], view["stalemate"]))
     if view["legal"]:
-        footer += "<br>Legal: " + escape(", ".join(view["legal"]))
+        landed = CODES[view["pile"][-1]["card"]] if view["pile"] else 0  # R13: a blind card landed is card 1
+        labels = move_labels(map(Move.parse, view["legal"]), game=game_of(view), names=SEAT_NAMES, landed=landed)
+        footer += "<br>Legal: " + escape(", ".join(labels.values()))
     return _table(rows, pile, footer)
 
 
 def _rank(text: str) -> int:
     return parse_card(text) & RANK_MASK
-
-
-def _status(winner: int | None, stalemate: bool, turn: int, phase: str) -> str:
-    if winner is not None:
-        return f"Seat {winner} went out."
-    if stalemate:
-        return "Stalemate (R15)."
-    return f"Seat {turn} to move ({phase})."

@@ -258,3 +258,33 @@ def _where(move: Move, cards: Sequence[str] = ()) -> str:
 def busts_mark(busts: int) -> str:
     """A seat's busts as one mark with a count, however many: ``💥×8``."""
     return f"💥×{busts}" if busts else ""
+
+
+def hand_over_title(winner: str | None) -> str:
+    """The round-over panel's heading: who went out, or the stalemate."""
+    return f"{winner} went out — hand over" if winner is not None else "Stalemate — hand over"
+
+
+def drawn_status(
+    turns: int, turn: int, names: Sequence[str], winner: int | None = None, stalemate: bool = False
+) -> str:
+    """The last line of a position drawn in a notebook: who went out, the stalemate, or the turn (numbered as the
+    rules count turns, R15) and whose it is, the seats named as the table names them.
+
+    >>> drawn_status(12, 0, SEAT_NAMES), drawn_status(12, 2, SEAT_NAMES), drawn_status(40, 1, SEAT_NAMES, winner=1)
+    ('Turn 12: your turn', 'Turn 12: Ben to play', 'Ann went out — hand over')
+    """
+    if winner is not None or stalemate:
+        return hand_over_title(None if winner is None else seat_name(winner, names))
+    name = seat_name(turn, names)
+    return f"Turn {turns}: " + ("your turn" if name == YOU else f"{name} to play")
+
+
+def aligned(table: Sequence[Sequence[str]]) -> list[str]:
+    """A table as plain text for the command line: its rows' cells in columns two spaces apart.
+
+    >>> aligned([("Turn", "You played"), ("12", "Play 2× 5")])
+    ['Turn  You played', '12    Play 2× 5']
+    """
+    widths = [max(len(row[k]) for row in table) for k in range(len(table[0]))]
+    return ["  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip() for row in table]

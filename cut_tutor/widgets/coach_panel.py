@@ -235,7 +235,8 @@ class CoachPanel:
     def analyse_longer(self, seconds: float | None = LONGER, rollouts: int | None = None, wait: bool = False) -> None:
         """Continue the finished analysis of your position on more deals (by default :data:`LONGER` seconds more),
         narrowing every interval; the earlier result stays until the longer one is done, or if it is cancelled.
-        Once the best stood apart with every gap known, the continuation aims at half the precision."""
+        The first analysis stops when its verdict is in; a continuation measures every gap, and once every gap is
+        known to its precision or too close to call, the next aims at half that precision."""
         seen, key = self._analysed_position()
         done = self.rollouts()
         if done is None:
@@ -488,8 +489,8 @@ class CoachPanel:
 
 
 def _aim(resume: Analysis | None) -> float:
-    """The precision an analysis aims at: the library's first, then the one continued, halved once the best
-    stood apart at it with every gap known (a longer analysis narrows them further)."""
+    """The precision an analysis aims at: the library's first, then the one continued, halved once a continuation
+    knew every gap to it or found it too close to call (a verdict in settles no gap: it keeps the precision)."""
     if resume is None:
         return PRECISION
     return resume.precision / (2 if resume.stopped == "apart" and resume.aim == "gaps" else 1)

@@ -34,7 +34,7 @@ from cut_tutor.storage.files import disk_reason, write_atomic
 from cut_tutor.storage.saves import LEGACY, ClaimLost, Waiting, set_aside
 
 from ..engine.outcome import BUST, CLEAR, NATURAL, OUT, Outcome
-from ..engine.words import acts, busts_mark, face
+from ..engine.words import acts, busts_mark, face, hand_over_title
 from ..guide_links import guide_url
 from .saving import cannot_save, notice_html, probe_home, same_page
 from .shared import PACING, YOU, Host, Setup, seat_ai
@@ -46,7 +46,6 @@ from .words import (
     bust_addon,
     code_note,
     cut_line,
-    hand_over_title,
     pause_line,
     play_bar,
     turn_status,

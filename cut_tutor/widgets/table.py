@@ -25,13 +25,12 @@ import anywidget
 import traitlets
 
 from cut_tutor.coach import Knowledge
+from cut_tutor.coach.knowledge import completes_clear, move_words
 from cut_tutor.engine import Move, card_name
 from cut_tutor.engine.cards import PUSH as PUSH_CARD
 from cut_tutor.engine.cards import WILD
-from cut_tutor.engine.clear4 import FOUR
-from cut_tutor.engine.clear4 import run as clear4_run
 from cut_tutor.engine.moves import ADD, CLEAR, FLIP, GAMBLE, PLAY, PUSH, TAKE, TURNUP
-from cut_tutor.engine.words import combo_label, move_labels
+from cut_tutor.engine.words import combo_label
 from cut_tutor.page import page_module
 from cut_tutor.widgets.words import adding_list, table_words
 
@@ -111,23 +110,7 @@ def move_label(move: Move, seen: Mapping[str, Any], names: Sequence[str] | None 
     ['Pass', 'Play 2× 1 + 1× JOKER', 'Push to Daryl (pile 3)', 'Play CLEAR']
     """
     know = Knowledge.from_view(seen)
-    return _labels(know, know.legal if move in know.legal else [move], names)[move]
-
-
-def _labels(know: Knowledge, moves: Sequence[Move], names: Sequence[str] | None) -> dict[Move, str]:
-    """The words for these moves of the seat to move, each play that completes a clear marked (R10, R22)."""
-    # a card landed blind may itself be the fourth (4+ Card Clears): sending it alone clears too
-    clears = [m for m in moves if m.kind in (PLAY, ADD) and (m.size or m.kind == ADD) and _completes_clear(m, know)]
-    return move_labels(moves, game=know.rules.game, clears=clears, names=names, landed=know.top)
-
-
-def _completes_clear(move: Move, know: Knowledge) -> bool:
-    """Does this play leave four or more of its rank on top of the pile (R10; in Clear 4, of its value, R22)?"""
-    if know.rules.clear4:
-        laid = [WILD if move.rank == WILD else move.rank] * move.size
-        return clear4_run([*know.pile, *laid]) >= FOUR
-    run = know.run if know.pile and know.top == move.rank else 0
-    return run + move.size >= 4
+    return move_words(know, know.legal if move in know.legal else [move], names)[move]
 
 
 def move_cards(move: Move, clear4: bool = False) -> list[str]:
@@ -184,7 +167,7 @@ def table_data(
     clear4 = know.rules.clear4
     labels: dict[Move, str] = {}
     if know.legal and mode in ("play", "study"):  # study: a past position's moves, to choose one (nothing else)
-        labels = _labels(know, know.legal, names)
+        labels = move_words(know, know.legal, names)
     actions = [action for move, label in labels.items() for action in _actions(know, move, label, mode)]
     return {
         "mode": mode,
@@ -250,7 +233,7 @@ def _adding(know: Knowledge) -> dict[str, Any] | None:
 def _risk_combos(know: Knowledge, move: Move, label: str, used: list[str]) -> list[dict[str, Any]]:
     """``Play 2× 9 + Risk pile 1``: a play that spends Board cards, then the gamble on each Risk card
     it uncovers, as one button (R17). Offered only when the play cannot clear, so the gamble always follows."""
-    if not know.rules.risk_play or know.rules.clear4 or move.kind != PLAY or _completes_clear(move, know):
+    if not know.rules.risk_play or know.rules.clear4 or move.kind != PLAY or completes_clear(move, know):
         return []
     stacks = know.stacks  # face-down cards are None
     return [

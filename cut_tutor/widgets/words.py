@@ -105,11 +105,6 @@ def bust_addon(busts: int, penalty: int) -> str:
     return f"{busts_mark(busts)} +{busts * penalty}" if busts and penalty else ""
 
 
-def hand_over_title(winner: str | None) -> str:
-    """The round-over panel's heading: who went out, or the stalemate."""
-    return f"{winner} went out — hand over" if winner is not None else "Stalemate — hand over"
-
-
 def turn_status(
     seen: Mapping[str, Any],
     names: Sequence[str],
