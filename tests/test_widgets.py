@@ -1454,7 +1454,7 @@ class TestAutoDelay:
     def test_a_tick_that_cannot_be_saved_takes_its_move_back(
         self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     ) -> None:
-        from cut_tutor.widgets import play_loop
+        from cut_tutor.widgets import saved_games
 
         async def run() -> None:
             app = self.dealt(tmp_path)
@@ -1466,7 +1466,7 @@ class TestAutoDelay:
             def full(*_args: Any) -> None:
                 raise OSError(28, "No space left on device")
 
-            monkeypatch.setattr(play_loop, "save_game", full)
+            monkeypatch.setattr(saved_games, "save_game", full)
             assert app.run_pending(1) == 1
             assert app.state.to_position() == position and app.save_path.read_bytes() == saved
             assert "disk is full" in app.table.error and not app.loop.tick_pending  # stopped, and says why

@@ -37,6 +37,7 @@ from .play_loop import PlayLoop
 from .replayer import Replayer
 from .review_panel import ReviewPanel
 from .review_room import ReviewRoom
+from .saved_games import SavedGames
 from .saving import holder_name, kernel_id
 from .scores import ScorePanel
 from .setup_form import SetupForm
@@ -75,7 +76,8 @@ class GameApp(Shown):
         self.board_opener: Callable[[str], None] | None = None
         self.table = TableWidget(self._on_intent, learner=self.learner or "")
         self.controls = Controls(self.table)
-        self.loop = PlayLoop(self, auto_delay)
+        self.saved = SavedGames(self, self.continue_game)
+        self.loop = PlayLoop(self, self.saved, auto_delay)
         self.form = SetupForm(self)
         self.coach = CoachPanel(self)
         self.score_panel = ScorePanel(self)
@@ -91,11 +93,11 @@ class GameApp(Shown):
         self.side.add_class("cut-side")
         main = w.VBox(
             [
-                self.loop.notice,
+                self.saved.notice,
                 self.table,
                 self.review.tutor_box,
-                self.loop.resume_note,
-                self.loop.resume_box,
+                self.saved.resume_note,
+                self.saved.resume_box,
                 self.form.box,
             ]
         )
@@ -106,11 +108,11 @@ class GameApp(Shown):
         self.root.add_class("cut-app")
         self.root.add_class("cut-app-light")
         # the controls a notebook reaches from the app itself, whichever room draws them
-        form, loop, coach, scores = self.form, self.loop, self.coach, self.score_panel
+        form, saved, coach, scores = self.form, self.saved, self.coach, self.score_panel
         self.setup_box, self.seat_rows, self.players, self.preset = form.box, form.seat_rows, form.players, form.preset
         self.rule_widgets, self.clear4_note, self.dim = form.rule_widgets, form.clear4_note, form.dim
         self.seed, self.deal_button, self.view_pick = form.seed, form.deal_button, form.view_pick
-        self.resume_box, self.resume_note = loop.resume_box, loop.resume_note
+        self.resume_box, self.resume_note = saved.resume_box, saved.resume_note
         self.panel_about, self.coach_play_button = coach.panel_about, coach.coach_play_button
         self.analysis_html, self.this_game, self.games = coach.analysis_html, scores.this_game, scores.games
         self.export_note, self.stored_pick = scores.export_note, scores.stored_pick
@@ -138,7 +140,7 @@ class GameApp(Shown):
             raise IntentError("a game is in play here: the learner is named before a game deals")
         self.learner = learner
         self._use_home(learner_home(self.base_home, learner))
-        self.loop.rehome()
+        self.saved.rehome()
         self.refresh_setup(rebuild=True)
         self.refresh()
 
@@ -162,7 +164,7 @@ class GameApp(Shown):
     @property
     def save_path(self) -> Path:
         """The save of the game in play, else of the newest saved game waiting for *Continue*."""
-        return self.loop.save_path
+        return self.saved.save_path
 
     @property
     def last(self) -> str:
@@ -176,7 +178,7 @@ class GameApp(Shown):
     @property
     def resume_label(self) -> str | None:
         """The *Continue* button's text while a saved game is waiting, else ``None``."""
-        return self.loop.resume_label
+        return self.saved.resume_label
 
     @property
     def replayer(self) -> Replayer | None:
@@ -256,7 +258,7 @@ class GameApp(Shown):
 
     def check_resume(self) -> None:
         """Offer *Continue* when a readable saved game is waiting and no game is in play here."""
-        self.loop.check_resume()
+        self.saved.check_resume()
 
     def continue_game(self, uid: str | None = None) -> None:
         """Resume a saved game (the newest unless ``uid`` names one); one open in another tab is taken over."""
@@ -264,7 +266,7 @@ class GameApp(Shown):
 
     def start_new(self) -> None:
         """Go to setup; the saved games stay on disk for Continue."""
-        self.loop.start_new()
+        self.saved.start_new()
 
     def deal(self, seed: int | None = None) -> None:
         """Start a new game from the setup (a seed makes it reproducible); other saved games wait for Continue."""
@@ -536,7 +538,7 @@ class GameApp(Shown):
         """Redraw everything from the game and setup: one message per trait, batched."""
         with self.controls.quiet(), self.table.hold_sync():
             playing = self.game is not None
-            self.loop.draw_resume()
+            self.saved.draw_resume()
             self.form.draw(shown=not (playing or self.resume_label))
             self.play_box.layout.display = self.side.layout.display = "" if playing else "none"
             self.coach.draw()
