@@ -370,7 +370,7 @@ class TestRolloutsInThePanel:
         assert "cut-analysis" not in {thread.name for thread in threading.enumerate()}
         assert done.moves[0].label in app.coach.rollout_html.value
         app.start_rollouts(seconds=None, rollouts=48)  # the same position: kept, no second run
-        assert app.coach.rollouts() is done and app.coach._rollout_thread is not None
+        assert app.coach.rollouts() is done and app.coach.analyses.job is not None
         app.open_analysis(False)
         assert app.coach.rollout_box.layout.display == "none"
 
@@ -387,8 +387,8 @@ class TestRolloutsInThePanel:
         apart = app.coach.rollouts()
         assert apart is not None and apart.stopped == "apart" and apart.precision == 2.0
         button.click()  # the learner's press: 4 seconds more, in the background
-        assert app.coach._rollout_thread is not None
-        app.coach._rollout_thread.join()
+        assert app.coach.analyses.job is not None
+        app.coach.analyses.job.thread.join()
         finer = app.coach.rollouts()
         assert finer is not None and finer.precision == 1.0 and apart.rollouts < finer.rollouts
         assert "known to ±1 point or too close" in app.coach.rollout_html.value
@@ -404,16 +404,16 @@ class TestRolloutsInThePanel:
         app = app_at(tmp_path, HIDDEN)
         app.open_analysis(True)
         app.coach.rollout_button.click()
-        assert app.coach._rollout_thread is not None
-        app.coach._rollout_thread.join()
+        assert app.coach.analyses.job is not None
+        app.coach.analyses.job.thread.join()
         assert app.coach.rollouts() is not None and app.coach.rollout_button.description == ANALYSE_LONGER
 
     def test_cancel_keeps_nothing(self, tmp_path: Path) -> None:
         app = app_at(tmp_path, HIDDEN)
         app.open_analysis(True)
-        app.coach._rollout_stop.set()  # pressed before the first round ends
-        app.coach._rollout_stop.clear = lambda: None  # type: ignore[method-assign]  # keep it pressed
-        app.start_rollouts(seconds=None, rollouts=10_000, wait=True)
+        app.start_rollouts(seconds=None, rollouts=10_000)
+        app.cancel_rollouts()  # pressed long before its rounds are done
+        app.coach.wait_rollouts()
         assert app.coach.rollouts() is None and "stopped" in app.coach.rollout_html.value
 
     def test_analyse_longer_continues_the_kept_analysis(self, tmp_path: Path) -> None:
@@ -440,9 +440,9 @@ class TestRolloutsInThePanel:
         app.open_analysis(True)
         app.start_rollouts(seconds=None, rollouts=48, wait=True)
         first = app.coach.rollouts()
-        app.coach._rollout_stop.set()
-        app.coach._rollout_stop.clear = lambda: None  # type: ignore[method-assign]  # keep it pressed
-        app.analyse_longer(seconds=None, rollouts=10_000, wait=True)
+        app.analyse_longer(seconds=None, rollouts=10_000)
+        app.cancel_rollouts()
+        app.coach.wait_rollouts()
         assert app.coach.rollouts() is first and f"{first.rollouts} rollouts" in app.coach.rollout_html.value
 
     def test_the_analysis_reads_only_your_view(self, tmp_path: Path) -> None:

@@ -11,6 +11,7 @@ position's one evaluation, the move about to be made its focus, run by the coach
 
 from __future__ import annotations
 
+import functools
 import json
 import threading
 from collections.abc import Callable, Sequence
@@ -51,6 +52,7 @@ from cut_tutor.review.words import (
 from .belief_panel import BeliefPanel
 from .coach_panel import CoachPanel
 from .drills_panel import DrillsPanel, ProgressPanel
+from .jobs import Job, Jobs
 from .review_panel import ReviewPanel
 from .shared import YOU, Host
 from .table import COLOURS, IntentError, move_label
@@ -90,7 +92,8 @@ class ReviewRoom:
         # the hand review
         self.reviews: dict[str, HandReview] = {}
         self.panel: ReviewPanel | None = None
-        self._job: tuple[str, threading.Thread, threading.Event] | None = None
+        #: The review runs in the background; a newer hand's review replaces an older one's.
+        self.reviewing = Jobs("cut-review")
         self._stopped: str | None = None
         self.review_progress = w.FloatProgress(value=0.0, min=0.0, max=1.0, description="Review")
         self.review_cancel = controls.button("Cancel", self.cancel_review)
@@ -129,7 +132,8 @@ class ReviewRoom:
         #: The check with the analysis: its budget (``None`` rollouts: the time decides), and its waiting thread.
         self.tutor_seconds: float | None = TUTOR_SECONDS
         self.tutor_rollouts: int | None = None
-        self._check: threading.Thread | None = None
+        self.checks = Jobs("cut-tutor")
+        self._check: Job | None = None  # the check of the question standing, while it runs
         self._tutor_lock = threading.Lock()
         self.tutor_said = w.HTML()
         anyway = controls.button(PLAY_ANYWAY, self.play_anyway, button_style="warning")
@@ -169,27 +173,20 @@ class ReviewRoom:
             self.draw_review()  # mid-hand: the section shows only a review kept from an earlier hand
             return None
         key, record, number = found
-        if key not in self.reviews and key != self._stopped and (self._job is None or self._job[0] != key):
-            if self._job is not None:
-                self._job[2].set()  # an older hand's review gives way
-            stop = threading.Event()
-            hand_of = (self.host.need_game().uid, number)
-            thread = threading.Thread(target=self._run, args=(key, record, hand_of, stop), name="cut-review",
-                                      daemon=True)  # fmt: skip
-            self._job = (key, thread, stop)
+        job = self.reviewing.running()
+        if key not in self.reviews and key != self._stopped and (job is None or job.key != key):
             self.review_progress.value = 0.0
-            thread.start()
+            hand_of = (self.host.need_game().uid, number)  # an older hand's review gives way
+            job = self.reviewing.start(key, functools.partial(self._run, key, record, hand_of), replace=True)
         self.draw_review()
-        job = self._job
-        if wait and job is not None and job[0] == key:
-            job[1].join()
+        if wait and job is not None and job.key == key:
+            self.reviewing.wait(job=job)
             self.draw_review()
         return self.reviews.get(key)
 
     def cancel_review(self) -> None:
         """Stop the running review within a round of its rollouts; nothing is kept for the hand."""
-        if self._job is not None:
-            self._job[2].set()
+        self.reviewing.cancel()
 
     def _run(self, key: str, record: dict[str, Any], hand_of: tuple[str, int], stop: threading.Event) -> None:
         """Review the hand (``hand_of``: its game's id and its number) and keep what it found."""
@@ -217,13 +214,11 @@ class ReviewRoom:
             deck.keep_review(record, hand, hand_kinds(record, hand), *hand_of)
             self.progress(refresh=True)
         finally:
-            if self._job is not None and self._job[0] == key:
-                self._job = None
             self.draw_review()
 
     def draw_review(self) -> None:
         """The review section: its progress while it runs, the panel of the last hand reviewed."""
-        running = self._job is not None
+        running = self.reviewing.running() is not None
         self.review_progress.layout.display = self.review_cancel.layout.display = "" if running else "none"
         found = self._finished()
         game = self.host.game
@@ -312,14 +307,15 @@ class ReviewRoom:
         asked = (chosen, len(game.state.moves))
         self.caution, self._pending = caution, asked
         if caution.source == "coach":  # the evaluation has not priced this move yet: check with it, in the background
-            self._check = threading.Thread(target=self._checked, args=(asked, seen), name="cut-tutor", daemon=True)
-            self._check.start()
+            work = functools.partial(self._checked, asked, seen)
+            self._check = self.checks.start(str(asked[1]), work, replace=True)  # an older question's gives way
         self.host.refresh()
         return True
 
-    def _checked(self, asked: tuple[tuple[Move, ...], int], seen: dict[str, Any]) -> None:
+    def _checked(self, asked: tuple[tuple[Move, ...], int], seen: dict[str, Any], _stop: threading.Event) -> None:
         """Run the evaluation of the learner's view with the move in focus (the coach panel runs it) and, if the
-        question still stands when it is done, put its word in the coach's place."""
+        question still stands when it is done, put its word in the coach's place. It stops when the question no
+        longer stands (its own flag is not needed: the analysis it waits for is cancelled then)."""
         found = None
 
         def void() -> bool:
@@ -353,7 +349,7 @@ class ReviewRoom:
         """Wait for the tutor's check with the analysis (the twin of letting it finish); the question then."""
         check = self._check
         if check is not None:
-            check.join()
+            self.checks.wait(job=check)
         self.draw_tutor()
         return self.caution
 
@@ -416,7 +412,8 @@ class ReviewRoom:
             said = tutor_measured(label, caution.loss, low, high)
         else:
             said = tutor_cleared(label, caution.loss, low, high, self.threshold)
-        checking = f"<br><i>{escape(TUTOR_CHECKING)}</i>" if self._check is not None else ""
+        check = self._check  # a check that ended but was known only after its end no longer counts
+        checking = f"<br><i>{escape(TUTOR_CHECKING)}</i>" if check is not None and check.thread.is_alive() else ""
         hint = f"<br><i>{escape(self.hint)}</i>" if self.hint else ""
         self.tutor_said.value = f"<b>{escape(said)}</b>{checking}{hint}"
         self.tutor_box.layout.display = ""
