@@ -219,6 +219,16 @@ class TestSetup:
         assert app.game is not None and app.game.names[1] == "Zoe"
         assert app.ai[1].level.name == "Expert" and app.ai[1].style.name == "Gambler"
 
+    def test_a_game_in_play_takes_a_seats_new_level_and_style_at_once(self, tmp_path: Path) -> None:
+        """The play loop, the game's one owner, gives the seat its new AI; the game itself goes on untouched."""
+        app = GameApp(tmp_path)
+        app.set_players(3)
+        app.deal(seed=2)
+        state = app.state
+        app.set_level(1, "Expert")
+        app.set_style(1, "Rock")
+        assert app.ai[1].level.name == "Expert" and app.ai[1].style.name == "Rock" and app.state is state
+
     def test_colour_offers_only_free_colours(self, tmp_path: Path) -> None:
         app = GameApp(tmp_path)
         row = app.seat_rows.children[1]

@@ -203,6 +203,7 @@ class GameApp(Shown):
     set_pile_counts = HandOff("form", SetupForm.set_pile_counts)
     ask_reset = HandOff("form", SetupForm.ask_reset)
     cancel_reset = HandOff("form", SetupForm.cancel_reset)
+    refresh_setup = HandOff("form", SetupForm.refresh_setup)
 
     def reset_setup(self) -> None:
         """Back to the default setup; ends a game in progress (its board no longer matches the screen) and closes
@@ -231,6 +232,7 @@ class GameApp(Shown):
     set_pacing = HandOff("loop", PlayLoop.set_pacing)
     run_pending = HandOff("loop", PlayLoop.run_pending)
     set_automate = HandOff("loop", PlayLoop.set_automate)
+    reseat = HandOff("loop", PlayLoop.reseat)
 
     def deal(self, seed: int | None = None) -> None:
         """Start a new game from the setup (a seed makes it reproducible); other saved games wait for Continue."""
@@ -390,10 +392,6 @@ class GameApp(Shown):
             pass  # arrow keys step the replayer only
 
     # -- refreshing ---------------------------------------------------------------------------------------
-
-    def refresh_setup(self, rebuild: bool = False) -> None:
-        """Redraw the setup form from :attr:`setup`."""
-        self.form.refresh_setup(rebuild)
 
     def refresh(self) -> None:
         """Redraw everything from the game and setup: one message per trait, batched."""

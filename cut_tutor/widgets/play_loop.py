@@ -154,6 +154,12 @@ class PlayLoop:
         self.host.note(f"Hand {game.hand_number}: {acts(game.names[game.dealer], 'deal')}")
         self._advance()
 
+    def reseat(self, seat: int) -> None:
+        """A game in play takes a seat's new Level or Style (from the setup) at once."""
+        game = self.host.game
+        if game is not None:
+            self.host.ai[seat] = seat_ai(self.host.setup, seat, game)
+
     def end_game(self) -> None:
         """Leave the game in play without a redraw; the saved game stays on disk."""
         self.cancel_tick()
