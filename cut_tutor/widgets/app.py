@@ -167,11 +167,7 @@ class GameApp(Shown):
     @property
     def last(self) -> str:
         """What happened since your last move: the Play Bar's latest action."""
-        return " · ".join(self.log[-(self.setup.rules.players) :])
-
-    def note(self, text: str) -> None:
-        """Add a line to the Play Bar."""
-        self.log = [*self.log[-20:], text]
+        return self.loop.last
 
     @property
     def resume_label(self) -> str | None:

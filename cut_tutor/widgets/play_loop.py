@@ -100,6 +100,15 @@ class PlayLoop:
         self.controls = w.HBox([self.step_pacing])
         self.controls.add_class("cut-play-controls")
 
+    @property
+    def last(self) -> str:
+        """What happened since your last move: the Play Bar's latest action."""
+        return " · ".join(self.host.log[-(self.host.setup.rules.players) :])
+
+    def note(self, text: str) -> None:
+        """Add a line to the Play Bar."""
+        self.host.log = [*self.host.log[-20:], text]
+
     # -- dealing ------------------------------------------------------------------------------------------
 
     @_all_or_nothing
@@ -113,7 +122,7 @@ class PlayLoop:
         self._undo = []
         self.pause = None
         self.saved.resumed()
-        host.note("Game resumed")
+        self.note("Game resumed")
         host.refresh_setup(rebuild=True)
         self._advance()
 
@@ -134,9 +143,9 @@ class PlayLoop:
         self._undo = []
         self.pause = None
         host.log = []
-        host.note(acts(game.names[game.dealer], "deal"))
+        self.note(acts(game.names[game.dealer], "deal"))
         if game.first is not None:
-            host.note(code_note(game.first))
+            self.note(code_note(game.first))
         self.saved.dealt()
         self._advance()
 
@@ -151,7 +160,7 @@ class PlayLoop:
         game.next_hand()
         self._undo = []
         self.pause = None
-        self.host.note(f"Hand {game.hand_number}: {acts(game.names[game.dealer], 'deal')}")
+        self.note(f"Hand {game.hand_number}: {acts(game.names[game.dealer], 'deal')}")
         self._advance()
 
     def reseat(self, seat: int) -> None:
@@ -238,7 +247,7 @@ class PlayLoop:
         self.cancel_tick()
         game.state, _ = self._undo.pop()
         self.pause = None
-        self.host.note("You took back your last play")
+        self.note("You took back your last play")
         self.saved.save(game)
         self.host.refresh()
 
@@ -286,7 +295,7 @@ class PlayLoop:
         if game.automated[YOU] == bool(on):
             return  # already so: Esc is sent whatever the page last drew, so a quick one is never lost
         game.automated[YOU] = bool(on)
-        self.host.note("Automate Player on" if on else "You have the controls")
+        self.note("Automate Player on" if on else "You have the controls")
         self._advance()
 
     # -- Auto pacing's ticks ------------------------------------------------------------------------------
@@ -362,7 +371,7 @@ class PlayLoop:
             took=sorted(outcome.taken, reverse=True) if outcome.kind == BUST else None,
             swept=sorted(outcome.swept, reverse=True) if outcome.swept else None, went_out=outcome.kind == OUT,
         )  # fmt: skip
-        self.host.note(text)
+        self.note(text)
         return outcome
 
     def _advance(self, step: bool = True) -> None:
@@ -397,7 +406,7 @@ class PlayLoop:
         game = host.game
         if game is None:
             host.table.table = {"mode": "idle", "status": "Set up a game" if not self.saved.resume_label else "",
-                                "last": host.last, "links": self.links}  # fmt: skip
+                                "last": self.last, "links": self.links}  # fmt: skip
             return
         state = game.state
         show = advice is not None and hints > 0 and coach_open
@@ -418,7 +427,7 @@ class PlayLoop:
         status = turn_status(view(state, YOU), game.names, game.hand_number, winners, game.automated[YOU])
         cut = [] if game.first else [cut_line(game.cut, game.names, _first_dealer(game), state.rules.game)]
         # the first hand opens on the cut for dealer (R4), which names who deals
-        last = cut[0] if cut and game.hand_number == 1 and not state.moves else host.last
+        last = cut[0] if cut and game.hand_number == 1 and not state.moves else self.last
         return table_data(
             view(state, YOU), names=game.names, colours=[COLOURS[s.colour] for s in host.setup.seats],
             automated=game.automated, highlight=highlight.move if highlight else None, selected=selected,
