@@ -2,8 +2,9 @@
 
 Every control calls a Python method of :class:`GameApp` (``deal``, ``play``, ``coach_play``, ``next``,
 ``undo``, ``set_coach`` …), so the whole app runs and is tested without a browser. The app is a composition of
-rooms, each in its own module: the setup form, the play loop, the saved games, the coach panel, the review room and
-the scores panel. A twin that is one room's own is listed here as a :class:`~.shared.HandOff` to that room.
+rooms, each in its own module: the setup form, the play loop, the saved games, the coach panel, the review room, the
+belief section and the scores panel. A twin that is one room's own is listed here as a :class:`~.shared.HandOff`
+to that room.
 
 >>> import tempfile
 >>> app = GameApp(tempfile.mkdtemp())
@@ -31,7 +32,7 @@ from cut_tutor.roster import LEARNER
 from cut_tutor.storage import History
 from cut_tutor.storage.saves import Saves
 
-from .belief_panel import BeliefPanel
+from .belief_panel import BeliefPanel, BeliefRoom
 from .coach_panel import CoachPanel
 from .drills_panel import DrillsPanel
 from .play_loop import PlayLoop
@@ -80,6 +81,7 @@ class GameApp(Shown):
         self.coach = CoachPanel(self)
         self.score_panel = ScorePanel(self)
         self.review = ReviewRoom(self, self.coach, self._land)
+        self.belief = BeliefRoom(self)
         # tutor mode is a setup option: its row joins the form's Coaching settings
         rows = self.form.box.children
         at = rows.index(self.form.coach_about) + 1
@@ -87,7 +89,7 @@ class GameApp(Shown):
         # the coach sits beside the table on a wide window and wraps under your cards on a narrow one (table.css);
         # the pacing follows the desk, so on a narrow window nothing comes between your cards and the coach
         self.play_box = w.VBox([self.loop.controls])
-        self.side = w.VBox([self.coach.panel, self.review.belief_section])
+        self.side = w.VBox([self.coach.panel, self.belief.section])
         self.side.add_class("cut-side")
         main = w.VBox(
             [
@@ -277,11 +279,10 @@ class GameApp(Shown):
     advice = HandOff("coach", CoachPanel.advice)
     hint_count = HandOff("coach", CoachPanel.hint_count)
 
-    # -- the review room: the hand review, drills, tutor mode and the belief panel -----------------------------
+    # -- the review room: the hand review, drills and tutor mode ------------------------------------------------
 
     review_hand = HandOff("review", ReviewRoom.review_hand)
     cancel_review = HandOff("review", ReviewRoom.cancel_review)
-    open_belief = HandOff("review", ReviewRoom.open_belief)
     set_tutor = HandOff("review", ReviewRoom.set_tutor)
     play_anyway = HandOff("review", ReviewRoom.play_anyway)
     rethink = HandOff("review", ReviewRoom.rethink)
@@ -305,7 +306,11 @@ class GameApp(Shown):
     @property
     def belief_panel(self) -> BeliefPanel | None:
         """What you know of the other seats, from your last turn's view (once its section has been opened)."""
-        return self.review.belief_panel
+        return self.belief.panel
+
+    # -- the belief panel ------------------------------------------------------------------------------------------
+
+    open_belief = HandOff("belief", BeliefRoom.open_belief)
 
     # -- display settings ---------------------------------------------------------------------------------
 
@@ -403,3 +408,4 @@ class GameApp(Shown):
             if playing:
                 self.coach.draw_advice(advice, hints)
             self.review.draw()
+            self.belief.draw()

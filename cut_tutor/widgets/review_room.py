@@ -1,12 +1,12 @@
-"""The review room: the learner's hand reviewed in the background once it ends, the learner's drills, tutor mode's
-question before a doubtful play, and the belief panel beside the coach (the guide's *Hand review* page).
+"""The review room: the learner's hand reviewed in the background once it ends, the learner's drills, and tutor
+mode's question before a doubtful play (the guide's *Hand review* page).
 
 The review runs in a thread, as the coach's analysis does, with a progress bar and a Cancel button, so the table
 never waits for it; its graded mistakes join the learner's drills (``drills.sqlite`` in the learner's home), and the
 review itself, with its mistakes' kinds, joins the learner's progress across games in the same file.
-Tutor mode and the belief panel read the learner's view only (C2); tutor mode's check with the analysis is the
-position's one evaluation, the move about to be made its focus, run by the coach panel, so its result is kept where
-*Open the analysis*, and the hand review of that decision, find it.
+Tutor mode reads the learner's view only (C2); its check with the analysis is the position's one evaluation, the
+move about to be made its focus, run by the coach panel, so its result is kept where *Open the analysis*, and the
+hand review of that decision, find it. The belief section beside the coach is :class:`~.belief_panel.BeliefRoom`.
 """
 
 from __future__ import annotations
@@ -30,7 +30,6 @@ from cut_tutor.review.hand import DEAL_ROLLOUTS, ROLLOUTS, position_analysis
 from cut_tutor.review.kinds import hand_kinds
 from cut_tutor.review.tutor import judge
 from cut_tutor.review.words import (
-    BELIEF_TITLE,
     DRILLS_TITLE,
     HINT,
     PLAY_ANYWAY,
@@ -49,7 +48,6 @@ from cut_tutor.review.words import (
     tutor_question,
 )
 
-from .belief_panel import BeliefPanel
 from .coach_panel import CoachPanel
 from .drills_panel import DrillsPanel, ProgressPanel
 from .jobs import Job, Jobs
@@ -62,8 +60,6 @@ TUTOR_THRESHOLD_DEFAULT = dict(THRESHOLDS)["mistake"]
 #: Tutor mode's check with the analysis when it asks on the coach's word: the coach panel's own short budget, so the
 #: refined question comes while the learner still reads the first (the guide's *Tutor mode*).
 TUTOR_SECONDS = 2.0
-#: Samples behind the belief panel's chances: enough for whole percents, quick enough for every turn.
-BELIEF_SAMPLES = 200
 
 
 class _Cancelled(Exception):
@@ -71,7 +67,7 @@ class _Cancelled(Exception):
 
 
 class ReviewRoom:
-    """The review, drills, tutor and belief sections of the app.
+    """The review, drills and tutor sections of the app.
 
     ``coach`` is the coach panel, whose Monte-Carlo analysis of the learner's position refines tutor mode's question
     (started by the tutor when it asks, kept per position by the panel); ``land`` plays the learner's moves past
@@ -142,14 +138,6 @@ class ReviewRoom:
         )
         self.tutor_box = w.VBox([self.tutor_said, self.tutor_buttons])
         self.tutor_box.add_class("cut-tutor")
-        # the belief panel, for the learner's seat on the learner's turn
-        self.belief_panel: BeliefPanel | None = None
-        self._belief_key: str | None = None
-        self.belief_box = w.VBox()
-        self.belief_section = w.Accordion(children=[self.belief_box], titles=(BELIEF_TITLE,), selected_index=None)
-        self.belief_section.add_class("cut-belief")
-        # the belief samples deals: it is worked out only while its section is open (and when it opens)
-        self.belief_section.observe(lambda _: self.draw_belief(), names="selected_index")
 
     # -- the hand review ------------------------------------------------------------------------------------------
 
@@ -418,35 +406,6 @@ class ReviewRoom:
         self.tutor_said.value = f"<b>{escape(said)}</b>{checking}{hint}"
         self.tutor_box.layout.display = ""
 
-    # -- the belief panel -----------------------------------------------------------------------------------------
-
-    def open_belief(self, on: bool = True) -> None:
-        """Open (or close) the *What you know* section; opening it works out the belief of your turn."""
-        self.belief_section.selected_index = 0 if on else None
-
-    def draw_belief(self) -> None:
-        """The belief of the learner's seat, updated on the learner's turn only (kept as it was otherwise) and only
-        while its section is open."""
-        game = self.host.game
-        if game is None:
-            self.belief_section.layout.display = "none"
-            return
-        self.belief_section.layout.display = ""
-        state = game.state
-        if state.over or state.turn != YOU or self.belief_section.selected_index is None:
-            return
-        seen = view(state, YOU)
-        key = json.dumps(seen, sort_keys=True)
-        if key == self._belief_key:
-            return
-        self._belief_key = key
-        if self.belief_panel is None:
-            self.belief_panel = BeliefPanel(seen, names=game.names, samples=BELIEF_SAMPLES)
-            self.belief_box.children = [self.belief_panel.widget]
-        else:
-            self.belief_panel.names = game.names
-            self.belief_panel.update(seen)
-
     # -- drawing --------------------------------------------------------------------------------------------------
 
     def draw(self) -> None:
@@ -460,4 +419,3 @@ class ReviewRoom:
         self.drills_panel()
         self.progress()
         self.draw_tutor()
-        self.draw_belief()
