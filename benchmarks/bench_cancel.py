@@ -36,12 +36,12 @@ def latency(seed: int) -> float | None:
         app.play(str(advice.candidates[-1].move))
     app.review_hand()
     time.sleep(RUNNING)
-    job = app.review._job
+    job = app.review.reviewing.running()
     if job is None:
         return None
     start = time.perf_counter()
     app.cancel_review()
-    job[1].join()
+    job.thread.join()
     return time.perf_counter() - start
 
 

@@ -160,3 +160,81 @@ def test_no_function_is_too_branchy() -> None:
     too_branchy = {f"{name}.{block.fullname}": block.complexity for name, block in blocks
                    if block.complexity > MOST_BRANCHES}  # fmt: skip
     assert len(blocks) > 500 and too_branchy == {}
+
+
+#: The longest a module may grow: past it, a newcomer reads a room as two.
+MAX_LINES = 500
+
+
+def test_no_module_is_longer_than_a_newcomer_reads() -> None:
+    long = {
+        name: lines
+        for name, path in MODULES.items()
+        if (lines := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES
+    }
+    assert long == {}
+
+
+WIDGETS = {name: path for name, path in MODULES.items() if name.startswith("cut_tutor.widgets.")}
+
+
+def _writes(tree: ast.AST) -> Iterator[str]:
+    """``host.<field>`` (or ``self.host.<field>``) assigned anywhere, whole or by item, as ``<field>``."""
+    for node in ast.walk(tree):
+        targets = (
+            node.targets
+            if isinstance(node, ast.Assign)
+            else [node.target]
+            if isinstance(node, ast.AugAssign | ast.AnnAssign)
+            else []
+        )
+        for target in targets:
+            for part in ast.walk(target):
+                if isinstance(part, ast.Subscript):
+                    part = part.value
+                if isinstance(part, ast.Attribute):
+                    owner = part.value
+                    if (isinstance(owner, ast.Name) and owner.id == "host") or (
+                        isinstance(owner, ast.Attribute) and owner.attr == "host"
+                    ):
+                        yield part.attr
+
+
+def test_only_the_play_loop_writes_the_game() -> None:
+    """One owner for a game's state: the match, its AI seats and its Play Bar are written by the play loop alone;
+    the other rooms read them through the host, and ask the loop for a change."""
+    written = {
+        name: sorted(set(_writes(ast.parse(path.read_text(encoding="utf-8"))))) for name, path in WIDGETS.items()
+    }
+    assert {"game", "ai", "log"} <= set(written["cut_tutor.widgets.play_loop"])
+    others = {name: [f for f in fields if f in ("game", "ai", "log")] for name, fields in written.items()
+              if name != "cut_tutor.widgets.play_loop"}  # fmt: skip
+    assert {name: fields for name, fields in others.items() if fields} == {}
+
+
+def test_background_threads_start_only_in_the_jobs_helper() -> None:
+    """One way to run in the background: every room's job is started, cancelled and stopped at exit by
+    :mod:`cut_tutor.widgets.jobs`."""
+    words = ("threading.Thread(", "run_in_executor", "concurrent.futures", "atexit")
+    found = sorted(name for name, path in WIDGETS.items() if name != "cut_tutor.widgets.jobs"
+                   and any(word in path.read_text(encoding="utf-8") for word in words))  # fmt: skip
+    assert found == []
+
+
+def test_the_app_hands_off_in_its_table_not_by_hand() -> None:
+    """A twin of the app that only calls the same twin of a room is a :class:`~cut_tutor.widgets.shared.HandOff`
+    line, not a method written out by hand."""
+    tree = ast.parse(MODULES["cut_tutor.widgets.app"].read_text(encoding="utf-8"))
+    app = next(node for node in tree.body if isinstance(node, ast.ClassDef) and node.name == "GameApp")
+    by_hand = []
+    for node in app.body:
+        if not isinstance(node, ast.FunctionDef) or node.decorator_list:  # a property reads a room's part
+            continue
+        body = [s for s in node.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+        value = body[0].value if len(body) == 1 and isinstance(body[0], ast.Expr | ast.Return) else None
+        call = value.func if isinstance(value, ast.Call) else None
+        if isinstance(call, ast.Attribute) and call.attr == node.name and isinstance(call.value, ast.Attribute):
+            by_hand.append(node.name)
+    hand_offs = [n for n in app.body if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call)
+                 and isinstance(n.value.func, ast.Name) and n.value.func.id == "HandOff"]  # fmt: skip
+    assert len(hand_offs) > 40 and by_hand == []

@@ -219,7 +219,7 @@ class TestGamePicker:
         picker.pick("Clear 4")
         picker.pick("Clear 4")  # picked again: nothing changes
         assert app.setup.rules.clear4 and app.game is None
-        waiting = {saved.uid for saved in GameApp(tmp_path).loop.waiting}
+        waiting = {saved.uid for saved in GameApp(tmp_path).saved.waiting}
         assert cut_uid in waiting and len(waiting) == 2, "both games left are saved for Continue"
 
 

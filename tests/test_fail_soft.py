@@ -18,7 +18,7 @@ import ipywidgets as w
 
 from cut_tutor.storage import files
 from cut_tutor.storage import history as history_module
-from cut_tutor.widgets import GameApp, play_loop
+from cut_tutor.widgets import GameApp, saved_games
 from cut_tutor.widgets.table import IntentError
 from tests.test_storage_safety import read_only
 
@@ -94,13 +94,13 @@ class TestHistoryTrouble:
         app.deal(seed=4)
         assert app.table.receive({"type": "automate", "on": True})  # plays the game to its end
         assert app.game is not None and app.game.over and len(app.history.pending) == 1
-        assert "in use by another program" in app.loop.notice.value and "will be added" in app.loop.notice.value
-        assert str(tmp_path) not in app.loop.notice.value
+        assert "in use by another program" in app.saved.notice.value and "will be added" in app.saved.notice.value
+        assert str(tmp_path) not in app.saved.notice.value
         holder.execute("ROLLBACK")
         holder.close()
         app.deal(seed=5)
         app.set_automate(True)
-        assert [g["seed"] for g in app.history.games()] == [5, 4] and app.loop.notice.value == ""
+        assert [g["seed"] for g in app.history.games()] == [5, 4] and app.saved.notice.value == ""
 
     def test_a_game_finished_while_the_history_is_locked_survives_a_closed_tab(self, tmp_path: Path) -> None:
         app = _two_player_game(tmp_path)
@@ -112,12 +112,12 @@ class TestHistoryTrouble:
         assert len(list(tmp_path.glob("history.pending-*.json"))) == 1  # on disk, not only in this kernel
         del app  # the tab is closed, or its kernel stopped
         reopened = GameApp(tmp_path)  # still locked: it says so, and keeps the game waiting
-        notice = reopened.loop.notice.value
+        notice = reopened.saved.notice.value
         assert "your finished game is kept" in notice and str(tmp_path) not in notice
         holder.execute("ROLLBACK")
         holder.close()
         later = GameApp(tmp_path)
-        assert [g["seed"] for g in later.history.games()] == [4] and later.loop.notice.value == ""
+        assert [g["seed"] for g in later.history.games()] == [4] and later.saved.notice.value == ""
         assert list(tmp_path.glob("history.pending-*")) == []
 
     def test_a_game_finished_while_the_history_cannot_be_written_is_added_at_the_next_start(
@@ -128,7 +128,7 @@ class TestHistoryTrouble:
         monkeypatch.setattr(history_module, "connect", read_only)
         app.set_automate(True)
         assert app.game is not None and app.game.over and list(tmp_path.glob("save-*.json")) == []
-        notice = app.loop.notice.value
+        notice = app.saved.notice.value
         assert "cannot be written" in notice and "will be added" in notice and str(tmp_path) not in notice
         monkeypatch.undo()
         assert [g["seed"] for g in GameApp(tmp_path).history.games()] == [4]
@@ -151,13 +151,13 @@ class TestHistoryTrouble:
         monkeypatch.setattr(history_module, "write_atomic", refuse_pending)
         app.set_automate(True)
         assert app.game is not None and app.game.over and save.exists(), "the save is all that is kept on disk"
-        assert "only while this page stays open" in app.loop.notice.value
-        assert str(tmp_path) not in app.loop.notice.value
+        assert "only while this page stays open" in app.saved.notice.value
+        assert str(tmp_path) not in app.saved.notice.value
 
     def test_a_damaged_history_still_opens_and_plays(self, tmp_path: Path) -> None:
         (tmp_path / "history.sqlite").write_bytes(b"\x00garbage" * 64)
         app = _two_player_game(tmp_path)
-        assert "damaged" in app.loop.notice.value and on_screen(app, app.loop.notice)
+        assert "damaged" in app.saved.notice.value and on_screen(app, app.saved.notice)
         app.deal(seed=6)
         app.set_automate(True)
         assert app.game is not None and app.game.over and len(app.history.games()) == 1
@@ -166,7 +166,7 @@ class TestHistoryTrouble:
         home = tmp_path / "home"
         home.write_text("a file where the tutor's folder should be")
         app = _two_player_game(home)
-        assert "Saving is off" in app.loop.notice.value and "CUT_TUTOR_HOME" in app.loop.notice.value
+        assert "Saving is off" in app.saved.notice.value and "CUT_TUTOR_HOME" in app.saved.notice.value
         app.deal(seed=7)
         app.set_automate(True)
         assert app.game is not None and app.game.over and home.read_text().startswith("a file")
@@ -184,7 +184,7 @@ class TestFullDisk:
         def full(*_args: Any) -> None:
             raise OSError(errno.ENOSPC, "No space left on device")
 
-        monkeypatch.setattr(play_loop, "save_game", full)
+        monkeypatch.setattr(saved_games, "save_game", full)
         move = str(app.state.legal_moves()[0])
         assert not app.table.receive({"type": "move", "move": move})
         assert "disk is full" in app.table.error and "was not played" in app.table.error
@@ -210,7 +210,7 @@ class TestFullDisk:
         def full(*_args: Any) -> None:
             raise OSError(errno.ENOSPC, "No space left on device")
 
-        monkeypatch.setattr(play_loop, "save_game", full)
+        monkeypatch.setattr(saved_games, "save_game", full)
         with pytest.raises(IntentError, match="disk is full"):
             refused.next()
         assert refused.state.to_position() == position
@@ -233,7 +233,7 @@ class TestFullDisk:
         def full(*_args: Any) -> None:
             raise OSError(errno.ENOSPC, "No space left on device")
 
-        monkeypatch.setattr(play_loop, "write_atomic", full)
+        monkeypatch.setattr(saved_games, "write_atomic", full)
         with pytest.raises(IntentError, match="disk is full"):
             app.deal(seed=9)
         assert app.game is None and not app.save_path.exists()
@@ -284,7 +284,7 @@ class TestNoticesNameNoServerPath:
 
     @staticmethod
     def shown(app: GameApp) -> str:
-        return " ".join((app.loop.notice.value, app.resume_note.value, app.table.error))
+        return " ".join((app.saved.notice.value, app.resume_note.value, app.table.error))
 
     def test_a_folder_that_cannot_be_made(self, tmp_path: Path) -> None:
         home = tmp_path / "learner"
@@ -313,7 +313,7 @@ class TestNoticesNameNoServerPath:
         def refused(_game: object, path: Path) -> None:
             raise PermissionError(errno.EACCES, "Permission denied", str(path))  # str() of it names the file
 
-        monkeypatch.setattr(play_loop, "save_game", refused)
+        monkeypatch.setattr(saved_games, "save_game", refused)
         assert not app.table.receive({"type": "move", "move": str(app.state.legal_moves()[0])})
         assert "permission denied" in app.table.error and str(tmp_path) not in self.shown(app)
 

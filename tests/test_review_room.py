@@ -312,7 +312,7 @@ def test_a_play_the_analysis_puts_under_the_threshold_says_so(tmp_path: Path, mo
 
 def test_rethink_cancels_the_tutors_analysis(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     app, analyser = asked(tmp_path, monkeypatch, 20.0, 10.0, 30.0)
-    check = app.review._check
+    check = app.review._check.thread if app.review._check is not None else None
     assert check is not None and check.is_alive()
     app.rethink()
     check.join(timeout=10)
@@ -324,7 +324,7 @@ def test_a_new_move_cancels_the_tutors_analysis_and_checks_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     app, analyser = asked(tmp_path, monkeypatch, 20.0, 10.0, 30.0)
-    first = app.review._check
+    first = app.review._check.thread if app.review._check is not None else None
     assert first is not None
     assert app.review.asks([analyser.move])  # asked again: the first run gives way
     first.join(timeout=10)

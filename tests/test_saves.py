@@ -73,9 +73,9 @@ class TestTheOffer:
         old.reset_play()
         new.reset_play()
         tab = GameApp(tmp_path)
-        assert [w.game.seed for w in tab.loop.waiting] == [5, 4]
+        assert [w.game.seed for w in tab.saved.waiting] == [5, 4]
         assert tab.resume_label == "Continue — 3 players, round 1"
-        first = tab.loop.waiting[0]
+        first = tab.saved.waiting[0]
         assert first.about.startswith("CUT: You, Ann, Ben · hand 1 · saved 20") and "UTC" in first.about
         shown = "".join(
             getattr(c, "value", "") for row in tab.resume_box.children for c in getattr(row, "children", ())
@@ -129,16 +129,16 @@ class TestOneTabPerGame:
         first = _tab(tmp_path)
         first.deal(seed=4)
         second = GameApp(tmp_path)
-        waiting = second.loop.waiting[0]
+        waiting = second.saved.waiting[0]
         assert waiting.elsewhere.startswith("process ")
         assert "Open in another tab" in second.resume_box.children[1].children[1].value
         second.continue_game()
-        assert second.loop.waiting == [] and not second.saves.elsewhere(_uid(second))
+        assert second.saved.waiting == [] and not second.saves.elsewhere(_uid(second))
         save = first.save_path.read_bytes()
         with pytest.raises(IntentError, match="another tab took this game over"):
             first.set_automate(True)
         assert first.game is None and first.resume_label is not None and first.save_path.read_bytes() == save
-        assert first.loop.waiting[0].elsewhere, "the first tab now sees the game open in the second"
+        assert first.saved.waiting[0].elsewhere, "the first tab now sees the game open in the second"
         first.continue_game()  # and takes it back
         assert first.game is not None and first.game.uid == _uid(second)
 
@@ -150,7 +150,7 @@ class TestOneTabPerGame:
         assert data["holder"] == first.tab and data["kernel"]
         data["beat"] -= saves.CLAIM_STALE + 1  # its kernel stopped beating long ago
         claim.write_text(json.dumps(data))
-        assert GameApp(tmp_path).loop.waiting[0].elsewhere == ""
+        assert GameApp(tmp_path).saved.waiting[0].elsewhere == ""
 
     def test_the_heartbeat_renews_a_claim_held_and_never_one_taken_over(self, tmp_path: Path) -> None:
         one, two = Saves(tmp_path, "one", "kernel a"), Saves(tmp_path, "two", "kernel b")
@@ -218,7 +218,7 @@ class TestOneTabPerGame:
         save = app.save_path
         app.reset_play()
         assert save.exists() and not save.with_suffix(".claim").exists()
-        assert GameApp(tmp_path).loop.waiting[0].elsewhere == ""
+        assert GameApp(tmp_path).saved.waiting[0].elsewhere == ""
 
     def test_a_game_finished_elsewhere_is_not_played_on(self, tmp_path: Path) -> None:
         first = _tab(tmp_path)
@@ -238,7 +238,7 @@ class TestTheSaveOfEarlierVersions:
         legacy = save_game(game, tmp_path / "save.json")
         text = legacy.read_text()
         app = GameApp(tmp_path)
-        assert app.resume_label is not None and app.loop.waiting[0].uid == game.uid
+        assert app.resume_label is not None and app.saved.waiting[0].uid == game.uid
         kept = list(tmp_path.glob("save.migrated-*.json"))
         assert not legacy.exists() and len(kept) == 1 and kept[0].read_text() == text
         app.continue_game()
@@ -249,8 +249,8 @@ class TestTheSaveOfEarlierVersions:
         data = json.loads(save_game(game_in_progress(steps=4), tmp_path / "save.json").read_text())
         del data["uid"]  # saved before games carried an id
         (tmp_path / "save.json").write_text(json.dumps(data))
-        assert len(GameApp(tmp_path).loop.waiting) == 1
-        assert len(GameApp(tmp_path).loop.waiting) == 1, "migrated once, not once per tab"
+        assert len(GameApp(tmp_path).saved.waiting) == 1
+        assert len(GameApp(tmp_path).saved.waiting) == 1, "migrated once, not once per tab"
 
     def test_that_does_not_resume_is_kept_aside_and_named(self, tmp_path: Path) -> None:
         (tmp_path / "save.json").write_text('{"format": "cut_tutor.save", "version": 1}')

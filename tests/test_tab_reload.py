@@ -38,7 +38,7 @@ def test_a_reload_of_the_same_tab_offers_its_game_plainly(tmp_path: Path) -> Non
     claim = json.loads(before.save_path.with_suffix(".claim").read_text())
     assert claim["holder"] == before.tab and claim["holder"].startswith("tab-1/")
     reloaded = _page(tmp_path, "tab-1")
-    assert reloaded.resume_label is not None and reloaded.loop.waiting[0].elsewhere, "held by the old kernel"
+    assert reloaded.resume_label is not None and reloaded.saved.waiting[0].elsewhere, "held by the old kernel"
     text = _offer_text(reloaded)
     assert "another tab" not in text and "kernel" not in text and kernel_id() not in text
     reloaded.continue_game()

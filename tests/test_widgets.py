@@ -219,6 +219,16 @@ class TestSetup:
         assert app.game is not None and app.game.names[1] == "Zoe"
         assert app.ai[1].level.name == "Expert" and app.ai[1].style.name == "Gambler"
 
+    def test_a_game_in_play_takes_a_seats_new_level_and_style_at_once(self, tmp_path: Path) -> None:
+        """The play loop, the game's one owner, gives the seat its new AI; the game itself goes on untouched."""
+        app = GameApp(tmp_path)
+        app.set_players(3)
+        app.deal(seed=2)
+        state = app.state
+        app.set_level(1, "Expert")
+        app.set_style(1, "Rock")
+        assert app.ai[1].level.name == "Expert" and app.ai[1].style.name == "Rock" and app.state is state
+
     def test_colour_offers_only_free_colours(self, tmp_path: Path) -> None:
         app = GameApp(tmp_path)
         row = app.seat_rows.children[1]
@@ -370,7 +380,7 @@ class TestRolloutsInThePanel:
         assert "cut-analysis" not in {thread.name for thread in threading.enumerate()}
         assert done.moves[0].label in app.coach.rollout_html.value
         app.start_rollouts(seconds=None, rollouts=48)  # the same position: kept, no second run
-        assert app.coach.rollouts() is done and app.coach._rollout_thread is not None
+        assert app.coach.rollouts() is done and app.coach.analyses.job is not None
         app.open_analysis(False)
         assert app.coach.rollout_box.layout.display == "none"
 
@@ -387,8 +397,8 @@ class TestRolloutsInThePanel:
         apart = app.coach.rollouts()
         assert apart is not None and apart.stopped == "apart" and apart.precision == 2.0
         button.click()  # the learner's press: 4 seconds more, in the background
-        assert app.coach._rollout_thread is not None
-        app.coach._rollout_thread.join()
+        assert app.coach.analyses.job is not None
+        app.coach.analyses.job.thread.join()
         finer = app.coach.rollouts()
         assert finer is not None and finer.precision == 1.0 and apart.rollouts < finer.rollouts
         assert "known to ±1 point or too close" in app.coach.rollout_html.value
@@ -404,16 +414,16 @@ class TestRolloutsInThePanel:
         app = app_at(tmp_path, HIDDEN)
         app.open_analysis(True)
         app.coach.rollout_button.click()
-        assert app.coach._rollout_thread is not None
-        app.coach._rollout_thread.join()
+        assert app.coach.analyses.job is not None
+        app.coach.analyses.job.thread.join()
         assert app.coach.rollouts() is not None and app.coach.rollout_button.description == ANALYSE_LONGER
 
     def test_cancel_keeps_nothing(self, tmp_path: Path) -> None:
         app = app_at(tmp_path, HIDDEN)
         app.open_analysis(True)
-        app.coach._rollout_stop.set()  # pressed before the first round ends
-        app.coach._rollout_stop.clear = lambda: None  # type: ignore[method-assign]  # keep it pressed
-        app.start_rollouts(seconds=None, rollouts=10_000, wait=True)
+        app.start_rollouts(seconds=None, rollouts=10_000)
+        app.cancel_rollouts()  # pressed long before its rounds are done
+        app.coach.wait_rollouts()
         assert app.coach.rollouts() is None and "stopped" in app.coach.rollout_html.value
 
     def test_analyse_longer_continues_the_kept_analysis(self, tmp_path: Path) -> None:
@@ -440,9 +450,9 @@ class TestRolloutsInThePanel:
         app.open_analysis(True)
         app.start_rollouts(seconds=None, rollouts=48, wait=True)
         first = app.coach.rollouts()
-        app.coach._rollout_stop.set()
-        app.coach._rollout_stop.clear = lambda: None  # type: ignore[method-assign]  # keep it pressed
-        app.analyse_longer(seconds=None, rollouts=10_000, wait=True)
+        app.analyse_longer(seconds=None, rollouts=10_000)
+        app.cancel_rollouts()
+        app.coach.wait_rollouts()
         assert app.coach.rollouts() is first and f"{first.rollouts} rollouts" in app.coach.rollout_html.value
 
     def test_the_analysis_reads_only_your_view(self, tmp_path: Path) -> None:
@@ -1456,7 +1466,7 @@ class TestAutoDelay:
     def test_a_tick_that_cannot_be_saved_takes_its_move_back(
         self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     ) -> None:
-        from cut_tutor.widgets import play_loop
+        from cut_tutor.widgets import saved_games
 
         async def run() -> None:
             app = self.dealt(tmp_path)
@@ -1468,7 +1478,7 @@ class TestAutoDelay:
             def full(*_args: Any) -> None:
                 raise OSError(28, "No space left on device")
 
-            monkeypatch.setattr(play_loop, "save_game", full)
+            monkeypatch.setattr(saved_games, "save_game", full)
             assert app.run_pending(1) == 1
             assert app.state.to_position() == position and app.save_path.read_bytes() == saved
             assert "disk is full" in app.table.error and not app.loop.tick_pending  # stopped, and says why

@@ -2,7 +2,9 @@
 
 Every control calls a Python method of :class:`GameApp` (``deal``, ``play``, ``coach_play``, ``next``,
 ``undo``, ``set_coach`` …), so the whole app runs and is tested without a browser. The app is a composition of
-rooms, each in its own module: the setup form, the play loop with saves, the coach panel and the scores panel.
+rooms, each in its own module: the setup form, the play loop, the saved games, the coach panel, the review room, the
+belief section and the scores panel. A twin that is one room's own is listed here as a :class:`~.shared.HandOff`
+to that room.
 
 >>> import tempfile
 >>> app = GameApp(tempfile.mkdtemp())
@@ -17,34 +19,32 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import ipywidgets as w
 
-from cut_tutor.coach import Advice, AIPlayer
+from cut_tutor.coach import AIPlayer
 from cut_tutor.dashboard import GUIDE_ROUTE
 from cut_tutor.engine import Game, Move, State
 from cut_tutor.identity import learner_home, server_learner
-from cut_tutor.review import Drills, HandReview
+from cut_tutor.review import Drills
 from cut_tutor.roster import LEARNER
 from cut_tutor.storage import History
 from cut_tutor.storage.saves import Saves
 
-from .belief_panel import BeliefPanel
-from .coach_panel import LONGER, CoachPanel
+from .belief_panel import BeliefPanel, BeliefRoom
+from .coach_panel import CoachPanel
 from .drills_panel import DrillsPanel
 from .play_loop import PlayLoop
 from .replayer import Replayer
 from .review_panel import ReviewPanel
 from .review_room import ReviewRoom
+from .saved_games import SavedGames
 from .saving import holder_name, kernel_id
 from .scores import ScorePanel
 from .setup_form import SetupForm
-from .shared import Controls, Setup, Shown, default_home, help_html, help_links
+from .shared import Controls, HandOff, Setup, Shown, default_home, help_html, help_links
 from .table import LAYOUTS, IntentError, TableWidget
-
-if TYPE_CHECKING:
-    import pandas as pd
 
 #: Where the guide is served, below the Jupyter base URL; the page resolves it (links marked ``data-base-relative``).
 GUIDE_BASE = GUIDE_ROUTE
@@ -75,11 +75,13 @@ class GameApp(Shown):
         self.board_opener: Callable[[str], None] | None = None
         self.table = TableWidget(self._on_intent, learner=self.learner or "")
         self.controls = Controls(self.table)
-        self.loop = PlayLoop(self, auto_delay)
+        self.saved = SavedGames(self, self.continue_game)
+        self.loop = PlayLoop(self, self.saved, auto_delay)
         self.form = SetupForm(self)
         self.coach = CoachPanel(self)
         self.score_panel = ScorePanel(self)
         self.review = ReviewRoom(self, self.coach, self._land)
+        self.belief = BeliefRoom(self)
         # tutor mode is a setup option: its row joins the form's Coaching settings
         rows = self.form.box.children
         at = rows.index(self.form.coach_about) + 1
@@ -87,15 +89,15 @@ class GameApp(Shown):
         # the coach sits beside the table on a wide window and wraps under your cards on a narrow one (table.css);
         # the pacing follows the desk, so on a narrow window nothing comes between your cards and the coach
         self.play_box = w.VBox([self.loop.controls])
-        self.side = w.VBox([self.coach.panel, self.review.belief_section])
+        self.side = w.VBox([self.coach.panel, self.belief.section])
         self.side.add_class("cut-side")
         main = w.VBox(
             [
-                self.loop.notice,
+                self.saved.notice,
                 self.table,
                 self.review.tutor_box,
-                self.loop.resume_note,
-                self.loop.resume_box,
+                self.saved.resume_note,
+                self.saved.resume_box,
                 self.form.box,
             ]
         )
@@ -106,11 +108,11 @@ class GameApp(Shown):
         self.root.add_class("cut-app")
         self.root.add_class("cut-app-light")
         # the controls a notebook reaches from the app itself, whichever room draws them
-        form, loop, coach, scores = self.form, self.loop, self.coach, self.score_panel
+        form, saved, coach, scores = self.form, self.saved, self.coach, self.score_panel
         self.setup_box, self.seat_rows, self.players, self.preset = form.box, form.seat_rows, form.players, form.preset
         self.rule_widgets, self.clear4_note, self.dim = form.rule_widgets, form.clear4_note, form.dim
         self.seed, self.deal_button, self.view_pick = form.seed, form.deal_button, form.view_pick
-        self.resume_box, self.resume_note = loop.resume_box, loop.resume_note
+        self.resume_box, self.resume_note = saved.resume_box, saved.resume_note
         self.panel_about, self.coach_play_button = coach.panel_about, coach.coach_play_button
         self.analysis_html, self.this_game, self.games = coach.analysis_html, scores.this_game, scores.games
         self.export_note, self.stored_pick = scores.export_note, scores.stored_pick
@@ -138,7 +140,7 @@ class GameApp(Shown):
             raise IntentError("a game is in play here: the learner is named before a game deals")
         self.learner = learner
         self._use_home(learner_home(self.base_home, learner))
-        self.loop.rehome()
+        self.saved.rehome()
         self.refresh_setup(rebuild=True)
         self.refresh()
 
@@ -162,21 +164,17 @@ class GameApp(Shown):
     @property
     def save_path(self) -> Path:
         """The save of the game in play, else of the newest saved game waiting for *Continue*."""
-        return self.loop.save_path
+        return self.saved.save_path
 
     @property
     def last(self) -> str:
         """What happened since your last move: the Play Bar's latest action."""
-        return " · ".join(self.log[-(self.setup.rules.players) :])
-
-    def note(self, text: str) -> None:
-        """Add a line to the Play Bar."""
-        self.log = [*self.log[-20:], text]
+        return self.loop.last
 
     @property
     def resume_label(self) -> str | None:
         """The *Continue* button's text while a saved game is waiting, else ``None``."""
-        return self.loop.resume_label
+        return self.saved.resume_label
 
     @property
     def replayer(self) -> Replayer | None:
@@ -191,45 +189,19 @@ class GameApp(Shown):
 
     # -- setup (the setup form) ---------------------------------------------------------------------------
 
-    def set_players(self, players: int) -> None:
-        """Seat 2 to 8 players (2 to 6 in Clear 4); new seats take the default names and the first free colours."""
-        self.form.set_players(players)
-
-    def set_name(self, seat: int, name: str) -> None:
-        """Rename a seat (blank names are refused)."""
-        self.form.set_name(seat, name)
-
-    def set_colour(self, seat: int, colour: str) -> None:
-        """Give a seat a colour no other seat has."""
-        self.form.set_colour(seat, colour)
-
-    def set_level(self, seat: int, level: str) -> None:
-        """A seat's Level; for your own seat it also sets how many hints you see (C7)."""
-        self.form.set_level(seat, level)
-
-    def set_style(self, seat: int, style: str) -> None:
-        """A seat's Style (Rock, Balanced or Gambler)."""
-        self.form.set_style(seat, style)
-
-    def set_rule(self, name: str, value: Any) -> None:
-        """Change one rule variant; an impossible value is refused with the engine's reason."""
-        self.form.set_rule(name, value)
-
-    def set_preset(self, name: str) -> None:
-        """Fill a preset's settings (USA, Canada or Clear 4); *Custom* is derived, never chosen (R21)."""
-        self.form.set_preset(name)
-
-    def set_coaching(self, on: bool) -> None:
-        """Coaching on or off; off hides every hint whatever the Level."""
-        self.form.set_coaching(on)
-
-    def set_dim(self, on: bool) -> None:
-        """Dim non-playable Cards: the cards no legal move uses are drawn faded."""
-        self.form.set_dim(on)
-
-    def set_pile_counts(self, on: bool) -> None:
-        """Show the pile's card count and points."""
-        self.form.set_pile_counts(on)
+    set_players = HandOff("form", SetupForm.set_players)
+    set_name = HandOff("form", SetupForm.set_name)
+    set_colour = HandOff("form", SetupForm.set_colour)
+    set_level = HandOff("form", SetupForm.set_level)
+    set_style = HandOff("form", SetupForm.set_style)
+    set_rule = HandOff("form", SetupForm.set_rule)
+    set_preset = HandOff("form", SetupForm.set_preset)
+    set_coaching = HandOff("form", SetupForm.set_coaching)
+    set_dim = HandOff("form", SetupForm.set_dim)
+    set_pile_counts = HandOff("form", SetupForm.set_pile_counts)
+    ask_reset = HandOff("form", SetupForm.ask_reset)
+    cancel_reset = HandOff("form", SetupForm.cancel_reset)
+    refresh_setup = HandOff("form", SetupForm.refresh_setup)
 
     def reset_setup(self) -> None:
         """Back to the default setup; ends a game in progress (its board no longer matches the screen) and closes
@@ -244,27 +216,21 @@ class GameApp(Shown):
         self.refresh_setup(rebuild=True)
         self.refresh()
 
-    def ask_reset(self) -> bool:
-        """*Reset game setup*: resets at once, or asks first (``True``) while a game is in progress."""
-        return self.form.ask_reset()
-
-    def cancel_reset(self) -> None:
-        """Keep the setup and the game: the answer *No* to :meth:`ask_reset`."""
-        self.form.cancel_reset()
-
     # -- dealing, playing and saved games (the play loop) -------------------------------------------------
 
-    def check_resume(self) -> None:
-        """Offer *Continue* when a readable saved game is waiting and no game is in play here."""
-        self.loop.check_resume()
-
-    def continue_game(self, uid: str | None = None) -> None:
-        """Resume a saved game (the newest unless ``uid`` names one); one open in another tab is taken over."""
-        self.loop.continue_game(uid)
-
-    def start_new(self) -> None:
-        """Go to setup; the saved games stay on disk for Continue."""
-        self.loop.start_new()
+    check_resume = HandOff("saved", SavedGames.check_resume)
+    start_new = HandOff("saved", SavedGames.start_new)
+    continue_game = HandOff("loop", PlayLoop.continue_game)
+    next_hand = HandOff("loop", PlayLoop.next_hand)
+    reset_play = HandOff("loop", PlayLoop.reset_play)
+    coach_play = HandOff("loop", PlayLoop.coach_play)
+    can_undo = HandOff("loop", PlayLoop.can_undo)
+    undo = HandOff("loop", PlayLoop.undo)
+    next = HandOff("loop", PlayLoop.next)
+    set_pacing = HandOff("loop", PlayLoop.set_pacing)
+    run_pending = HandOff("loop", PlayLoop.run_pending)
+    set_automate = HandOff("loop", PlayLoop.set_automate)
+    reseat = HandOff("loop", PlayLoop.reseat)
 
     def deal(self, seed: int | None = None) -> None:
         """Start a new game from the setup (a seed makes it reproducible); other saved games wait for Continue."""
@@ -281,14 +247,6 @@ class GameApp(Shown):
         """An old game's replay does not stay open under Scores once the setup or the game changes."""
         self.score_panel.replayer = None
         self.score_panel.replay_box.children = []
-
-    def next_hand(self) -> None:
-        """Deal the next hand once this one is over (R6)."""
-        self.loop.next_hand()
-
-    def reset_play(self) -> None:
-        """Leave the table for the setup screen; the saved game stays for Continue."""
-        self.loop.reset_play()
 
     def play(self, text: str | Move) -> None:
         """Play a move for your seat; anything illegal raises and leaves the game untouched. In tutor mode a
@@ -308,87 +266,27 @@ class GameApp(Shown):
         else:
             self.loop.play_then(*moves)
 
-    def coach_play(self) -> None:
-        """Play exactly the coach's recommendation (the green *Coach: Play …* button)."""
-        self.loop.coach_play()
-
-    def can_undo(self) -> bool:
-        """C9: your own last play, until the next seat acts, never one that turned a hidden card."""
-        return self.loop.can_undo()
-
-    def undo(self) -> None:
-        """Take back your last play (C9)."""
-        self.loop.undo()
-
-    def next(self) -> None:
-        """Step pacing: play the next AI seat's move; after a hand, deal the next one."""
-        self.loop.next()
-
-    def set_pacing(self, pacing: str) -> None:
-        """``Step`` (the default) waits for *Next* before each AI move and pauses on a clear or a bust (*Continue*);
-        ``Auto`` plays on, after ``auto_delay`` seconds per AI move."""
-        self.loop.set_pacing(pacing)
-
-    def run_pending(self, ticks: int | None = None) -> int:
-        """Play Auto pacing's waiting AI moves now (all unless ``ticks`` says how many); returns how many."""
-        return self.loop.run_pending(ticks)
-
-    def set_automate(self, on: bool) -> None:
-        """Automate Player: the coach plays your seat with your own Style and Level until you take over; before a
-        deal, the setup's switch."""
-        self.loop.set_automate(on)
-
     # -- the coach (the coach panel) ----------------------------------------------------------------------
 
-    def set_coach(self, coach: str) -> None:
-        """Whose advice you are shown: Daryl, Madonna or Marty."""
-        self.coach.set_coach(coach)
+    set_coach = HandOff("coach", CoachPanel.set_coach)
+    open_analysis = HandOff("coach", CoachPanel.open_analysis)
+    set_coach_panel = HandOff("coach", CoachPanel.set_coach_panel)
+    start_rollouts = HandOff("coach", CoachPanel.start_rollouts)
+    analyse_longer = HandOff("coach", CoachPanel.analyse_longer)
+    cancel_rollouts = HandOff("coach", CoachPanel.cancel_rollouts)
+    compare_coaches = HandOff("coach", CoachPanel.compare_coaches)
+    select_play = HandOff("coach", CoachPanel.select_play)
+    advice = HandOff("coach", CoachPanel.advice)
+    hint_count = HandOff("coach", CoachPanel.hint_count)
 
-    def open_analysis(self, on: bool = True) -> None:
-        """Show the full analysis whatever the Level: a tutor always allows it on purpose (C7)."""
-        self.coach.open_analysis(on)
+    # -- the review room: the hand review, drills and tutor mode ------------------------------------------------
 
-    def set_coach_panel(self, open_: bool) -> None:
-        """Expand or collapse the Coaching panel; collapsed hides the Coach button and highlight."""
-        self.coach.set_coach_panel(open_)
-
-    def start_rollouts(self, seconds: float | None = 2.0, rollouts: int | None = None, wait: bool = False) -> None:
-        """The Monte-Carlo analysis of your position, in the background (``wait`` blocks until it is done)."""
-        self.coach.start_rollouts(seconds, rollouts, wait)
-
-    def analyse_longer(self, seconds: float | None = LONGER, rollouts: int | None = None, wait: bool = False) -> None:
-        """Continue the finished Monte-Carlo analysis of your position on more deals, narrowing its intervals."""
-        self.coach.analyse_longer(seconds, rollouts, wait)
-
-    def cancel_rollouts(self) -> None:
-        """Stop the running Monte-Carlo analysis."""
-        self.coach.cancel_rollouts()
-
-    def compare_coaches(self) -> pd.DataFrame:
-        """All three coaches on your position, and whether each differs from the coach you chose."""
-        return self.coach.compare_coaches()
-
-    def select_play(self, text: str | Move) -> None:
-        """Select one of your legal plays on the table without playing it (a click on the analysis table)."""
-        self.coach.select_play(text)
-
-    def advice(self) -> Advice | None:
-        """The chosen coach's advice for your seat, from your view only (C2); ``None`` off your turn."""
-        return self.coach.advice()
-
-    def hint_count(self) -> int:
-        """How many hints show now: by your Level (C7), none with Coaching off, all with the analysis open."""
-        return self.coach.hint_count()
-
-    # -- the review room: the hand review, drills, tutor mode and the belief panel -----------------------------
-
-    def review_hand(self, wait: bool = False) -> HandReview | None:
-        """Review your seat in the hand just ended, in the background (``wait`` blocks); the review once ready."""
-        return self.review.review_hand(wait)
-
-    def cancel_review(self) -> None:
-        """Stop the running hand review."""
-        self.review.cancel_review()
+    review_hand = HandOff("review", ReviewRoom.review_hand)
+    cancel_review = HandOff("review", ReviewRoom.cancel_review)
+    set_tutor = HandOff("review", ReviewRoom.set_tutor)
+    play_anyway = HandOff("review", ReviewRoom.play_anyway)
+    rethink = HandOff("review", ReviewRoom.rethink)
+    tutor_hint = HandOff("review", ReviewRoom.tutor_hint)
 
     @property
     def review_panel(self) -> ReviewPanel | None:
@@ -408,27 +306,11 @@ class GameApp(Shown):
     @property
     def belief_panel(self) -> BeliefPanel | None:
         """What you know of the other seats, from your last turn's view (once its section has been opened)."""
-        return self.review.belief_panel
+        return self.belief.panel
 
-    def open_belief(self, on: bool = True) -> None:
-        """Open or close *What you know*; it is worked out only while open, so a closed one costs a move nothing."""
-        self.review.open_belief(on)
+    # -- the belief panel ------------------------------------------------------------------------------------------
 
-    def set_tutor(self, on: bool, threshold: float | None = None) -> None:
-        """Tutor mode: before your play lands, ask when it loses at least ``threshold`` points (off by default)."""
-        self.review.set_tutor(on, threshold)
-
-    def play_anyway(self) -> None:
-        """Tutor mode's *Play anyway*: the play it asked about lands."""
-        self.review.play_anyway()
-
-    def rethink(self) -> None:
-        """Tutor mode's *Rethink*: the play is dropped."""
-        self.review.rethink()
-
-    def tutor_hint(self) -> str:
-        """Tutor mode's *Hint*: the move the tutor prefers, by the coach's heuristic (or the finished analysis)."""
-        return self.review.tutor_hint()
+    open_belief = HandOff("belief", BeliefRoom.open_belief)
 
     # -- display settings ---------------------------------------------------------------------------------
 
@@ -462,29 +344,13 @@ class GameApp(Shown):
 
     # -- scores (the scores panel) ------------------------------------------------------------------------
 
-    def delete_games(self, game_ids: list[int]) -> None:
-        """Delete finished games from the score history."""
-        self.score_panel.delete_games(game_ids)
-
-    def export_csv(self, path: str | os.PathLike[str] | None = None, game_ids: list[int] | None = None) -> Path:
-        """Write the chosen games (default: all) as CSV; returns the file written."""
-        return self.score_panel.export_csv(path, game_ids)
-
-    def select_all_games(self) -> None:
-        """Tick every game played in the Scores panel."""
-        self.score_panel.select_all()
-
-    def print_view(self, game_ids: list[int] | None = None) -> str:
-        """A print-friendly page of the chosen games (default: all): summaries and hand-by-hand tables."""
-        return self.score_panel.print_view(game_ids)
-
-    def open_stored_replay(self, game_id: int, hand: int) -> Replayer:
-        """Open the replayer on a hand of a finished game from the score history."""
-        return self.score_panel.open_stored_replay(game_id, hand)
-
-    def open_replay(self, hand: int) -> Replayer:
-        """Open the replayer on a finished hand of this game."""
-        return self.score_panel.open_replay(hand)
+    delete_games = HandOff("score_panel", ScorePanel.delete_games)
+    export_csv = HandOff("score_panel", ScorePanel.export_csv)
+    print_view = HandOff("score_panel", ScorePanel.print_view)
+    open_stored_replay = HandOff("score_panel", ScorePanel.open_stored_replay)
+    open_replay = HandOff("score_panel", ScorePanel.open_replay)
+    select_all_games = HandOff("score_panel", ScorePanel.select_all)
+    refresh_scores = HandOff("score_panel", ScorePanel.refresh_scores)
 
     # -- intents from the table ---------------------------------------------------------------------------
 
@@ -528,15 +394,11 @@ class GameApp(Shown):
 
     # -- refreshing ---------------------------------------------------------------------------------------
 
-    def refresh_setup(self, rebuild: bool = False) -> None:
-        """Redraw the setup form from :attr:`setup`."""
-        self.form.refresh_setup(rebuild)
-
     def refresh(self) -> None:
         """Redraw everything from the game and setup: one message per trait, batched."""
         with self.controls.quiet(), self.table.hold_sync():
             playing = self.game is not None
-            self.loop.draw_resume()
+            self.saved.draw_resume()
             self.form.draw(shown=not (playing or self.resume_label))
             self.play_box.layout.display = self.side.layout.display = "" if playing else "none"
             self.coach.draw()
@@ -546,7 +408,4 @@ class GameApp(Shown):
             if playing:
                 self.coach.draw_advice(advice, hints)
             self.review.draw()
-
-    def refresh_scores(self) -> None:
-        """Redraw this game's score table and the list of games played."""
-        self.score_panel.refresh_scores()
+            self.belief.draw()

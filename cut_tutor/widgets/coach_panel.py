@@ -9,10 +9,9 @@ itself, with the coach's move as its focus, and the verdict line under it says w
 
 from __future__ import annotations
 
-import atexit
+import functools
 import json
 import threading
-import weakref
 from collections.abc import Callable
 from html import escape
 from typing import TYPE_CHECKING
@@ -31,6 +30,7 @@ from ..coach.words import ANALYSE_LONGER, OPEN_ENDGAME, PLAY_BEST, recommends, s
 from ..engine.rules import CUT
 from ..engine.words import game_of
 from ..review.words import TUTOR_CHECKING
+from .jobs import Jobs
 from .move_table import compare_html, move_rows, move_table_html
 from .shared import YOU, Host
 from .table import IntentError, move_label
@@ -49,26 +49,6 @@ VERDICT_ROLLOUTS = 1000
 
 class _Cancelled(Exception):
     """The learner pressed Cancel: the analysis stops after its current round."""
-
-
-#: Every coach panel of this process, whose running analysis is stopped before the process exits.
-_PANELS: weakref.WeakSet[CoachPanel] = weakref.WeakSet()
-#: Set as the process exits: no analysis starts any more.
-_EXITING = threading.Event()
-
-
-@atexit.register
-def _stop_analyses() -> None:
-    """Stop every running analysis after its round and wait for it: a thread torn down by the interpreter's exit in
-    the middle of the compiled core's rollouts would abort the process (a kernel shut down, a script's end)."""
-    _EXITING.set()
-    threads = []
-    for panel in list(_PANELS):
-        panel._rollout_stop.set()
-        threads.append(panel._rollout_thread)
-    for thread in threads:
-        if thread is not None:
-            thread.join(timeout=10)
 
 
 class CoachPanel:
@@ -101,7 +81,6 @@ class CoachPanel:
         self._verdict_asked: tuple[str, str] | None = None  # the position and move whose verdict was last started
         # the table's redraw and an evaluation's end draw the line one at a time: the later draw sees the evaluation
         self._verdict_lock = threading.RLock()
-        _PANELS.add(self)
         self.analysis = w.ToggleButton(value=False, description="Open the analysis", layout=w.Layout(width="auto"))
         controls.watch(self.analysis, self.open_analysis)
         self.compare_button = controls.button("Compare all three", self.compare_coaches)
@@ -120,9 +99,8 @@ class CoachPanel:
             ]
         )
         self.rollout_box.add_class("cut-rollouts")
-        self._rollout_thread: threading.Thread | None = None
-        self._rollout_stop = threading.Event()
-        self._starting = threading.Lock()
+        #: The analysis runs in the background, one at a time, stopped before the process exits.
+        self.analyses = Jobs("cut-analysis")
         self._stopped: str | None = None  # the position whose analysis was cancelled
         self.coach_body = w.VBox(
             [
@@ -264,28 +242,19 @@ class CoachPanel:
     def _start(self, seen: dict[str, object] | None, key: str, seconds: float | None, rollouts: int | None,
                resume: Analysis | None, wait: bool, until: Callable[[], bool] | None,
                focus: Move | str | None) -> bool:  # fmt: skip
-        """Start the analysis thread for ``seen`` unless one is running (none when ``seen`` is None), then draw;
-        ``wait`` blocks until that thread, the one started or running now, is done (the twins), or ``until()``.
-        Whether a thread was started."""
-        started = False
-        with self._starting:  # two callers (the learner's click, the tutor's check) start one run, not two
-            thread = self._rollout_thread if self._running() else None
-            if seen is not None and thread is None and not _EXITING.is_set():
-                started = True
-                self._rollout_stop.clear()
-                thread = self._rollout_thread = threading.Thread(
-                    target=self._run_rollouts,
-                    args=(seen, key, seconds, rollouts, resume, focus),
-                    name="cut-analysis",
-                    daemon=True,
-                )
-                thread.start()
+        """Start the analysis of ``seen`` unless one is running (none when ``seen`` is None), then draw; ``wait``
+        blocks until that analysis, the one started or running now, is done (the twins), or ``until()``. Whether
+        one was started."""
+        started = None
+        if seen is not None:
+            started = self.analyses.start(key, functools.partial(self._run_rollouts, seen, key, seconds, rollouts,
+                                                                  resume, focus))  # fmt: skip
+        job = started or self.analyses.running()
         self.draw_rollouts()
-        if wait and thread is not None:
-            while thread.is_alive() and not (until is not None and until()):
-                thread.join(None if until is None else 0.02)
+        if wait and job is not None:
+            self.analyses.wait(until, job)
             self.draw_rollouts()
-        return started
+        return started is not None
 
     def wait_rollouts(self, until: Callable[[], bool] | None = None) -> None:
         """Wait for the running analysis, if any, to end, or until ``until()`` is true; start none."""
@@ -293,7 +262,7 @@ class CoachPanel:
 
     def cancel_rollouts(self) -> None:
         """Stop a running analysis after its current round; nothing is kept for the position."""
-        self._rollout_stop.set()
+        self.analyses.cancel()
 
     def rollouts(self) -> Analysis | None:
         """The analysis of your current position, once it has finished: its evaluation's figures."""
@@ -306,9 +275,9 @@ class CoachPanel:
         return None if state is None else cached(view(state, YOU))
 
     def _run_rollouts(self, seen: dict[str, object], key: str, seconds: float | None, rollouts: int | None,
-                      resume: Analysis | None, focus: Move | str | None) -> None:  # fmt: skip
+                      resume: Analysis | None, focus: Move | str | None, stop: threading.Event) -> None:  # fmt: skip
         def progress(share: float) -> None:
-            if self._rollout_stop.is_set():
+            if stop.is_set():
                 raise _Cancelled
             self.rollout_progress.value = share
 
@@ -351,8 +320,7 @@ class CoachPanel:
 
     def _running(self) -> bool:
         """Is an analysis running? Not once its own thread draws its result, as the last thing it does."""
-        thread = self._rollout_thread
-        return thread is not None and thread.is_alive() and thread is not threading.current_thread()
+        return self.analyses.running() is not None
 
     def hint_count(self) -> int:
         """How many hints show now: by your Level (C7), none with Coaching off, all with the analysis open."""

@@ -6,21 +6,16 @@ plays one AI move per tick of the kernel's event loop, so the learner sees each 
 while Automate Player plays your seat the ticks come without the delay, playing the hand out.
 
 A change lands together with its save or not at all: when the save cannot be written (a full disk) the game
-goes back to where it was and the refusal says why, so the table, the save and the game always agree. A save
-that cannot be resumed is moved aside and named on the setup screen before anything can overwrite it. Each game
-has its own save, played by one tab at a time (:mod:`cut_tutor.storage.saves`): a tab whose game was taken over
-by another goes back to the offer of saved games.
+goes back to where it was and the refusal says why, so the table, the save and the game always agree. The saves
+themselves, and the offer of saved games, are :mod:`.saved_games`'s.
 """
 
 from __future__ import annotations
 
 import asyncio
 import functools
-import json
 import random
 from collections.abc import Callable, Sequence
-from html import escape
-from pathlib import Path
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
 import ipywidgets as w
@@ -29,14 +24,11 @@ from cut_tutor.coach import Advice
 from cut_tutor.engine import Game, Move, State, view
 from cut_tutor.engine.cards import RANK_MASK, UP, cards_of
 from cut_tutor.engine.moves import FLIP, GAMBLE, TURNUP
-from cut_tutor.storage import SaveError, load_game, save_game
-from cut_tutor.storage.files import disk_reason, write_atomic
-from cut_tutor.storage.saves import LEGACY, ClaimLost, Waiting, set_aside
 
 from ..engine.outcome import BUST, CLEAR, NATURAL, OUT, Outcome
 from ..engine.words import acts, busts_mark, face, hand_over_title
 from ..guide_links import guide_url
-from .saving import cannot_save, notice_html, probe_home, same_page
+from .saved_games import SavedGames, SaveFailed, TakenOver
 from .shared import PACING, YOU, Host, Setup, seat_ai
 from .table import COLOURS, IntentError, move_label, table_data
 from .words import (
@@ -60,14 +52,6 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 
-class _SaveFailed(Exception):
-    """The save after a change could not be written; the change is taken back (see :func:`_all_or_nothing`)."""
-
-
-class _TakenOver(_SaveFailed):
-    """Another tab plays this game now: the change is taken back and this tab leaves the game."""
-
-
 def _all_or_nothing(change: Callable[Concatenate[PlayLoop, P], R]) -> Callable[Concatenate[PlayLoop, P], R]:
     """A change to the game that lands with its save, or is taken back whole and refused with the reason."""
 
@@ -79,14 +63,14 @@ def _all_or_nothing(change: Callable[Concatenate[PlayLoop, P], R]) -> Callable[C
         draws = [seat.rng.getstate() for seat in host.ai]
         try:
             return change(loop, *args, **kwargs)
-        except _SaveFailed as exc:
+        except SaveFailed as exc:
             host.game, host.ai, loop._undo, host.log, loop._recorded, loop.pause = before
             for seat, state in zip(host.ai, draws, strict=True):
                 seat.rng.setstate(state)
             loop.cancel_tick()  # Auto stops where the refusal says, rather than failing again at every tick
-            if isinstance(exc, _TakenOver):
+            if isinstance(exc, TakenOver):
                 loop.end_game()
-                loop.check_resume()
+                loop.saved.check_resume()
             host.refresh()
             raise IntentError(str(exc)) from None
 
@@ -95,18 +79,13 @@ def _all_or_nothing(change: Callable[Concatenate[PlayLoop, P], R]) -> Callable[C
 
 
 class PlayLoop:
-    """Dealing, playing and saving; :attr:`resume_box` offers a saved game, :attr:`controls` are the play controls."""
+    """Dealing and playing, each change saved by :attr:`saved`; :attr:`controls` are the play controls."""
 
-    def __init__(self, host: Host, auto_delay: float = 0.0) -> None:
-        self.host = host
+    def __init__(self, host: Host, saved: SavedGames, auto_delay: float = 0.0) -> None:
+        self.host, self.saved = host, saved
         #: Auto pacing's pause before each AI move, in seconds; 0 plays the AI seats at once.
         self.auto_delay = auto_delay
         self._tick: asyncio.TimerHandle | None = None
-        self.resume_label: str | None = None
-        #: The unfinished games offered for *Continue*, newest first.
-        self.waiting: list[Waiting] = []
-        #: What the offer's rows show, per waiting game: (uid, label, about, open in another tab).
-        self._offered: list[tuple[str, str, str, bool]] = []
         self._undo: list[tuple[State, int]] = []
         self._recorded: Game | None = None
         #: Step pacing's pause after an AI seat's clear or bust: what the table shows until *Continue*.
@@ -114,139 +93,37 @@ class PlayLoop:
         #: The Title Bar's links into the guide.
         self.links = {topic: guide_url(topic, base=host.guide) for topic in ("guide", "scores")}
         controls = host.controls
-        self.resume_note = w.HTML()
-        #: Trouble with the tutor home or the history, shown above the table and the setup screen.
-        self.notice = w.HTML()
-        self.save_problem = probe_home(self.host.home)
-        self.start_new_button = controls.button("Start new", self.start_new)
-        self.resume_box = w.VBox()
         # Next, Automate Player and New game are the table's own buttons (each control once): only pacing is here
         self.step_pacing = w.ToggleButtons(options=list(PACING), value="Step", description="Pacing")
         controls.watch(self.step_pacing, host.set_pacing)
         self.controls = w.HBox([self.step_pacing])
         self.controls.add_class("cut-play-controls")
 
-    # -- dealing and saved games --------------------------------------------------------------------------
-
-    def rehome(self) -> None:
-        """The app moved to another learner's folder: check it can be written, and offer that learner's save."""
-        self.save_problem = probe_home(self.host.home)
-        self._draw_notice()
-        self.check_resume()
-
     @property
-    def save_path(self) -> Path:
-        """The save of the game in play, else of the newest game waiting, else where earlier versions saved."""
-        host = self.host
-        if host.game is not None:
-            return host.saves.path(host.game.uid)
-        return self.waiting[0].path if self.waiting else host.home / LEGACY
+    def last(self) -> str:
+        """What happened since your last move: the Play Bar's latest action."""
+        return " · ".join(self.host.log[-(self.host.setup.rules.players) :])
 
-    def check_resume(self) -> None:
-        """Offer *Continue* for each unfinished game that resumes, newest first, while no game is in play here;
-        a save that does not resume is moved aside at once, and the setup screen names where it was kept."""
-        host = self.host
-        self.resume_label = None
-        if host.game is not None:
-            return
-        try:
-            self.waiting, problems = host.saves.waiting()
-        except OSError as exc:
-            self.waiting, problems = [], [f"the saved games cannot be read ({disk_reason(exc)})"]
-        self.resume_note.value = "".join(_could_not_read(problem) for problem in problems)
-        if self.waiting:
-            self.resume_label = self.waiting[0].label
-        self._offer()
+    def note(self, text: str) -> None:
+        """Add a line to the Play Bar."""
+        self.host.log = [*self.host.log[-20:], text]
 
-    def _offer(self) -> None:
-        """The offer: one row per waiting game (its button, who plays it, the hand, when), then *Start new*. An
-        offer that says what is already shown is kept as it is: a learner may be clicking its button just then (as
-        the page's first message arrives, say), and a click on a button replaced meanwhile would be lost."""
-        shown = [(waiting.uid, waiting.label, waiting.about, self._in_another_tab(waiting)) for waiting in self.waiting]
-        if self.resume_box.children and shown == self._offered:
-            return
-        self._offered = shown
-        for row in self.resume_box.children[1:-1]:  # the previous offer's rows: their buttons are gone for good
-            for widget in (*row.children, row):
-                widget.close()
-        count = len(self.waiting)
-        head = "A saved game is waiting." if count == 1 else f"{count} saved games are waiting (newest first)."
-        rows: list[w.Widget] = [w.HTML(f"<b>{head}</b>")]
-        for index, (waiting, (*_, elsewhere)) in enumerate(zip(self.waiting, shown, strict=True)):
-            button = self.host.controls.button(
-                waiting.label, functools.partial(self.continue_game, waiting.uid),
-                button_style="success" if index == 0 else "",
-            )  # fmt: skip
-            about = escape(waiting.about)
-            if elsewhere:
-                about += (
-                    "<br><b>Open in another tab</b>: continuing it here takes it over, and that tab stops playing it."
-                )
-            rows.append(w.HBox([button, w.HTML(f"<small>{about}</small>")]))
-        rows.append(self.start_new_button)
-        self.resume_box.children = rows
-
-    def _in_another_tab(self, waiting: Waiting) -> bool:
-        """Whether another browser tab plays a waiting game now: this tab reloaded (whose old kernel may hold the
-        game a while yet) is not another."""
-        claim = self.host.saves.holder_of(waiting.uid) if waiting.elsewhere else None
-        return claim is not None and not same_page(str(claim["holder"]), self.host.tab)
-
-    def _load_saved(self, waiting: Waiting) -> Game | None:
-        """The saved game, or ``None`` with the save kept aside and the reason on the setup screen."""
-        try:
-            return load_game(waiting.path)
-        except SaveError as exc:
-            self.resume_note.value = _could_not_read(set_aside(exc))
-        except OSError as exc:
-            self.resume_note.value = _could_not_read(f"it cannot be opened ({disk_reason(exc)}).")
-        return None
+    # -- dealing ------------------------------------------------------------------------------------------
 
     @_all_or_nothing
     def continue_game(self, uid: str | None = None) -> None:
         """Resume a saved game (the newest unless ``uid`` names one) with the rules and seats it was saved with;
         a game open in another tab is taken over, and that tab stops playing it."""
         host = self.host
-        chosen = [w for w in self.waiting if uid in (None, w.uid)][:1]
-        if self.resume_label is None or not chosen:
-            raise IntentError("there is no saved game to continue")
-        game = self._load_saved(chosen[0])
-        if game is None:
-            self.resume_label = None
-            self.waiting.remove(chosen[0])
-            host.refresh()
-            raise IntentError("the saved game could not be read: see the note on the setup screen")
-        if not self.save_problem:
-            try:
-                host.saves.claim(game.uid)
-            except OSError as exc:
-                raise IntentError(cannot_save(exc, "the game was not continued")) from None
-        host.game = game
-        if host.setup_path.exists():
-            try:
-                setup = Setup.from_dict(json.loads(host.setup_path.read_text(encoding="utf-8")))
-                if setup.rules == game.rules:
-                    host.setup = setup
-            except (ValueError, KeyError, TypeError, OSError):
-                pass  # a stale setup file only loses names and colours, never the game
-        if host.setup.rules != game.rules:
-            host.setup = Setup.default(game.rules.players)
-            host.setup.rules = game.rules
-        for seat, name in enumerate(game.names):
-            host.setup.seats[seat].name = name
+        game = host.game = self.saved.load(uid)
+        host.setup = self.saved.setup_of(game)
         host.ai = [seat_ai(host.setup, seat, game) for seat in range(game.rules.players)]
         self._undo = []
         self.pause = None
-        self.resume_label = None
-        self.waiting = []
-        host.note("Game resumed")
+        self.saved.resumed()
+        self.note("Game resumed")
         host.refresh_setup(rebuild=True)
         self._advance()
-
-    def start_new(self) -> None:
-        """Go to setup; the saved games stay on disk for Continue."""
-        self.resume_label = None
-        self.host.refresh()
 
     @_all_or_nothing
     def deal(self, seed: int | None = None, code: str | None = None) -> None:
@@ -264,17 +141,11 @@ class PlayLoop:
         game.automated[YOU] = host.setup.automate  # Automate Player chosen in setup plays from the first move
         self._undo = []
         self.pause = None
-        self.resume_label = None
-        self.resume_note.value = ""  # a kept file was named before this deal; the deal never touches it
         host.log = []
-        host.note(acts(game.names[game.dealer], "deal"))
+        self.note(acts(game.names[game.dealer], "deal"))
         if game.first is not None:
-            host.note(code_note(game.first))
-        if not self.save_problem:  # the setup file only keeps names and colours for Continue
-            try:
-                write_atomic(host.setup_path, json.dumps(host.setup.to_dict()))
-            except OSError as exc:
-                raise _SaveFailed(cannot_save(exc, "the game was not dealt")) from None
+            self.note(code_note(game.first))
+        self.saved.dealt()
         self._advance()
 
     @_all_or_nothing
@@ -288,8 +159,14 @@ class PlayLoop:
         game.next_hand()
         self._undo = []
         self.pause = None
-        self.host.note(f"Hand {game.hand_number}: {acts(game.names[game.dealer], 'deal')}")
+        self.note(f"Hand {game.hand_number}: {acts(game.names[game.dealer], 'deal')}")
         self._advance()
+
+    def reseat(self, seat: int) -> None:
+        """A game in play takes a seat's new Level or Style (from the setup) at once."""
+        game = self.host.game
+        if game is not None:
+            self.host.ai[seat] = seat_ai(self.host.setup, seat, game)
 
     def end_game(self) -> None:
         """Leave the game in play without a redraw; the saved game stays on disk."""
@@ -369,8 +246,8 @@ class PlayLoop:
         self.cancel_tick()
         game.state, _ = self._undo.pop()
         self.pause = None
-        self.host.note("You took back your last play")
-        self._save()
+        self.note("You took back your last play")
+        self.saved.save(game)
         self.host.refresh()
 
     @_all_or_nothing
@@ -417,7 +294,7 @@ class PlayLoop:
         if game.automated[YOU] == bool(on):
             return  # already so: Esc is sent whatever the page last drew, so a quick one is never lost
         game.automated[YOU] = bool(on)
-        self.host.note("Automate Player on" if on else "You have the controls")
+        self.note("Automate Player on" if on else "You have the controls")
         self._advance()
 
     # -- Auto pacing's ticks ------------------------------------------------------------------------------
@@ -493,7 +370,7 @@ class PlayLoop:
             took=sorted(outcome.taken, reverse=True) if outcome.kind == BUST else None,
             swept=sorted(outcome.swept, reverse=True) if outcome.swept else None, went_out=outcome.kind == OUT,
         )  # fmt: skip
-        self.host.note(text)
+        self.note(text)
         return outcome
 
     def _advance(self, step: bool = True) -> None:
@@ -508,54 +385,17 @@ class PlayLoop:
             self._ai_move()
         if game.over:
             if self._recorded is not game:
-                self._hold(game)
+                self.saved.finish(game)
                 self._recorded = game
-                host.history.add(game)  # a history that cannot be written keeps it for later (its problem says)
-                try:
-                    if not self.save_problem and host.history.on_disk(game):  # else its save is all that is left
-                        host.saves.finish(game)  # its own save only: other games' saves stay
-                except OSError as exc:
-                    self.save_problem = cannot_save(exc, "the finished game's save is still on disk")
         else:
-            self._save()
+            self.saved.save(game)
         host.refresh()
         if events is not None:  # the next AI move waits its delay from the redraw that shows this one
             # Automate Player plays the hand out without the delay, yet a move per tick, so Esc lands between two
             delay = 0.0 if game.automated[YOU] else self.auto_delay
             self._tick = events.call_later(delay, self._on_tick)
 
-    def _save(self) -> None:
-        """Save the game in progress; a save that cannot be written takes the change back (:func:`_all_or_nothing`)."""
-        game = self.host.game
-        if game is None or game.over or self.save_problem:
-            return
-        self._hold(game)
-        try:
-            save_game(game, self.host.saves.path(game.uid))
-        except OSError as exc:
-            raise _SaveFailed(cannot_save(exc, "that was not played")) from None
-
-    def _hold(self, game: Game) -> None:
-        """This tab still plays ``game``: refused (and the tab leaves it) when another tab has taken it over."""
-        if self.save_problem:
-            return
-        try:
-            self.host.saves.check(game.uid)
-        except ClaimLost as exc:
-            raise _TakenOver(str(exc)) from None
-        except OSError as exc:
-            raise _SaveFailed(cannot_save(exc, "that was not played")) from None
-
-    def _draw_notice(self) -> None:
-        """What is wrong with the save or the history, in plain words, with what to do."""
-        self.notice.value = notice_html(self.save_problem, [self.host.history.problem])
-
     # -- drawing ------------------------------------------------------------------------------------------
-
-    def draw_resume(self) -> None:
-        """The saved-game offer, shown while no game is in play, and any trouble with the home or the history."""
-        self._draw_notice()
-        self.resume_box.layout.display = "" if self.resume_label and self.host.game is None else "none"
 
     def draw(self, advice: Advice | None, hints: int, coach_open: bool, selected: Move | None = None) -> None:
         """The play controls and the table, the coach's move highlighted when its hints are shown and the play
@@ -564,8 +404,8 @@ class PlayLoop:
         self.step_pacing.value = host.setup.pacing
         game = host.game
         if game is None:
-            host.table.table = {"mode": "idle", "status": "Set up a game" if not self.resume_label else "",
-                                "last": host.last, "links": self.links}  # fmt: skip
+            host.table.table = {"mode": "idle", "status": "Set up a game" if not self.saved.resume_label else "",
+                                "last": self.last, "links": self.links}  # fmt: skip
             return
         state = game.state
         show = advice is not None and hints > 0 and coach_open
@@ -586,7 +426,7 @@ class PlayLoop:
         status = turn_status(view(state, YOU), game.names, game.hand_number, winners, game.automated[YOU])
         cut = [] if game.first else [cut_line(game.cut, game.names, _first_dealer(game), state.rules.game)]
         # the first hand opens on the cut for dealer (R4), which names who deals
-        last = cut[0] if cut and game.hand_number == 1 and not state.moves else host.last
+        last = cut[0] if cut and game.hand_number == 1 and not state.moves else self.last
         return table_data(
             view(state, YOU), names=game.names, colours=[COLOURS[s.colour] for s in host.setup.seats],
             automated=game.automated, highlight=highlight.move if highlight else None, selected=selected,
@@ -649,11 +489,3 @@ def _hand_over(game: Game, setup: Setup) -> dict[str, Any]:
 def _hidden(state: State, seat: int) -> int:
     """How many of a seat's stack cards are face-down: fewer after a move means it turned a hidden card."""
     return sum(not card & UP for stack in state.stacks[seat] for card in stack)
-
-
-def _could_not_read(problem: str) -> str:
-    """The setup screen's line for a save that does not resume: why, where it is kept, what to do."""
-    return (
-        f"<p><b>A saved game could not be read:</b> {escape(problem)}"
-        " Deal a new game to play on; the kept file is never overwritten.</p>"
-    )

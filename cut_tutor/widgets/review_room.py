@@ -1,16 +1,17 @@
-"""The review room: the learner's hand reviewed in the background once it ends, the learner's drills, tutor mode's
-question before a doubtful play, and the belief panel beside the coach (the guide's *Hand review* page).
+"""The review room: the learner's hand reviewed in the background once it ends, the learner's drills, and tutor
+mode's question before a doubtful play (the guide's *Hand review* page).
 
 The review runs in a thread, as the coach's analysis does, with a progress bar and a Cancel button, so the table
 never waits for it; its graded mistakes join the learner's drills (``drills.sqlite`` in the learner's home), and the
 review itself, with its mistakes' kinds, joins the learner's progress across games in the same file.
-Tutor mode and the belief panel read the learner's view only (C2); tutor mode's check with the analysis is the
-position's one evaluation, the move about to be made its focus, run by the coach panel, so its result is kept where
-*Open the analysis*, and the hand review of that decision, find it.
+Tutor mode reads the learner's view only (C2); its check with the analysis is the position's one evaluation, the
+move about to be made its focus, run by the coach panel, so its result is kept where *Open the analysis*, and the
+hand review of that decision, find it. The belief section beside the coach is :class:`~.belief_panel.BeliefRoom`.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import threading
 from collections.abc import Callable, Sequence
@@ -29,7 +30,6 @@ from cut_tutor.review.hand import DEAL_ROLLOUTS, ROLLOUTS, position_analysis
 from cut_tutor.review.kinds import hand_kinds
 from cut_tutor.review.tutor import judge
 from cut_tutor.review.words import (
-    BELIEF_TITLE,
     DRILLS_TITLE,
     HINT,
     PLAY_ANYWAY,
@@ -48,9 +48,9 @@ from cut_tutor.review.words import (
     tutor_question,
 )
 
-from .belief_panel import BeliefPanel
 from .coach_panel import CoachPanel
 from .drills_panel import DrillsPanel, ProgressPanel
+from .jobs import Job, Jobs
 from .review_panel import ReviewPanel
 from .shared import YOU, Host
 from .table import COLOURS, IntentError, move_label
@@ -60,8 +60,6 @@ TUTOR_THRESHOLD_DEFAULT = dict(THRESHOLDS)["mistake"]
 #: Tutor mode's check with the analysis when it asks on the coach's word: the coach panel's own short budget, so the
 #: refined question comes while the learner still reads the first (the guide's *Tutor mode*).
 TUTOR_SECONDS = 2.0
-#: Samples behind the belief panel's chances: enough for whole percents, quick enough for every turn.
-BELIEF_SAMPLES = 200
 
 
 class _Cancelled(Exception):
@@ -69,7 +67,7 @@ class _Cancelled(Exception):
 
 
 class ReviewRoom:
-    """The review, drills, tutor and belief sections of the app.
+    """The review, drills and tutor sections of the app.
 
     ``coach`` is the coach panel, whose Monte-Carlo analysis of the learner's position refines tutor mode's question
     (started by the tutor when it asks, kept per position by the panel); ``land`` plays the learner's moves past
@@ -90,7 +88,8 @@ class ReviewRoom:
         # the hand review
         self.reviews: dict[str, HandReview] = {}
         self.panel: ReviewPanel | None = None
-        self._job: tuple[str, threading.Thread, threading.Event] | None = None
+        #: The review runs in the background; a newer hand's review replaces an older one's.
+        self.reviewing = Jobs("cut-review")
         self._stopped: str | None = None
         self.review_progress = w.FloatProgress(value=0.0, min=0.0, max=1.0, description="Review")
         self.review_cancel = controls.button("Cancel", self.cancel_review)
@@ -129,7 +128,8 @@ class ReviewRoom:
         #: The check with the analysis: its budget (``None`` rollouts: the time decides), and its waiting thread.
         self.tutor_seconds: float | None = TUTOR_SECONDS
         self.tutor_rollouts: int | None = None
-        self._check: threading.Thread | None = None
+        self.checks = Jobs("cut-tutor")
+        self._check: Job | None = None  # the check of the question standing, while it runs
         self._tutor_lock = threading.Lock()
         self.tutor_said = w.HTML()
         anyway = controls.button(PLAY_ANYWAY, self.play_anyway, button_style="warning")
@@ -138,14 +138,6 @@ class ReviewRoom:
         )
         self.tutor_box = w.VBox([self.tutor_said, self.tutor_buttons])
         self.tutor_box.add_class("cut-tutor")
-        # the belief panel, for the learner's seat on the learner's turn
-        self.belief_panel: BeliefPanel | None = None
-        self._belief_key: str | None = None
-        self.belief_box = w.VBox()
-        self.belief_section = w.Accordion(children=[self.belief_box], titles=(BELIEF_TITLE,), selected_index=None)
-        self.belief_section.add_class("cut-belief")
-        # the belief samples deals: it is worked out only while its section is open (and when it opens)
-        self.belief_section.observe(lambda _: self.draw_belief(), names="selected_index")
 
     # -- the hand review ------------------------------------------------------------------------------------------
 
@@ -169,27 +161,20 @@ class ReviewRoom:
             self.draw_review()  # mid-hand: the section shows only a review kept from an earlier hand
             return None
         key, record, number = found
-        if key not in self.reviews and key != self._stopped and (self._job is None or self._job[0] != key):
-            if self._job is not None:
-                self._job[2].set()  # an older hand's review gives way
-            stop = threading.Event()
-            hand_of = (self.host.need_game().uid, number)
-            thread = threading.Thread(target=self._run, args=(key, record, hand_of, stop), name="cut-review",
-                                      daemon=True)  # fmt: skip
-            self._job = (key, thread, stop)
+        job = self.reviewing.running()
+        if key not in self.reviews and key != self._stopped and (job is None or job.key != key):
             self.review_progress.value = 0.0
-            thread.start()
+            hand_of = (self.host.need_game().uid, number)  # an older hand's review gives way
+            job = self.reviewing.start(key, functools.partial(self._run, key, record, hand_of), replace=True)
         self.draw_review()
-        job = self._job
-        if wait and job is not None and job[0] == key:
-            job[1].join()
+        if wait and job is not None and job.key == key:
+            self.reviewing.wait(job=job)
             self.draw_review()
         return self.reviews.get(key)
 
     def cancel_review(self) -> None:
         """Stop the running review within a round of its rollouts; nothing is kept for the hand."""
-        if self._job is not None:
-            self._job[2].set()
+        self.reviewing.cancel()
 
     def _run(self, key: str, record: dict[str, Any], hand_of: tuple[str, int], stop: threading.Event) -> None:
         """Review the hand (``hand_of``: its game's id and its number) and keep what it found."""
@@ -217,13 +202,11 @@ class ReviewRoom:
             deck.keep_review(record, hand, hand_kinds(record, hand), *hand_of)
             self.progress(refresh=True)
         finally:
-            if self._job is not None and self._job[0] == key:
-                self._job = None
             self.draw_review()
 
     def draw_review(self) -> None:
         """The review section: its progress while it runs, the panel of the last hand reviewed."""
-        running = self._job is not None
+        running = self.reviewing.running() is not None
         self.review_progress.layout.display = self.review_cancel.layout.display = "" if running else "none"
         found = self._finished()
         game = self.host.game
@@ -312,14 +295,15 @@ class ReviewRoom:
         asked = (chosen, len(game.state.moves))
         self.caution, self._pending = caution, asked
         if caution.source == "coach":  # the evaluation has not priced this move yet: check with it, in the background
-            self._check = threading.Thread(target=self._checked, args=(asked, seen), name="cut-tutor", daemon=True)
-            self._check.start()
+            work = functools.partial(self._checked, asked, seen)
+            self._check = self.checks.start(str(asked[1]), work, replace=True)  # an older question's gives way
         self.host.refresh()
         return True
 
-    def _checked(self, asked: tuple[tuple[Move, ...], int], seen: dict[str, Any]) -> None:
+    def _checked(self, asked: tuple[tuple[Move, ...], int], seen: dict[str, Any], _stop: threading.Event) -> None:
         """Run the evaluation of the learner's view with the move in focus (the coach panel runs it) and, if the
-        question still stands when it is done, put its word in the coach's place."""
+        question still stands when it is done, put its word in the coach's place. It stops when the question no
+        longer stands (its own flag is not needed: the analysis it waits for is cancelled then)."""
         found = None
 
         def void() -> bool:
@@ -353,7 +337,7 @@ class ReviewRoom:
         """Wait for the tutor's check with the analysis (the twin of letting it finish); the question then."""
         check = self._check
         if check is not None:
-            check.join()
+            self.checks.wait(job=check)
         self.draw_tutor()
         return self.caution
 
@@ -416,39 +400,11 @@ class ReviewRoom:
             said = tutor_measured(label, caution.loss, low, high)
         else:
             said = tutor_cleared(label, caution.loss, low, high, self.threshold)
-        checking = f"<br><i>{escape(TUTOR_CHECKING)}</i>" if self._check is not None else ""
+        check = self._check  # a check that ended but was known only after its end no longer counts
+        checking = f"<br><i>{escape(TUTOR_CHECKING)}</i>" if check is not None and check.thread.is_alive() else ""
         hint = f"<br><i>{escape(self.hint)}</i>" if self.hint else ""
         self.tutor_said.value = f"<b>{escape(said)}</b>{checking}{hint}"
         self.tutor_box.layout.display = ""
-
-    # -- the belief panel -----------------------------------------------------------------------------------------
-
-    def open_belief(self, on: bool = True) -> None:
-        """Open (or close) the *What you know* section; opening it works out the belief of your turn."""
-        self.belief_section.selected_index = 0 if on else None
-
-    def draw_belief(self) -> None:
-        """The belief of the learner's seat, updated on the learner's turn only (kept as it was otherwise) and only
-        while its section is open."""
-        game = self.host.game
-        if game is None:
-            self.belief_section.layout.display = "none"
-            return
-        self.belief_section.layout.display = ""
-        state = game.state
-        if state.over or state.turn != YOU or self.belief_section.selected_index is None:
-            return
-        seen = view(state, YOU)
-        key = json.dumps(seen, sort_keys=True)
-        if key == self._belief_key:
-            return
-        self._belief_key = key
-        if self.belief_panel is None:
-            self.belief_panel = BeliefPanel(seen, names=game.names, samples=BELIEF_SAMPLES)
-            self.belief_box.children = [self.belief_panel.widget]
-        else:
-            self.belief_panel.names = game.names
-            self.belief_panel.update(seen)
 
     # -- drawing --------------------------------------------------------------------------------------------------
 
@@ -463,4 +419,3 @@ class ReviewRoom:
         self.drills_panel()
         self.progress()
         self.draw_tutor()
-        self.draw_belief()

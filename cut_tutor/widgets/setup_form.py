@@ -22,7 +22,7 @@ from cut_tutor.engine.rules import CLEAR4_MAX_PLAYERS, PRESETS, SETTINGS, Settin
 from cut_tutor.engine.words import SEAT_NAMES
 
 from ..guide_links import RULES_FIELDS
-from .shared import PACING, YOU, Host, SeatSetup, Setup, help_html, seat_ai
+from .shared import PACING, YOU, Host, SeatSetup, Setup, help_html
 from .table import COLOURS, IntentError
 
 #: The rule settings the form offers, in its order.
@@ -235,9 +235,7 @@ class SetupForm:
 
     def _reseat(self, seat: int) -> None:
         """A game in play takes a seat's new Level or Style at once."""
-        game = self.host.game
-        if game is not None:
-            self.host.ai[seat] = seat_ai(self.setup, seat, game)
+        self.host.reseat(seat)
         self.host.refresh()
 
     def set_rule(self, name: str, value: Any) -> None:

@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Concatenate, Generic, ParamSpec, Protocol, TypeVar, overload
 
 import ipywidgets as w
 import platformdirs
@@ -27,6 +27,9 @@ from cut_tutor.storage.saves import Saves
 
 from ..guide_links import RULES_FIELDS, guide_url
 from .table import COLOURS, TableWidget, unexpected
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 #: The human's seat: you take the first seat, the others are AI opponents.
 YOU = 0
@@ -136,10 +139,7 @@ class Host(Protocol):
     table: TableWidget
     controls: Controls
 
-    @property
-    def last(self) -> str: ...
     def need_game(self) -> Game: ...
-    def note(self, text: str) -> None: ...
     def refresh(self) -> None: ...
     def refresh_setup(self, rebuild: bool = False) -> None: ...
     def advice(self) -> Advice | None: ...
@@ -153,6 +153,33 @@ class Host(Protocol):
     def reset_setup(self) -> None: ...
     def ask_reset(self) -> bool: ...
     def set_automate(self, on: bool) -> None: ...
+    def reseat(self, seat: int) -> None: ...
+
+
+class HandOff(Generic[P, R]):
+    """A twin of the app that is one room's own: ``undo = HandOff("loop", PlayLoop.undo)`` makes ``app.undo(…)``
+    call ``app.loop.undo(…)``, with the room's signature and docstring, so the app lists its twins in one table
+    rather than writing each hand-off by hand. The room is looked up at each call, so a twin may be taken (as a
+    control's action) before its room is built."""
+
+    def __init__(self, room: str, method: Callable[Concatenate[Any, P], R]) -> None:
+        self.room, self.name = room, method.__name__
+        self.__doc__ = method.__doc__
+
+    @overload
+    def __get__(self, app: None, owner: type) -> HandOff[P, R]: ...
+    @overload
+    def __get__(self, app: object, owner: type | None = None) -> Callable[P, R]: ...
+    def __get__(self, app: object, owner: type | None = None) -> HandOff[P, R] | Callable[P, R]:
+        if app is None:
+            return self
+
+        def twin(*args: P.args, **kwargs: P.kwargs) -> R:
+            method: Callable[P, R] = getattr(getattr(app, self.room), self.name)
+            return method(*args, **kwargs)
+
+        twin.__name__, twin.__doc__ = self.name, self.__doc__
+        return twin
 
 
 class Controls:
