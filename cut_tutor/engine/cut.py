@@ -1,4 +1,5 @@
-"""CUT (R5–R20): its deal layout, legal moves, why a move is illegal, and applying a move.
+"""CUT (R5–R20): its deal layout, legal moves and applying a move; its limits on a play
+(:mod:`~cut_tutor.engine.cut_limits`) and its reasons for a refusal (:mod:`~cut_tutor.engine.cut_reasons`).
 
 A :class:`~cut_tutor.engine.state.State` whose rules say ``game="CUT"`` sends its rule-bound calls here; this
 module writes CUT's rules with the shared mechanics of :class:`~cut_tutor.engine.core.Core`.
@@ -16,13 +17,16 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from .cards import JOKER, NRANKS, RANK_MASK, STACKS, UP, card_name
+from .cards import JOKER, NRANKS, RANK_MASK, STACKS, UP
 from .core import PHASE_ADD, PHASE_GAMBLE, PHASE_PLAY, Core, face_up_tops, subsets
+from .cut_limits import NO_CAP, blind_allowed, play_cap, stacks_free
+from .cut_limits import run as run
+from .cut_limits import top_value as top_value
+from .cut_reasons import why_illegal as why_illegal
 from .moves import ADD, CLEAR, DONE, FLIP, GAMBLE, PLAY, TAKE, TURNUP, Move
 from .outcome import BUST, LANDED, NATURAL, OUT, PASS, Outcome
 from .outcome import CLEAR as CLEARED
 from .rules import CUT, Rules, auto_decks
-from .words import card_word, count, pile_number
 
 NAME = CUT
 #: The phases of a CUT turn (R13, R17).
@@ -35,8 +39,6 @@ WINNER_DEALS = True
 OFF_PILE: dict[int, str] = {}
 #: An Outcome from the full tuple of its fields, without NamedTuple's argument handling: for the bust, a third of moves.
 _outcome = tuple.__new__
-#: A count above any real cap, used when 4+ Card Clears lifts the USA cap (R10).
-_NO_CAP = 99
 
 #: Interned moves: the common ones are built once, not on every call of :func:`generate`.
 #: Enough copies of a rank for the largest deck count (12 decks of four).
@@ -74,21 +76,6 @@ def rules_for(players: int, decks: int, dealt: int) -> Rules:
     return Rules(players=players, decks=None if auto else decks, cards_dealt=dealt)
 
 
-def top_value(pile: Sequence[int]) -> int:
-    """The rank to play equal or lower to: the top card; 0 for an empty pile (anything goes)."""
-    return pile[-1] if pile else 0
-
-
-def run(pile: Sequence[int]) -> int:
-    """How many cards of the top rank lie together on top of the pile (R10)."""
-    if not pile:
-        return 0
-    top, k = pile[-1], len(pile) - 1
-    while k > 0 and pile[k - 1] == top:
-        k -= 1
-    return len(pile) - k
-
-
 def offered(state: Core) -> list[int]:
     """The stacks a position's and a view's ``exposed`` field lists: Risk cards exposed this turn (R17)."""
     return state.exposed
@@ -96,31 +83,6 @@ def offered(state: Core) -> list[int]:
 
 def add_to_view(state: Core, view: dict[str, Any]) -> None:
     """CUT's pile cards count as their own rank: a view needs nothing more."""
-
-
-def _blind_allowed(state: Core, seat: int) -> list[int]:
-    """Stacks whose face-down top may be played blind now, given the hand is empty or R16 is on (R7, R16)."""
-    face_down = state.rules.piles_face_down
-    stacks = state.stacks[seat]
-    down = [k for k, stack in enumerate(stacks) if stack and not stack[-1] & UP]
-    if not down or face_down:
-        return down
-    if any(stack and stack[-1] & UP for stack in stacks):
-        return []
-    return down
-
-
-def _stacks_free(state: Core, seat: int) -> bool:
-    """May face-up stack tops join any play, not only one that empties the hand (R7, R16)?"""
-    return state.rules.piles_face_down or state.hand_count[seat] == 0
-
-
-def _cap(state: Core, rank: int) -> int:
-    """The most cards of ``rank`` one play may lay here: USA stops at four on the pile (R10)."""
-    if state.rules.four_plus_clears:
-        return _NO_CAP
-    pile = state.pile
-    return 4 - run(pile) if pile and pile[-1] == rank else 4
 
 
 # -- legal moves ------------------------------------------------------------------------------------------
@@ -133,9 +95,9 @@ def generate(state: Core) -> list[Move]:
         if state.phase == PHASE_ADD:
             return [Move(ADD), *_additions(state, seat)]
         return [*(_GAMBLE[k] for k in _gamble_offer(state)), _DONE]
-    free = _stacks_free(state, seat)
+    free = stacks_free(state, seat)
     moves = _plays(state, seat, free)
-    blind = _blind_allowed(state, seat) if free else None  # hand first (R7): no blind play while cards are in hand
+    blind = blind_allowed(state, seat) if free else None  # hand first (R7): no blind play while cards are in hand
     if blind:
         moves.extend([_FLIP[k] for k in blind])
         if state.rules.pile_card_flip:
@@ -177,7 +139,7 @@ def _hand_plays(state: Core, seat: int) -> list[Move]:
     top = pile[-1] if pile else 0
     moves = [m for rank in rules.ranks_below[top] if hand[rank] for m in table[rank][hand[rank]]]
     if top and hand[top]:
-        top_cap = _NO_CAP if no_cap else 4 - run(pile)
+        top_cap = NO_CAP if no_cap else 4 - run(pile)
         moves.extend(_PLAYS[top][1 : min(hand[top], top_cap) + 1])
     return moves
 
@@ -187,13 +149,13 @@ def _joined_plays(state: Core, seat: int, join: dict[int, list[int]], free: bool
     hand, pile, rules = state.hands[seat], state.pile, state.rules
     no_cap = rules.four_plus_clears
     top = pile[-1] if pile else 0
-    top_cap = _NO_CAP if no_cap else (4 - run(pile) if pile else 4)
+    top_cap = NO_CAP if no_cap else (4 - run(pile) if pile else 4)
     moves: list[Move] = []
     for rank in rules.number_ranks:
         if top and rank > top:
             break
         held = hand[rank]
-        cap = top_cap if rank == top else (_NO_CAP if no_cap else 4)
+        cap = top_cap if rank == top else (NO_CAP if no_cap else 4)
         moves.extend(_PLAYS[rank][1 : min(held, cap) + 1])
         mine = join.get(rank)
         if mine:
@@ -238,14 +200,14 @@ def _deliberate_takes(state: Core, seat: int, free: bool) -> list[Move]:
 def _additions(state: Core, seat: int) -> Iterator[Move]:
     """R13: after a blind card lands, the ways to add 1, 2 … cards of its rank (``add 0`` aside)."""
     rank = state.pile[-1]
-    cap = _cap(state, rank)
+    cap = play_cap(state, rank)
     held = state.hands[seat][rank]
     for n in range(1, min(held, cap) + 1):
         yield Move(ADD, rank, n)
     mine = face_up_tops(state.stacks[seat]).get(rank)
     if not mine:
         return
-    if _stacks_free(state, seat):
+    if stacks_free(state, seat):
         counts = range(held + 1)
     elif held == state.hand_count[seat]:
         counts = range(held, held + 1)
@@ -261,137 +223,6 @@ def _gamble_offer(state: Core) -> list[int]:
     """R17: exposed Risk cards of this turn still face-down on top of their stacks."""
     stacks = state.stacks[state.turn]
     return [k for k in state.exposed if stacks[k] and not stacks[k][-1] & UP]
-
-
-# -- why a move is illegal ------------------------------------------------------------------------------------
-
-
-def why_illegal(state: Core, move: Move) -> str:
-    """A plain-English reason, citing the rule, for a move :func:`generate` does not list."""
-    seat = state.turn
-    kind = move.kind
-    top = state.top
-    if state.phase == PHASE_ADD:
-        if kind != ADD:
-            return (
-                f"your blind {card_name(top)} has landed: first choose which matching cards to add"
-                " ('add 0' adds none) (R13)"
-            )
-        if move.size and move.rank != top:
-            return f"only cards of your landed blind card's rank ({card_name(top)}) can be added (R13)"
-        return _why_cards(state, seat, move) or _why_cap(state, move) or "that addition is not allowed here (R13)"
-    if state.phase == PHASE_GAMBLE:
-        if kind == GAMBLE:
-            return f"{pile_number(move.stacks[0])} has no exposed Risk card to gamble this turn (R17)"
-        return "choose a Risk card to gamble or 'done' (R17)"
-    if kind in (ADD, GAMBLE, DONE):
-        return {
-            ADD: "cards are added only after a blind card lands (R13)",
-            GAMBLE: "a gamble follows only a play that spent a Board card, with Risk Play on (R17)",
-            DONE: "'done' only ends a run of Risk gambles (R17)",
-        }[kind]
-    if kind == TAKE:
-        return _why_take(state, seat, move)
-    if kind in (FLIP, TURNUP):
-        return _why_blind(state, seat, move)
-    return _why_cards(state, seat, move) or _why_play(state, move)
-
-
-def _why_take(state: Core, seat: int, move: Move) -> str:
-    if not state.pile:
-        return "there is nothing to take from an empty pile (R11)"
-    if not move.rank:
-        return "you have a legal play, so to take the pile you must show a card above the top (R11)"
-    if state.rules.is_clear[move.rank]:
-        return "a clear card is never higher: it cannot be shown to take the pile (R11)"
-    if move.rank <= state.top:
-        return f"the card shown to take must be above the top ({card_name(state.top)}) (R11)"
-    return _why_cards(state, seat, move) or "you can only show a card you may play from (R7, R11)"
-
-
-def _why_blind(state: Core, seat: int, move: Move) -> str:
-    k = move.stacks[0]
-    if k >= STACKS or not state.stacks[seat][k]:
-        return f"{pile_number(k)} is empty"
-    if state.stacks[seat][k][-1] & UP:
-        return f"{pile_number(k)}'s top card is face-up: play it as a card (R7)"
-    if move.kind == TURNUP and not state.rules.pile_card_flip:
-        return "turning a card up needs the Pile Card Flip rule (R18)"
-    if state.hand_count[seat]:
-        return "a face-down card is played blind only once your hand is empty (R7)"
-    return "a face-down card is played blind only when no face-up stack card remains (R7)"
-
-
-def _why_cards(state: Core, seat: int, move: Move) -> str | None:
-    """Reasons about the cards themselves: held, on which stacks, and how many."""
-    return _why_stacks(state, seat, move) or _why_held(state, seat, move) or _why_count(state, seat, move)
-
-
-def _why_stacks(state: Core, seat: int, move: Move) -> str | None:
-    """The stacks a move names: there, not empty, their top face-up and of the rank played (R7, R12)."""
-    if any(k >= STACKS for k in move.stacks):
-        return f"there are only {STACKS} stacks"
-    for k in move.stacks:
-        stack = state.stacks[seat][k]
-        if not stack:
-            return f"{pile_number(k)} is empty"
-        if not stack[-1] & UP:
-            return f"{pile_number(k)}'s top card is face-down: it is played blind with 'flip {k + 1}' (R7, R12)"
-        want = move.rank if move.kind != CLEAR else -1
-        got = stack[-1] & RANK_MASK
-        if want >= 0 and got != want:
-            return f"{pile_number(k)}'s top card is {card_name(got)}, not {card_name(want)}"
-        if want < 0 and not state.rules.is_clear[got]:
-            return f"{pile_number(k)}'s top card {card_name(got)} is not a clear card"
-    return None
-
-
-def _why_held(state: Core, seat: int, move: Move) -> str | None:
-    """The hand cards a move names: clear cards that clear (R2), and held."""
-    hand, rules = state.hands[seat], state.rules
-    if move.kind == CLEAR:
-        if move.n and move.rank != rules.clear_rank:
-            what = card_name(rules.clear_rank) + "s and Jokers" if rules.clear_rank else "Jokers"
-            return f"{card_name(move.rank)} is not a clear card: only {what} clear (R2)"
-        if hand[move.rank] < move.n or hand[JOKER] < move.jokers:
-            return "you do not hold those clear cards"
-    elif move.n and hand[move.rank] < move.n:
-        return f"you hold {count(hand[move.rank], card_word(move.rank))} in your hand, not {move.n}"
-    return None
-
-
-def _why_count(state: Core, seat: int, move: Move) -> str | None:
-    """How many cards a move plays, and from where: stack cards join only a play that empties the hand (R7)."""
-    if move.stacks and not _stacks_free(state, seat):
-        used = move.n + move.jokers
-        if used != state.hand_count[seat]:
-            return "face-up stack cards join a play only when that play empties your hand (R7)"
-    if move.kind != TAKE and move.n + move.jokers == 0 and not move.stacks:
-        return "a play needs at least one card"
-    if move.n and not move.stacks and state.hand_count[seat] == 0:
-        return "your hand is empty"
-    return None
-
-
-def _why_play(state: Core, move: Move) -> str:
-    if move.kind == CLEAR:
-        return "that clear play is not allowed here (R9)"
-    if state.rules.is_clear[move.rank]:
-        return f"{card_name(move.rank)} is a clear card: play it as 'clear {card_name(move.rank)}' (R9)"
-    if state.pile and move.rank > state.top:
-        return f"{card_name(move.rank)} is above the pile top {card_name(state.top)}: play equal or lower (R8)"
-    return _why_cap(state, move) or "that play is not allowed here (R7, R8)"
-
-
-def _why_cap(state: Core, move: Move) -> str | None:
-    """The USA cap (R10), which also limits additions to a landed blind card (R13)."""
-    cap = _cap(state, move.rank)
-    if move.size > cap:
-        return f"USA rules: at most {count(cap, card_word(move.rank))} may be laid to reach four on the pile (R10)"
-    return None
-
-
-# -- applying moves -------------------------------------------------------------------------------------------
 
 
 def apply(state: Core, move: Move) -> Outcome:
