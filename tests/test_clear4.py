@@ -27,7 +27,9 @@ from cut_tutor.engine import (
     view,
 )
 from cut_tutor.engine.cards import CLEAR_CARD, PUSH, WILD, card_name, counts_of, parse_card
+from cut_tutor.engine.outcome import NATURAL, OUT
 from cut_tutor.engine.rules import CLEAR4
+from cut_tutor.engine.view import sight
 from cut_tutor.storage import load_game, save_game
 
 
@@ -577,6 +579,33 @@ class TestR22SameAPI:
 
 # -- the coach and the AI -----------------------------------------------------------------------------------
 
+#: Lays the coach must call a clear, or not, as the engine plays them (R22): JOKERs with no number below them have
+#: no value and never clear, however many lie together (the first four); where a value is there to take, the four
+#: that clear count the JOKERs that took it. Each: seats, pile, the seat to move, moves first played, the lay, clears.
+JokerLay = tuple[list[dict[str, Any] | str], str, int, list[str], str, bool]
+JOKER_LAYS: list[JokerLay] = [
+    (["J* J* J* J* 5 7", "3 3 3"], "", 0, [], "4×J*", False),
+    ([S("J* J* J* J* 2", ["[2] [3] J*"]), "3"], "", 0, [], "5×J* s1", False),
+    (["J* J* J* J* 5 7", "3"], "J*@1 J*@1", 0, [], "4×J*", False),
+    ([S("J* J* J* J* 2 9", ["[J*]"]), "3"], "", 0, ["flip 1"], "add 4×J*", False),
+    (["J* J* J* J* 5 7", "3 3 3"], "", 0, [], "1×7+3×J*", True),
+    (["J* J* J* 5 7", "3"], "J*@1 J*@1", 0, [], "1×7+3×J*", True),
+    (["J* 9", "3"], "6@1 6@1 6@1", 0, [], "1×J*", True),
+    ([S("4 4 J*", ["[4]", "[2] [3] 4"]), "5"], "8@1", 0, ["flip 1"], "add 2×4+J*", True),
+    (["J* J* J* 2", "4 4 4 4 9 10"], "J*@0 J*@0 J*@0", 1, [], "4×4", True),
+    (["J* J* J* 2", "4 4 4 4 9 10"], "J*@0 J*@0 J*@0", 1, [], "3×4", False),
+]
+
+
+def joker_lay(case: JokerLay) -> State:
+    """The position of a :data:`JOKER_LAYS` case, its first moves played: the lay is the seat's to make."""
+    seats, on_pile, turn, first, lay, _ = case
+    state = pos(seats, pile=on_pile, turn=turn)
+    for text in first:
+        state.play(text)
+    assert lay in legal(state)
+    return state
+
 
 class TestR22Coach:
     """The move-value engine advises and plays Clear 4 (C1): whom to push to is a scored decision."""
@@ -600,6 +629,49 @@ class TestR22Coach:
         state = State.deal(Rules.from_preset(CLEAR4, players=3), seed=5)
         advice = advise(view(state, state.turn), coach="Marty", level="Average")
         assert sorted(str(c.move) for c in advice.candidates) == sorted(legal(state))
+
+    @pytest.mark.parametrize("case", JOKER_LAYS, ids=[f"{c[4]} on '{c[1]}'" for c in JOKER_LAYS])
+    def test_the_coach_expects_a_clear_where_the_engine_makes_one(self, case: JokerLay) -> None:
+        """R22: four JOKERs opening the pile are no clear to the coach either; a lay that makes four of a value is."""
+        from cut_tutor.coach import Knowledge, level_of, style_of
+        from cut_tutor.coach.values import evaluate_knowledge
+
+        state, clears = joker_lay(case), case[-1]
+        known = Knowledge.from_view(view(state, state.turn))
+        scored = evaluate_knowledge(known, style_of("Balanced"), level_of("Expert"))
+        cand = next(c for c in scored if str(c.move) == case[4])
+        outcome = state.copy().apply(cand.move)
+        assert (cand.clears, outcome.kind == NATURAL, cand.goes_out) == (clears, clears, False)
+
+    def test_the_coachs_clears_are_the_engines_in_random_play(self) -> None:
+        """R22: over positions met in random play, every lay the coach scores as a clear (go again) is one the engine
+        clears when it is applied, and every other lay is not; a lay that goes out is scored as going out (R14)."""
+        from cut_tutor.coach import Knowledge, level_of, style_of
+        from cut_tutor.coach.values import evaluate_knowledge
+
+        rng, met, clears, others = random.Random(22), 0, 0, 0
+        style, level = style_of("Balanced"), level_of("Expert")
+        while met < 3000:
+            state = State.deal(Rules.from_preset(CLEAR4, players=rng.randint(2, 6)), rng.getrandbits(32))
+            while not state.over and met < 3000:
+                met += 1
+                known = Knowledge.from_sight(sight(state, state.turn))
+                for cand in evaluate_knowledge(known, style, level):
+                    if cand.move.kind not in ("play", "add"):
+                        continue
+                    after = state.copy()
+                    outcome = after.apply(cand.move)
+                    if outcome.kind == NATURAL:
+                        assert not after.pile and after.turn == state.turn  # the pile cleared, the seat goes again
+                    if cand.goes_out:
+                        assert outcome.kind == OUT, (str(cand.move), state.to_position())
+                        continue
+                    assert cand.clears == (outcome.kind == NATURAL), (str(cand.move), state.to_position())
+                    clears += cand.clears
+                    others += not cand.clears
+                moves = state.legal_moves()
+                state.apply(moves[rng.randrange(len(moves))])
+        assert clears > 500 and others > 5000
 
     def test_ai_beats_random_play(self) -> None:
         from cut_tutor.sim import simulate

@@ -582,8 +582,8 @@ def fact_problems(c: Candidate, known: Knowledge, coach: str) -> list[str]:
         found.append("holds another hand than the move leaves")
     if CLEARS in facts:
         value = facts[CLEARS].cards[0]
-        if (known.run if value and value == known.top else 0) + move.size < 4:
-            found.append("completes four with fewer than four")
+        if not value or (known.run if value == known.top else 0) + move.size < 4:  # R22: a valueless JOKER never clears
+            found.append("completes four with fewer than four, or of no value")
     return found
 
 

@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from itertools import product
 
 import pytest
+from test_clear4 import JOKER_LAYS, JokerLay, joker_lay
 from test_native_engine import random_rules
 
 from cut_tutor.analysis import native
@@ -95,6 +96,19 @@ def test_knowledge_values_and_choices_match_the_python_seat(seed: int, count: in
         assert rng.getstate() == ai.rng.getstate()
         chosen += len(know.legal) > 1
     assert chosen > count // 2
+
+
+@needs_native
+@pytest.mark.parametrize("case", JOKER_LAYS, ids=[f"{c[4]} on '{c[1]}'" for c in JOKER_LAYS])
+def test_jokers_clear_on_the_core_as_in_the_engine(case: JokerLay) -> None:
+    """R22: the lays random play seldom meets, four JOKERs with no value to take among them, score on the core as
+    the Python seat scores them, for every Level and Style (C1, C3–C6)."""
+    assert NATIVE is not None
+    state = joker_lay(case)
+    know = Knowledge.from_sight(sight(state, state.turn))
+    for level, style in POLICIES:
+        reference = [(P.code_of(c.move), c.total) for c in evaluate_knowledge(know, style, level)]
+        assert NATIVE.evaluate(native._policy(level, style, state.rules), P.pack(state)) == reference, level.name
 
 
 @needs_native

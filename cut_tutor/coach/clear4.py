@@ -22,7 +22,7 @@ from ..engine.moves import ADD, CLEAR, FLIP, PLAY, TAKE, Move
 from ..engine.moves import PUSH as PUSH_MOVE
 from ..engine.rules import Rules
 from ..engine.words import count, who
-from .knowledge import Knowledge
+from .knowledge import Knowledge, completes_clear
 from .reasons import Case, GameWords
 from .scoring import (
     BUST,
@@ -117,9 +117,6 @@ def _score_lay(known: Knowledge, nums: Numbers, move: Move, style: Style, level:
     value = known.top if move.rank == WILD else move.rank
     count = move.size
     left = known.cards_left - count
-    run = (known.run if value and value == known.top else 0) + count
-    if move.kind == ADD and count == 0:
-        run = known.run
     cards = [move.rank] * move.n + [WILD] * move.jokers
     cards += [known.stacks[k][-1] or WILD for k in move.stacks]
     parts["shed"] = sum(map(nums.shed.__getitem__, cards)) + (style.group - 1.0) * count * PER_CARD
@@ -132,7 +129,7 @@ def _score_lay(known: Knowledge, nums: Numbers, move: Move, style: Style, level:
         cand.note(OUT)
         parts["go out"] = 100.0
         return
-    if run >= 4 and count:
+    if completes_clear(move, known):  # R22: JOKERs with no number below them never clear
         cand.note(CLEARS, cards=(value,))
         again(nums, hand, cand)
         parts["control"] = go_again(level, cand)

@@ -361,14 +361,22 @@ double asset(const Knowledge& k, const Policy& p, int card, int count) {
 
 bool hinders(const Knowledge& k, const Policy& p) { return k.next_left <= p.near_out; }  // clear4.hinder_at
 
+// knowledge.completes_clear: does the lay leave four or more of one value on top of the pile, as the engine's
+// clear4.run counts them (R22)? Its cards take the play's number, or the pile's value when they are JOKERs alone;
+// JOKERs with no number below them have no value and never clear, however many lie together.
+bool completes_clear(const Knowledge& k, const Move& move) {
+    const int count = size_of(move);
+    const int value = move.rank() == WILD ? k.top : move.rank();
+    if (!count) return k.run >= 4;
+    return value && (value == k.top ? k.run : 0) + count >= 4;
+}
+
 void score_lay(const Knowledge& k, const Policy& p, Candidate& cand) {
     const Move& move = cand.move;
     double* parts = cand.parts;
     const int value = move.rank() == WILD ? k.top : move.rank();
     const int count = size_of(move);
     const int left = k.cards_left - count;
-    int run = (value && value == k.top ? k.run : 0) + count;
-    if (move.kind() == K_ADD && count == 0) run = k.run;
     // The cards laid, in the reference's order: the hand's, its JOKERs, then each stack's top (face down: a JOKER).
     Sum shed(p.compensated), assets(p.compensated);
     auto laid = [&](int card, int times) {
@@ -391,7 +399,7 @@ void score_lay(const Knowledge& k, const Policy& p, Candidate& cand) {
         parts[GO_OUT] = 100.0;
         return;
     }
-    if (run >= 4 && count) {
+    if (completes_clear(k, move)) {
         cand.clears = true;
         cand.again = again(p.nums, hand);
         parts[CONTROL] = go_again(p.level, cand);
