@@ -349,3 +349,38 @@ def test_simulations_of_ai_seats_are_the_same_on_the_core(monkeypatch: pytest.Mo
     monkeypatch.setattr(native, "NATIVE", None)
     for (seats, rules), frame in zip(tables, compiled, strict=True):
         assert simulate(seats, rules, hands=3, seed=4).equals(frame)
+
+
+@needs_native
+def test_deal_luck_rollouts_are_the_same_on_the_core(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The review's fresh deals (its yardstick of the deal's luck) give each seat the same points whether the core
+    plays them or the Python path does, in CUT under random rules and in Clear 4 (R14, R19, R20, R22)."""
+    from cut_tutor.review.hand import deal_points
+
+    rng = random.Random(11)
+    tables = [(random_rules(rng), "Expert:Balanced"), (random_rules(rng), "Average:Gambler"),
+              (Rules.from_preset("Clear 4", players=3), "Experienced:Rock")]  # fmt: skip
+    runs = [(rules.to_dict(), seat % rules.players, spec) for seat, (rules, spec) in enumerate(tables)]
+    compiled = [deal_points(rules, 1, seat, spec, 5, range(6)) for rules, seat, spec in runs]
+    monkeypatch.setattr(native, "NATIVE", None)
+    assert [deal_points(rules, 1, seat, spec, 5, range(6)) for rules, seat, spec in runs] == compiled
+
+
+@needs_native
+def test_a_review_is_the_same_on_the_core(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hand's review, every decision's figures, grade and luck and the summary, is the same whether the core
+    plays its rollouts and its fresh deals or the Python path does (the guide's *Hand review*)."""
+    from cut_tutor.analysis.evaluations import forget
+    from cut_tutor.engine import record_of
+    from cut_tutor.review import review
+
+    state, seats = State.deal(Rules(players=3), seed=8), [AIPlayer("Average", "Balanced", k) for k in range(3)]
+    while not state.over:
+        state.apply(seats[state.turn].choose(Knowledge.from_sight(sight(state, state.turn))))
+    record = record_of(state)
+    forget()  # evaluations made afresh on each path, not read from the other's
+    compiled = review(record, 1, seed=3, rollouts=16, deal_rollouts=8).rows()
+    forget()
+    monkeypatch.setattr(native, "NATIVE", None)
+    assert review(record, 1, seed=3, rollouts=16, deal_rollouts=8).rows() == compiled
+    forget()

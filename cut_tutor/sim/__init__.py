@@ -19,7 +19,6 @@ from ..analysis.stats import mean_interval, paired
 from ..coach import AIPlayer, Knowledge
 from ..engine import RandomPlayer, Rules, State
 from ..engine.moves import Move
-from ..engine.packed import pack, unpack
 from ..engine.view import sight
 
 if TYPE_CHECKING:
@@ -99,10 +98,8 @@ def play_one(seats: Sequence[str], rules: Rules, seed: int, hand: int, rotation:
     state = State.deal(rules, hand_seed(seed, hand), dealer=hand % n)
     at = {(i + rotation) % n: i for i in range(n)}
     policies = _compiled([seats[at[s]] for s in range(n)], rules)
-    if policies is not None and native.NATIVE is not None:  # every seat an AI seat the core plays: one call
-        seeds = [seat_seed(seed, hand, rotation, s) for s in range(n)]
-        finished, decisions = native.NATIVE.play(policies, pack(state), seeds)
-        state = unpack(rules, finished)
+    if policies is not None:  # every seat an AI seat the core plays: one call
+        state, decisions = native.play(policies, state, [seat_seed(seed, hand, rotation, s) for s in range(n)])
     else:
         choosers = [_chooser(seats[at[s]], seat_seed(seed, hand, rotation, s)) for s in range(n)]
         decisions = [0] * n
