@@ -276,6 +276,7 @@ def test_bad_input_raises_and_never_crashes() -> None:
         ([], seeds[0], "no policies"),
         ([policy], seeds[0], "seats"),
         ([policy] * state.players, [1], "seats"),
+        ([None] * state.players, seeds[0], "no AI seat"),
     ]:
         with pytest.raises(ValueError, match=words):
             NATIVE.play(policies, good, seed_list)
@@ -334,17 +335,25 @@ def test_the_core_rounds_as_python_does() -> None:
 
 @needs_native
 def test_simulations_of_ai_seats_are_the_same_on_the_core(monkeypatch: pytest.MonkeyPatch) -> None:
-    """sim.simulate plays hands of Level:Style seats on the core, each seat its own policy and seed: the same table
-    as the Python path, busts, clears, blind plays, turns and decisions included (R14, R15, R19, R20, R22); a table
-    with a Random seat stays on the Python path."""
+    """sim.simulate plays hands of Level:Style seats and Random ones on the core, each seat its own policy and seed:
+    the same table as the Python path, busts, clears, blind plays, turns and decisions included (R14, R15, R19, R20,
+    R22); a table with a Greedy seat, or of Random seats alone, stays on the Python path."""
+    from cut_tutor import sim
     from cut_tutor.sim import simulate
 
     tables = [
         (["Expert:Rock", "Average:Gambler", "Experienced:Balanced"], Rules(players=3, bust_penalty=25)),
         (["Expert:Balanced", "Expert:Gambler"], Rules(players=2, risk_play=True, pile_card_flip=True)),
         (["Expert:Rock", "Random"], Rules(players=2)),
-        (["Expert:Gambler", "Average:Rock", "Experienced:Balanced"], Rules.from_preset("Clear 4", players=3)),
+        (["Random", "Expert:Balanced", "Random", "Average:Balanced"], Rules(risk_play=True)),
+        (["Expert:Gambler", "Random", "Experienced:Balanced"], Rules.from_preset("Clear 4", players=3)),
+        (["Random", "Greedy"], Rules(players=2)),
+        (["Random", "Random"], Rules(players=2)),
     ]
+    on_core = [sim._compiled(seats, rules) is not None for seats, rules in tables]
+    assert on_core == [True] * 5 + [False] * 2
+    two = Rules(players=2)
+    assert sim._compiled(["Random", "Expert:Rock"], two) == [None, native.policy("Expert:Rock", two)]
     compiled = [simulate(seats, rules, hands=3, seed=4) for seats, rules in tables]
     monkeypatch.setattr(native, "NATIVE", None)
     for (seats, rules), frame in zip(tables, compiled, strict=True):

@@ -62,9 +62,10 @@ def _policy(level: Level, style: Style, rules: Rules) -> _Policy:
     return NATIVE.Policy(pack_rules(rules), dataclasses.asdict(level), dataclasses.asdict(style), constants, tables)
 
 
-def play(policies: Sequence[_Policy], state: State, seeds: Sequence[int]) -> tuple[State, list[int]]:
-    """``state`` played to the end of the hand on the core, seat ``s`` by ``policies[s]`` seeded ``seeds[s]`` (as
-    an :class:`~cut_tutor.coach.AIPlayer` of that policy and seed would play it): the finished state, without its
+def play(policies: Sequence[_Policy | None], state: State, seeds: Sequence[int]) -> tuple[State, list[int]]:
+    """``state`` played to the end of the hand on the core, seat ``s`` seeded ``seeds[s]`` as an
+    :class:`~cut_tutor.coach.AIPlayer` of ``policies[s]`` would play it, or where that is None as a
+    :class:`~cut_tutor.engine.RandomPlayer` with ``random.Random(seeds[s])`` would: the finished state, without its
     list of moves, and each seat's decisions."""
     assert NATIVE is not None, "the compiled core is not loaded"
     finished, decisions = NATIVE.play(list(policies), pack(state), list(seeds))

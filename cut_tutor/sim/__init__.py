@@ -73,13 +73,15 @@ def _chooser(spec: str, seed: int) -> Callable[[State], Move]:
     return lambda state: ai.choose(Knowledge.from_sight(sight(state, state.turn)))
 
 
-def _compiled(specs: Sequence[str], rules: Rules) -> list[_Policy] | None:
-    """The compiled seats of one hand, seat by seat, when the core plays every one of them (``Level:Style`` seats
-    in CUT); else None, for the Python path."""
-    if any(_is_analysis(spec) or spec.strip().lower() in ("random", "greedy") for spec in specs):
+def _compiled(specs: Sequence[str], rules: Rules) -> list[_Policy | None] | None:
+    """The compiled seats of one hand, seat by seat, when the core plays every one of them (``Level:Style`` seats,
+    and ``Random`` ones as None, at least one of the former); else None, for the Python path."""
+    if any(_is_analysis(spec) or spec.strip().lower() == "greedy" for spec in specs):
         return None
-    policies = [native.policy(spec, rules) for spec in specs]
-    return [p for p in policies if p is not None] if None not in policies else None
+    ai = [spec for spec in specs if spec.strip().lower() != "random"]
+    if not ai or any(native.policy(spec, rules) is None for spec in ai):
+        return None
+    return [None if spec.strip().lower() == "random" else native.policy(spec, rules) for spec in specs]
 
 
 def hand_seed(seed: int, hand: int) -> int:
