@@ -4,7 +4,7 @@
 ±2 points. Several seeded 4-seat USA hands (the reviewed seat Average:Balanced, the others Expert:Balanced, as
 ``bench_review.py`` plays them) are reviewed with the default budgets on two worker processes already up, as the
 app's are; per hand its wall time, decisions, rollouts and the graded decisions' loss half-widths. One hand is also
-reviewed in this process on both paths (CPU seconds, the same review required).
+reviewed in this process on both paths, with the default budgets (CPU seconds, the same review required).
 
 ``ladder``: ``report_ladder.py``'s Level ladder (5000 shuffles × 4 rotations = 20,000 hands, one Random seat) on 2
 worker processes, wall seconds; and the same table's first SHUFFLES in this process on both paths (CPU seconds, the
@@ -102,7 +102,7 @@ def bench_review(runs: int, rollouts: int = ROLLOUTS) -> None:
     every = [statistics.median(w) for w in walls.values()]
     print(f"\nslowest hand {max(every):.2f} s, median {statistics.median(every):.2f} s (target ≤ 10 s);"
           f" graded decisions within ±{PRECISION:g}: {within_all} of {graded_all}")  # fmt: skip
-    if CORE is None:
+    if CORE is None or rollouts != ROLLOUTS:  # a larger budget would take minutes on the Python path
         return
     longest = max(range(len(records)), key=lambda k: len(records[k]["moves"]))
     record = records[longest]
