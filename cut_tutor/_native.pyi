@@ -76,7 +76,7 @@ class _Coach:
     def choose(policy: _Policy, position: Sequence[int], rng: Random) -> tuple[int, list[tuple[int, float]]]: ...
     @staticmethod
     def play(
-        policies: Sequence[_Policy], position: Sequence[int], seeds: Sequence[int]
+        policies: Sequence[_Policy | None], position: Sequence[int], seeds: Sequence[int]
     ) -> tuple[list[int], list[int]]: ...
     @staticmethod
     def rollouts(

@@ -290,6 +290,7 @@ def test_bad_input_raises_and_never_crashes() -> None:
         ([], seeds[0], "no policies"),
         ([policy], seeds[0], "seats"),
         ([policy] * state.players, [1], "seats"),
+        ([None] * state.players, seeds[0], "no AI seat"),
     ]:
         with pytest.raises(ValueError, match=words):
             NATIVE.play(policies, good, seed_list)
@@ -348,18 +349,61 @@ def test_the_core_rounds_as_python_does() -> None:
 
 @needs_native
 def test_simulations_of_ai_seats_are_the_same_on_the_core(monkeypatch: pytest.MonkeyPatch) -> None:
-    """sim.simulate plays hands of Level:Style seats on the core, each seat its own policy and seed: the same table
-    as the Python path, busts, clears, blind plays, turns and decisions included (R14, R15, R19, R20, R22); a table
-    with a Random seat stays on the Python path."""
+    """sim.simulate plays hands of Level:Style seats and Random ones on the core, each seat its own policy and seed:
+    the same table as the Python path, busts, clears, blind plays, turns and decisions included (R14, R15, R19, R20,
+    R22); a table with a Greedy seat, or of Random seats alone, stays on the Python path."""
+    from cut_tutor import sim
     from cut_tutor.sim import simulate
 
     tables = [
         (["Expert:Rock", "Average:Gambler", "Experienced:Balanced"], Rules(players=3, bust_penalty=25)),
         (["Expert:Balanced", "Expert:Gambler"], Rules(players=2, risk_play=True, pile_card_flip=True)),
         (["Expert:Rock", "Random"], Rules(players=2)),
-        (["Expert:Gambler", "Average:Rock", "Experienced:Balanced"], Rules.from_preset("Clear 4", players=3)),
+        (["Random", "Expert:Balanced", "Random", "Average:Balanced"], Rules(risk_play=True)),
+        (["Expert:Gambler", "Random", "Experienced:Balanced"], Rules.from_preset("Clear 4", players=3)),
+        (["Random", "Greedy"], Rules(players=2)),
+        (["Random", "Random"], Rules(players=2)),
     ]
+    on_core = [sim._compiled(seats, rules) is not None for seats, rules in tables]
+    assert on_core == [True] * 5 + [False] * 2
+    two = Rules(players=2)
+    assert sim._compiled(["Random", "Expert:Rock"], two) == [None, native.policy("Expert:Rock", two)]
     compiled = [simulate(seats, rules, hands=3, seed=4) for seats, rules in tables]
     monkeypatch.setattr(native, "NATIVE", None)
     for (seats, rules), frame in zip(tables, compiled, strict=True):
         assert simulate(seats, rules, hands=3, seed=4).equals(frame)
+
+
+@needs_native
+def test_deal_luck_rollouts_are_the_same_on_the_core(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The review's fresh deals (its yardstick of the deal's luck) give each seat the same points whether the core
+    plays them or the Python path does, in CUT under random rules and in Clear 4 (R14, R19, R20, R22)."""
+    from cut_tutor.review.hand import deal_points
+
+    rng = random.Random(11)
+    tables = [(random_rules(rng), "Expert:Balanced"), (random_rules(rng), "Average:Gambler"),
+              (Rules.from_preset("Clear 4", players=3), "Experienced:Rock")]  # fmt: skip
+    runs = [(rules.to_dict(), seat % rules.players, spec) for seat, (rules, spec) in enumerate(tables)]
+    compiled = [deal_points(rules, 1, seat, spec, 5, range(6)) for rules, seat, spec in runs]
+    monkeypatch.setattr(native, "NATIVE", None)
+    assert [deal_points(rules, 1, seat, spec, 5, range(6)) for rules, seat, spec in runs] == compiled
+
+
+@needs_native
+def test_a_review_is_the_same_on_the_core(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hand's review, every decision's figures, grade and luck and the summary, is the same whether the core
+    plays its rollouts and its fresh deals or the Python path does (the guide's *Hand review*)."""
+    from cut_tutor.analysis.evaluations import forget
+    from cut_tutor.engine import record_of
+    from cut_tutor.review import review
+
+    state, seats = State.deal(Rules(players=3), seed=8), [AIPlayer("Average", "Balanced", k) for k in range(3)]
+    while not state.over:
+        state.apply(seats[state.turn].choose(Knowledge.from_sight(sight(state, state.turn))))
+    record = record_of(state)
+    forget()  # evaluations made afresh on each path, not read from the other's
+    compiled = review(record, 1, seed=3, rollouts=16, deal_rollouts=8).rows()
+    forget()
+    monkeypatch.setattr(native, "NATIVE", None)
+    assert review(record, 1, seed=3, rollouts=16, deal_rollouts=8).rows() == compiled
+    forget()

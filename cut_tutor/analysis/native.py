@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import sys
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -18,8 +19,9 @@ from ..coach.styles import Level, Style, level_of, style_of
 from ..coach.values import SCORERS
 from ..compiled import NATIVE as _COMPILED
 from ..engine.cards import NCODES
-from ..engine.packed import pack_rules
+from ..engine.packed import pack, pack_rules, unpack
 from ..engine.rules import Rules
+from ..engine.state import State
 
 if TYPE_CHECKING:
     from .._native import _Coach, _Policy
@@ -58,3 +60,13 @@ def _policy(level: Level, style: Style, rules: Rules) -> _Policy:
         "is_clear": list(numbers.is_clear),
     }  # fmt: skip
     return NATIVE.Policy(pack_rules(rules), dataclasses.asdict(level), dataclasses.asdict(style), constants, tables)
+
+
+def play(policies: Sequence[_Policy | None], state: State, seeds: Sequence[int]) -> tuple[State, list[int]]:
+    """``state`` played to the end of the hand on the core, seat ``s`` seeded ``seeds[s]`` as an
+    :class:`~cut_tutor.coach.AIPlayer` of ``policies[s]`` would play it, or where that is None as a
+    :class:`~cut_tutor.engine.RandomPlayer` with ``random.Random(seeds[s])`` would: the finished state, without its
+    list of moves, and each seat's decisions."""
+    assert NATIVE is not None, "the compiled core is not loaded"
+    finished, decisions = NATIVE.play(list(policies), pack(state), list(seeds))
+    return unpack(state.rules, finished), decisions

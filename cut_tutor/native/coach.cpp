@@ -633,8 +633,12 @@ void play_hand(const Rules& r, State& s, const Policy* const* policies, cut_tuto
         legal_moves(r, s, legal);
         if (legal.empty()) throw std::invalid_argument("the seat to move has no legal move, yet the hand goes on");
         const int seat = s.turn;
-        know(r, s, seat, *policies[seat], legal, k);
-        apply(r, s, choose(k, *policies[seat], seats[seat], scored));
+        if (policies[seat] == nullptr) {
+            apply(r, s, legal[static_cast<size_t>(seats[seat].randbelow(legal.size()))]);
+        } else {
+            know(r, s, seat, *policies[seat], legal, k);
+            apply(r, s, choose(k, *policies[seat], seats[seat], scored));
+        }
         if (decisions) ++decisions[seat];
     }
 }

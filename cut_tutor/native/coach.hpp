@@ -100,7 +100,8 @@ void evaluate(const Knowledge& k, const Policy& p, std::vector<Candidate>& out);
 Move choose(const Knowledge& k, const Policy& p, cut_tutor::Random& rng, std::vector<Candidate>& scored);
 
 // Seats playing ``s`` to the end of the hand, each with its own policy and generator (search.play, sim.play_one);
-// ``decisions``, when given, counts each seat's decisions.
+// a null policy is a Random seat (players.py's RandomPlayer: ``moves[randbelow(len(moves))]``). ``decisions``, when
+// given, counts each seat's decisions.
 void play_hand(const Rules& r, State& s, const Policy* const* policies, cut_tutor::Random* seats, int64_t* decisions);
 
 // One rollout's result for the analysed seat: its points for the hand, and whether it went out first.

@@ -4,6 +4,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <tuple>
@@ -301,22 +302,25 @@ std::vector<std::vector<std::pair<int64_t, bool>>> sampled(const PolicyObject& p
     return play(policy, starts, seeds, moves, which);
 }
 
-// A whole hand by seats of their own policies and seeds: the finished position and each seat's decisions.
+// A whole hand by seats of their own policies and seeds (None: a Random seat): the finished position and each
+// seat's decisions.
 std::pair<std::vector<int64_t>, std::vector<int64_t>> play_one(
     const std::vector<std::shared_ptr<PolicyObject>>& policies, const std::vector<int64_t>& packed,
     const std::vector<int64_t>& seeds) {
     if (policies.empty()) throw py::value_error("no policies: one per seat");
-    for (const auto& p : policies)
-        if (!p) throw py::type_error("a policy is None");
-    Position p = read(*policies[0], packed, "the position");
+    const auto first = std::find_if(policies.begin(), policies.end(), [](const auto& q) { return q != nullptr; });
+    if (first == policies.end())
+        throw py::value_error("no AI seat: every policy is None (a Random seat), so none gives the rules");
+    Position p = read(**first, packed, "the position");
     const size_t n = static_cast<size_t>(p.rules.players);
     if (policies.size() != n || seeds.size() != n)
         throw py::value_error(std::to_string(policies.size()) + " policies and " + std::to_string(seeds.size()) +
                               " seeds for " + std::to_string(n) + " seats");
     std::vector<const Policy*> chosen;
     for (const auto& policy : policies) {
-        if (policy->rules != policies[0]->rules) throw py::value_error("the policies are built for different rules");
-        chosen.push_back(&policy->policy);
+        if (policy && policy->rules != (*first)->rules)
+            throw py::value_error("the policies are built for different rules");
+        chosen.push_back(policy ? &policy->policy : nullptr);
     }
     std::vector<cut_tutor::Random> seats;
     for (int64_t seed : seeds) seats.emplace_back(cut_tutor::Random::seed_key(seed));
@@ -358,8 +362,9 @@ void bind_coach(py::module_& m) {
           "AIPlayer.choose on a packed position with a compiled Random: the move's code and the candidates' totals"
           " with noise, as they were chosen from (empty when forced).");
     c.def("play", &play_one, py::arg("policies"), py::arg("position"), py::arg("seeds"),
-          "A packed position played to the end of the hand by one AI seat per seat (its policy and seed): the"
-          " finished packed position and each seat's decisions. Runs without the GIL.");
+          "A packed position played to the end of the hand by one seat per seat, seeded by its seed: an AI seat of its"
+          " policy, or a Random seat where the policy is None; the finished packed position and each seat's"
+          " decisions. Runs without the GIL.");
     c.def("rollouts", &play, py::arg("policy"), py::arg("starts"), py::arg("seeds"), py::arg("moves"), py::arg("seat"),
           "Each move played out from each packed start by AI seats seeded per start: per move, per start, (``seat``'s"
           " points, whether it went out first). Runs without the GIL.");

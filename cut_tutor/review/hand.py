@@ -20,7 +20,7 @@ from dataclasses import asdict, dataclass, field, replace
 from functools import partial
 from typing import Any
 
-from ..analysis import POLICY, Analysis, Evaluation, evaluation
+from ..analysis import POLICY, Analysis, Evaluation, evaluation, native
 from ..analysis.run import Submitter, spread
 from ..analysis.search import play, players
 from ..analysis.stats import mean_interval
@@ -387,11 +387,18 @@ def deal_points(
 ) -> list[int]:
     """``seat``'s points on each numbered fresh deal, every seat played by ``policy``: one task of
     :func:`deal_average`, seeded by the deal's number alone so that any split between workers gives the same
+    points. The compiled core plays the hands when it is built (:mod:`~cut_tutor.analysis.native`), with the same
     points."""
+    dealt = Rules.from_dict(dict(rules))
+    core = native.policy(policy, dealt)
     points = []
     for i in deals:
         rng = random.Random(f"review-deal:{seed}:{i}")
-        state = State.deal(Rules.from_dict(dict(rules)), rng.getrandbits(48), dealer)
-        play(state, players(policy, [rng.getrandbits(32) for _ in range(state.players)]))
+        state = State.deal(dealt, rng.getrandbits(48), dealer)
+        seeds = [rng.getrandbits(32) for _ in range(state.players)]
+        if core is None:
+            play(state, players(policy, seeds))
+        else:
+            state, _ = native.play([core] * state.players, state, seeds)
         points.append(state.scores()[seat])
     return points

@@ -20,7 +20,6 @@ from ..analysis.stats import mean_interval, paired
 from ..coach import AIPlayer, Knowledge
 from ..engine import RandomPlayer, Rules, State
 from ..engine.moves import Move
-from ..engine.packed import pack, unpack
 from ..engine.view import sight
 
 if TYPE_CHECKING:
@@ -69,13 +68,15 @@ def _chooser(spec: str, seed: int) -> Callable[[State], Move]:
     return lambda state: ai.choose(Knowledge.from_sight(sight(state, state.turn)))
 
 
-def _compiled(specs: Sequence[str], rules: Rules) -> list[_Policy] | None:
-    """The compiled seats of one hand, seat by seat, when the core plays every one of them (``Level:Style`` seats
-    in CUT); else None, for the Python path."""
-    if any(_is_analysis(spec) or spec.strip().lower() in ("random", "greedy") for spec in specs):
+def _compiled(specs: Sequence[str], rules: Rules) -> list[_Policy | None] | None:
+    """The compiled seats of one hand, seat by seat, when the core plays every one of them (``Level:Style`` seats,
+    and ``Random`` ones as None, at least one of the former); else None, for the Python path."""
+    if any(_is_analysis(spec) or spec.strip().lower() == "greedy" for spec in specs):
         return None
-    policies = [native.policy(spec, rules) for spec in specs]
-    return [p for p in policies if p is not None] if None not in policies else None
+    ai = [spec for spec in specs if spec.strip().lower() != "random"]
+    if not ai or any(native.policy(spec, rules) is None for spec in ai):
+        return None
+    return [None if spec.strip().lower() == "random" else native.policy(spec, rules) for spec in specs]
 
 
 def hand_seed(seed: int, hand: int) -> int:
@@ -94,10 +95,8 @@ def play_one(seats: Sequence[str], rules: Rules, seed: int, hand: int, rotation:
     state = State.deal(rules, hand_seed(seed, hand), dealer=hand % n)
     at = {(i + rotation) % n: i for i in range(n)}
     policies = _compiled([seats[at[s]] for s in range(n)], rules)
-    if policies is not None and native.NATIVE is not None:  # every seat an AI seat the core plays: one call
-        seeds = [seat_seed(seed, hand, rotation, s) for s in range(n)]
-        finished, decisions = native.NATIVE.play(policies, pack(state), seeds)
-        state = unpack(rules, finished)
+    if policies is not None:  # every seat an AI seat the core plays: one call
+        state, decisions = native.play(policies, state, [seat_seed(seed, hand, rotation, s) for s in range(n)])
     else:
         choosers = [_chooser(seats[at[s]], seat_seed(seed, hand, rotation, s)) for s in range(n)]
         decisions = [0] * n
