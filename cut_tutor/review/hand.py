@@ -35,9 +35,10 @@ from .words import turn_number
 THRESHOLDS: tuple[tuple[str, float], ...] = (("inaccuracy", 5.0), ("mistake", 12.0), ("blunder", 30.0))
 #: The loss, in points, that halves a decision's accuracy (the guide's accuracy formula).
 HALF_ACCURACY = 5.0
-#: Rollouts per reviewed decision at most by default (at least 2 per legal move): a 100-move hand reviewed within
-#: 10 s on 2 cores. The evaluation stops sooner once its verdicts are settled.
-ROLLOUTS = 160
+#: Rollouts per reviewed decision at most by default (at least 2 per legal move): enough for every graded loss to be
+#: known to ±2 points, and a long hand reviewed within 10 s on 2 cores with the compiled core
+#: (``benchmarks/bench_core.py review``). The evaluation stops sooner, mostly far sooner, once its verdicts are settled.
+ROLLOUTS = 4000
 #: The moves that turn a hidden card of the seat's own: their outcome is luck (R12, R17).
 BLIND = (FLIP, TURNUP, GAMBLE)
 #: Rollouts of fresh deals that measure what an average deal is worth to the seat (the deal's luck).
