@@ -321,11 +321,11 @@ for name, description in COACHES.items():
                      others=("K Q Q J 9 9 8 6 5 4 3", "Q J J 9 8 7 6 4 4 3 A"))
     kings
     """),
-    code("compare(view(kings, 0))"),
+    code("compare(view(kings, 0), labels=True)"),
     code("""
     # the claim above, checked: Marty alone plays the J
-    picks = {coach: str(advise(view(kings, 0), coach).move) for coach in COACHES}
-    assert picks == {"Daryl": "2×7", "Madonna": "2×7", "Marty": "1×J"}, picks
+    picks = {coach: advise(view(kings, 0), coach).label for coach in COACHES}
+    assert picks == {"Daryl": "Play 2× 7", "Madonna": "Play 2× 7", "Marty": "Play 1× J"}, picks
     picks
     """),
     md("""
@@ -338,18 +338,18 @@ for name, description in COACHES.items():
     code("""
     for coach in ("Daryl", "Madonna", "Marty"):
         print(coach)
-        display(advise(view(kings, 0), coach).to_frame().head(4))
+        display(advise(view(kings, 0), coach).to_frame(labels=True).head(4))
     """),
     code("""
     # the paragraph above, checked: the 7s against the J, part by part, for each coach (positive: the 7s gain)
-    parts = {coach: advise(view(kings, 0), coach).to_frame().set_index("move") for coach in COACHES}
-    edge = pd.DataFrame({coach: frame.loc["2×7", ["shed", "assets", "line", "total"]]
-                         - frame.loc["1×J", ["shed", "assets", "line", "total"]]
+    parts = {coach: advise(view(kings, 0), coach).to_frame(labels=True).set_index("move") for coach in COACHES}
+    edge = pd.DataFrame({coach: frame.loc["Play 2× 7", ["shed", "assets", "line", "total"]]
+                         - frame.loc["Play 1× J", ["shed", "assets", "line", "total"]]
                          for coach, frame in parts.items()}).T.astype(float).round(2)
     assert (edge["shed"] > 0).all() and (edge["line"] < 0).all() and edge["line"].nunique() == 1, edge
     assert edge.loc["Daryl", "total"] > 0 and edge.loc["Madonna", "total"] > 0 > edge.loc["Marty", "total"], edge
     assert edge["shed"].idxmin() == "Marty", edge
-    assert all("clear JK" not in frame.index[:4] for frame in parts.values()), parts
+    assert all("Play 1× clear" not in frame.index[:4] for frame in parts.values()), parts
     print("The 7s less the J, part by part (positive: the 7s gain)")
     edge
     """),
@@ -360,7 +360,7 @@ for name, description in COACHES.items():
     """),
     code("""
     late = position("Q 9 4 4 A", pile="9@2 9@2", others=("K J 9 9 4 4 2 A", "8 3"))
-    compare(view(late, 0))
+    compare(view(late, 0), labels=True)
     """),
     md("""
     ## Where they agree
@@ -370,7 +370,7 @@ for name, description in COACHES.items():
     """),
     code("""
     lead = position("10 Q Q 6 3", others=("K J 9 8 7 7 5",))
-    compare(view(lead, 0))
+    compare(view(lead, 0), labels=True)
     """),
     md("""
     ## Side by side
@@ -380,7 +380,7 @@ for name, description in COACHES.items():
     own column.
     """),
     code("""
-    totals = pd.DataFrame({coach: advise(view(kings, 0), coach).to_frame().set_index("move")["total"]
+    totals = pd.DataFrame({coach: advise(view(kings, 0), coach).to_frame(labels=True).set_index("move")["total"]
                            for coach in ("Daryl", "Madonna", "Marty")}).sort_values("Madonna", ascending=False)
     assert {coach: totals[coach].idxmax() for coach in totals} == picks  # each column's top is that coach's pick
     totals
@@ -411,10 +411,10 @@ for name, description in COACHES.items():
     code("""
     longer = analyse(view(late, 0), seconds=None, max_rollouts=1200, resume=check, aim="gaps")
     assert longer.stopped == "apart" and longer.settled == len(longer.moves) - 1, longer.status
-    late_picks = {coach: str(advise(view(late, 0), coach).move) for coach in COACHES}
-    gaps = {coach: next(m.gap for m in longer.moves if str(m.move) == move) for coach, move in late_picks.items()}
-    assert str(longer.best.move) == late_picks["Daryl"] == late_picks["Marty"] == "1×9", late_picks
-    assert late_picks["Madonna"] == "2×4", late_picks
+    late_picks = {coach: advise(view(late, 0), coach).label for coach in COACHES}
+    gaps = {coach: next(m.gap for m in longer.moves if m.label == move) for coach, move in late_picks.items()}
+    assert longer.best.label == late_picks["Daryl"] == late_picks["Marty"] == "Play 1× 9", late_picks
+    assert late_picks["Madonna"] == "Play 2× 4", late_picks
     assert gaps["Madonna"] > 5, gaps
     display(longer)
     gaps
@@ -449,7 +449,7 @@ NOTEBOOKS["04_playing_the_line"] = [
     """),
     code("""
     expert = advise(view(line, 0), coach="Madonna", level="Expert")
-    table = expert.to_frame()
+    table = expert.to_frame(labels=True)
     table["this turn"] = [c.turn_value for c in expert.candidates]
     table
     """),
@@ -555,7 +555,7 @@ NOTEBOOKS["05_risk"] = [
         state = position("", pile=pile, stacks=["[K]", "8", "Q", "J"], phase="gamble", exposed=[1], risk_play=True)
         row = {"pile": label, "costs": state.pile_points(), "fits": f"{fit_chance(state):.0%}"}
         for coach in ("Daryl", "Madonna", "Marty"):
-            row[coach] = str(advise(view(state, 0), coach).move)
+            row[coach] = advise(view(state, 0), coach).label
         gambles.append(row)
     pd.DataFrame(gambles)
     """),
@@ -566,7 +566,7 @@ NOTEBOOKS["05_risk"] = [
     code("""
     high = position("", pile="9@1 9@1 9@1", stacks=["[K]", "8", "Q", "J"], phase="gamble", exposed=[1],
                     risk_play=True)
-    advise(view(high, 0), "Marty").to_frame()
+    advise(view(high, 0), "Marty").to_frame(labels=True)
     """),
     md("""
     ## Turn it up first? (Pile Card Flip)
@@ -580,7 +580,7 @@ NOTEBOOKS["05_risk"] = [
         state = position("", pile=pile, stacks=["[K] [4]", "[9] [Q]", "", ""], piles_face_down=True,
                          pile_card_flip=True)
         rows.append({"pile": label, "costs": state.pile_points(),
-                     **{coach: str(advise(view(state, 0), coach).move) for coach in ("Daryl", "Madonna", "Marty")}})
+                     **{coach: advise(view(state, 0), coach).label for coach in ("Daryl", "Madonna", "Marty")}})
     pd.DataFrame(rows)
     """),
 ]

@@ -323,6 +323,13 @@ class TestStyles:
         assert list(frame["coach"]) == ["Daryl", "Madonna", "Marty"]
         assert list(frame["agrees"]) == [False, True, True]
 
+    def test_compare_names_each_move_as_its_button_reads_when_asked(self) -> None:
+        state = pos("8 8 4", "Q@0", stacks=["[5]", "[6]", "", ""], phase="gamble", exposed=[1], risk_play=True)
+        frame = compare(view(state, 0), labels=True)
+        assert list(frame["move"]) == [advise(view(state, 0), coach).label for coach in frame["coach"]]
+        assert list(frame["move"]) != list(compare(view(state, 0))["move"])
+        assert list(frame["agrees"]) == [False, True, True]
+
 
 class TestAdviceTable:
     def test_every_legal_move_is_scored_with_components(self) -> None:

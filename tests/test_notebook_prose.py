@@ -75,8 +75,8 @@ class TestThreeCoaches:
         text = prose("03_three_coaches", "A pair of Kings on the pile")
         picks = run("03_three_coaches")["picks"]
         assert "Daryl and Madonna both take the solid pair of 7s" in text
-        assert picks["Daryl"] == picks["Madonna"] == "2×7"
-        assert "Marty sheds the J" in text and picks["Marty"] == "1×J"
+        assert picks["Daryl"] == picks["Madonna"] == "Play 2× 7"
+        assert "Marty sheds the J" in text and picks["Marty"] == "Play 1× J"
 
     def test_the_parts_that_decide_are_as_the_prose_says(self) -> None:
         """The paragraph over the coaches' tables names the parts that split them; the notebook's ``edge`` table (the
@@ -92,16 +92,16 @@ class TestThreeCoaches:
         assert (edge["line"] < 0).all() and edge["line"].nunique() == 1
         assert "Daryl and Madonna weigh the shed enough to take the 7s" in text
         assert edge.loc["Daryl", "total"] > 0 and edge.loc["Madonna", "total"] > 0
-        assert picks["Daryl"] == picks["Madonna"] == "2×7"
+        assert picks["Daryl"] == picks["Madonna"] == "Play 2× 7"
         assert "Marty weighs it least, so the J's line and its assets carry his choice" in text
-        assert edge["shed"].idxmin() == "Marty" and edge.loc["Marty", "total"] < 0 and picks["Marty"] == "1×J"
+        assert edge["shed"].idxmin() == "Marty" and edge.loc["Marty", "total"] < 0 and picks["Marty"] == "Play 1× J"
         assert (edge["assets"] < 0).all(), "the J has the assets"
         assert "the Joker, is not his pick here: no coach ranks it in their top four" in text
-        assert all("clear JK" not in list(frame.index[:4]) for frame in parts.values())
-        assert "clear JK" in parts["Marty"].index, "the spare clear is a legal move"
+        assert all("Play 1× clear" not in list(frame.index[:4]) for frame in parts.values())
+        assert "Play 1× clear" in parts["Marty"].index, "the spare clear is a legal move"
         # the claims it replaced, which its tables contradict: Marty does not prefer the spare clear, and Madonna
         # does not pick the move with the better line
-        assert parts["Marty"]["total"].idxmax() != "clear JK"
+        assert parts["Marty"]["total"].idxmax() != "Play 1× clear"
         assert parts["Madonna"].loc[picks["Madonna"], "line"] < parts["Madonna"]["line"].max()
 
     def test_where_they_agree_every_coach_leads_high(self) -> None:
@@ -122,7 +122,7 @@ class TestThreeCoaches:
         assert "her pick and Daryl's head the table" in text
         assert totals.index[0] == picks["Madonna"] == picks["Daryl"]
         assert "Marty's highest total is the J one row down" in text
-        assert totals["Marty"].idxmax() == totals.index[1] == picks["Marty"] == "1×J"
+        assert totals["Marty"].idxmax() == totals.index[1] == picks["Marty"] == "Play 1× J"
         assert "Each coach recommends the move with the highest total in their own column" in text
         assert {coach: totals[coach].idxmax() for coach in totals} == picks
 
@@ -135,9 +135,9 @@ class TestThreeCoaches:
         assert "every gap is known to ±2 points or too close to call" in text and longer.stopped == "apart"
         assert longer.settled == len(longer.moves) - 1
         assert "the best is the 9 that Daryl and Marty play" in text
-        assert str(longer.best.move) == picks["Daryl"] == picks["Marty"] == "1×9"
+        assert longer.best.label == picks["Daryl"] == picks["Marty"] == "Play 1× 9"
         assert "the two 4s that Madonna plays lose more than 5 points" in text
-        assert picks["Madonna"] == "2×4" and gaps["Madonna"] > 5
+        assert picks["Madonna"] == "Play 2× 4" and gaps["Madonna"] > 5
 
 
 class TestRisk:
@@ -148,5 +148,7 @@ class TestRisk:
         text = " ".join(" ".join(body.split()) for kind, body in source.NOTEBOOKS["05_risk"] if kind == "markdown")
         assert "Daryl flips only into an empty pile; Marty gambles on a high pile" in text
         table = {row["pile"]: row for row in namespace["gambles"]}
-        assert all(row["Daryl"] == "done" for row in table.values()), table
-        assert any(row["Marty"].startswith("gamble") and int(row["fits"].rstrip("%")) >= 75 for row in table.values())
+        assert all(row["Daryl"] == "Done" for row in table.values()), table
+        assert any(
+            row["Marty"].startswith("Risk pile") and int(row["fits"].rstrip("%")) >= 75 for row in table.values()
+        )

@@ -207,14 +207,18 @@ def advise(
     return Advice(name, lvl.name, best.move, text, plan, candidates, labels, reason, kept)
 
 
-def compare(view: dict[str, Any], level: str = "Expert", names: Sequence[str] | None = None) -> pd.DataFrame:
-    """All three coaches on one position: each one's move, total and reason, and whether they disagree."""
+def compare(
+    view: dict[str, Any], level: str = "Expert", names: Sequence[str] | None = None, labels: bool = False
+) -> pd.DataFrame:
+    """All three coaches on one position: each one's move, total and reason, and whether they disagree; the move in
+    its text form, or with ``labels`` as its button reads, as in :meth:`Advice.to_frame`."""
     import pandas as pd
 
     rows = []
     for coach in COACH_STYLE:
         advice = advise(view, coach, level, names)
-        rows.append({"coach": coach, "move": str(advice.move), "total": advice.candidates[0].total,
+        move = advice.label if labels else str(advice.move)
+        rows.append({"coach": coach, "move": move, "total": advice.candidates[0].total,
                      "advice": advice.text})  # fmt: skip
     frame = pd.DataFrame(rows)
     frame["agrees"] = frame["move"] == frame["move"].mode().iloc[0]
