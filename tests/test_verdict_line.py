@@ -209,3 +209,36 @@ def test_a_process_ending_while_a_verdict_runs_ends_cleanly(tmp_path: Path) -> N
     done = subprocess.run([sys.executable, "-c", script, str(tmp_path)], capture_output=True, text=True, timeout=300,
                           env=os.environ | {"PYTHONPATH": str(ROOT)})  # fmt: skip
     assert done.returncode == 0, done.stderr[-2000:]
+
+
+class TestThePause:
+    """In a kernel (an event loop running) the line's evaluation waits for the recommendation to stay a moment."""
+
+    def test_the_evaluation_starts_only_once_the_recommendation_has_stayed(self, tmp_path: Path) -> None:
+        import asyncio
+
+        from cut_tutor.widgets.coach_panel import VERDICT_PAUSE
+
+        async def shown() -> tuple[bool, bool]:
+            app = judged(tmp_path, STANDS_APART)  # drawn inside the loop: the pause begins
+            at_once = app.coach.evaluated() is None and not app.coach._running()
+            await asyncio.sleep(VERDICT_PAUSE * 1.5)
+            app.coach.wait_verdict()
+            return at_once, app.coach.evaluated() is not None and line(app) == "The analysis agrees."
+
+        assert asyncio.run(shown()) == (True, True)
+
+    def test_a_position_left_within_the_pause_is_never_evaluated(self, tmp_path: Path) -> None:
+        import asyncio
+
+        from cut_tutor.widgets.coach_panel import VERDICT_PAUSE
+
+        async def left() -> object:
+            app = judged(tmp_path, STANDS_APART)
+            first = view(app.state, 0)
+            app.coach_play()  # played on at once: the next position, or the AI seat's turn
+            await asyncio.sleep(VERDICT_PAUSE * 1.5)
+            app.coach.wait_verdict()
+            return cached(first)
+
+        assert asyncio.run(left()) is None

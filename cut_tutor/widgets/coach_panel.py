@@ -9,6 +9,7 @@ itself, with the coach's move as its focus, and the verdict line under it says w
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import json
 import threading
@@ -45,6 +46,10 @@ START = "Monte-Carlo analysis"
 #: The rollouts a recommendation's verdict line may add to the position's evaluation, with no time limit, so that
 #: its figures are the position's alone: its verdicts settle in about a second (``benchmarks/bench_verdict.py``).
 VERDICT_ROLLOUTS = 1000
+#: Seconds a recommendation stays on screen before its verdict line's evaluation starts, in a kernel: a learner who
+#: plays on at once (or Auto pacing) spends no CPU on a line nobody reads, and in a class on one server the clicks of
+#: every learner come first (``benchmarks/load_classroom.py``).
+VERDICT_PAUSE = 0.4
 
 
 class _Cancelled(Exception):
@@ -78,6 +83,8 @@ class CoachPanel:
         self.best_button = controls.button(PLAY_BEST, self.play_best)
         self.best_button.add_class("cut-play-best")
         self.best_button.layout.display = "none"
+        self._verdict_due: tuple[tuple[str, str], asyncio.TimerHandle] | None = None  # the pause before a verdict
+        self._verdict_paused: tuple[str, str] | None = None  # the position and move whose pause is over
         self._verdict_asked: tuple[str, str] | None = None  # the position and move whose verdict was last started
         # the table's redraw and an evaluation's end draw the line one at a time: the later draw sees the evaluation
         self._verdict_lock = threading.RLock()
@@ -437,10 +444,32 @@ class CoachPanel:
             return False
         if self._verdict_asked == (key, move) or self._running():
             return True  # asked already, or another run's end draws the line again
+        if self._verdict_paused != (key, move) and self._pause(key, move):
+            return True  # the pause's end draws the line again
         held = cached(seen)  # continued by as many, past the budget it holds, or it would be returned as it is
         rollouts = VERDICT_ROLLOUTS if held is None else max(held.rollouts + VERDICT_ROLLOUTS, held.budget + 1)
         if self._start(seen, key, None, rollouts, None, False, None, advice.move):
             self._verdict_asked = (key, move)
+        return True
+
+    def _pause(self, key: str, move: str) -> bool:
+        """Wait :data:`VERDICT_PAUSE` on the kernel's event loop, then draw the line again (which starts the
+        evaluation if the position and the coach's move are still these); without a running loop (a script, a
+        test) there is no pause."""
+        try:
+            events = asyncio.get_running_loop()
+        except RuntimeError:
+            return False
+        if self._verdict_due is not None:
+            if self._verdict_due[0] == (key, move):
+                return True  # its pause runs already
+            self._verdict_due[1].cancel()
+
+        def due() -> None:
+            self._verdict_due, self._verdict_paused = None, (key, move)
+            self._draw_verdict(self.advice(), self.coach_open and self.hint_count() > 0)
+
+        self._verdict_due = ((key, move), events.call_later(VERDICT_PAUSE, due))
         return True
 
     def _draw_table(self, advice: Advice, state: State) -> None:
