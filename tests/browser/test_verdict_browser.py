@@ -9,15 +9,12 @@ import re
 import tempfile
 
 import pytest
-from serving import SEED, SHOTS, axe_problems, deal, open_page
+from serving import SEED, axe_problems, deal, open_page, shots
 
 from cut_tutor.coach.words import PLAY_BEST
 from cut_tutor.review.words import TUTOR_CHECKING
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
-
-#: The verdict line's screenshots: (width, height).
-SCREENS = {"desktop": (1280, 900), "phone": (390, 844)}
 
 
 def expected_line() -> str:
@@ -56,18 +53,8 @@ def test_the_verdict_line_follows_the_recommendation(server: str) -> None:
         assert page.evaluate("document.activeElement.textContent") == PLAY_BEST
         assert axe_problems(page) == [], "the verdict line"
 
-        SHOTS.mkdir(parents=True, exist_ok=True)
-        side = page.locator(".cut-side")
-        for theme in ("light", "dark"):
-            if not page.locator(f".cut-app.cut-app-{theme}").count():
-                page.locator("button.cut-theme").first.click()
-                expect(page.locator(f".cut-app.cut-app-{theme}")).to_be_visible()
-            for size, (width, height) in SCREENS.items():
-                page.set_viewport_size({"width": width, "height": height})
-                verdict.evaluate("e => e.scrollIntoView({block: 'center'})")
-                page.wait_for_timeout(300)
-                expect(side).to_be_visible()
-                page.screenshot(path=str(SHOTS / f"verdict-line-{theme}-{size}.png"))
+        expect(page.locator(".cut-side")).to_be_visible()
+        shots(page, "verdict-line", verdict)  # ends in the dark theme
         assert axe_problems(page) == [], "the verdict line, dark"
 
         # Enter on the second button plays the analysis' best, as the table's Play 1× K button would
