@@ -13,9 +13,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cut_tutor.engine import IllegalMoveError, Move, Outcome, Rules, State
-from cut_tutor.engine.cards import CLEAR_CARD, JOKER, PUSH, RANK_MASK
+from cut_tutor.engine.cards import CLEAR_CARD, JOKER, PUSH, RANK_MASK, UP
+from cut_tutor.engine.moves import FLIP, GAMBLE, TURNUP
 from cut_tutor.engine.moves import PUSH as PUSH_MOVE
-from cut_tutor.engine.moves import TURNUP
 from cut_tutor.engine.rules import STALEMATE_TURNS
 
 CLEAR4_RULES = Rules.from_preset("Clear 4", players=2)
@@ -140,8 +140,23 @@ class TestClear4Outcomes:
 
     def test_a_turned_up_middle_card_may_join(self) -> None:
         state = pos([("4", ["[2] [5] 5"]), "8"], "7@1", CLEAR4_RULES)
-        assert state.play("1×5 s1") == outcome_of("landed", 0, 0, laid=(5,))
+        assert state.play("1×5 s1") == outcome_of("landed", 0, 0, laid=(5,), turned=(5,))
         assert state.play("add 1×5 s1") == outcome_of("landed", 0, 1, laid=(5,))
+
+    def test_a_played_top_turns_up_the_middle_card(self) -> None:
+        state = pos([("4", ["[2] [9] 5", "[3] 6"]), "8"], "7@1", CLEAR4_RULES)
+        assert state.play("1×5 s1") == outcome_of("landed", 0, 1, laid=(5,), turned=(9,))
+        assert state.stacks[0][0][-1] & UP  # it stays on its stack, face up now (R22)
+
+    def test_a_top_over_the_final_card_turns_nothing(self) -> None:
+        state = pos([("4", ["[2] 6"]), "8"], "7@1", CLEAR4_RULES)
+        assert state.play("1×6 s1") == outcome_of("landed", 0, 1, laid=(6,))
+
+    def test_a_clear_or_push_from_a_stack_turns_up_its_middle_card(self) -> None:
+        clear = pos([("4", ["[2] [9] CL"]), "8"], "7@1", CLEAR4_RULES).play("clear s1")
+        assert clear == outcome_of("clear", 0, 0, laid=(CLEAR_CARD,), turned=(9,), swept=(7, CLEAR_CARD))
+        push = pos([("4", ["[2] [9] P"]), "8"], "7@1", CLEAR4_RULES).play("push s1 → 1")
+        assert push == outcome_of("pushed", 0, 1, laid=(PUSH,), turned=(9,), swept=(PUSH,), taken=(7,))
 
 
 # -- the outcome's cards account for the change ----------------------------------------------------------------
@@ -160,12 +175,18 @@ def holdings(state: State, seat: int) -> Counter[int]:
     return Counter(state.held(seat))
 
 
+def hidden(state: State, seat: int) -> int:
+    """How many of a seat's stack cards lie face down."""
+    return sum(not card & UP for stack in state.stacks[seat] for card in stack)
+
+
 def check(before: State, move: Move, outcome: Outcome, after: State) -> None:
     """The outcome names the mover and the next seat, and its cards are exactly what moved where."""
     seat = before.turn
     assert outcome.seat == seat
     assert outcome.next_seat == (None if after.over else after.turn)
-    left_stack = outcome.turned if move.kind != TURNUP else ()  # a card turned up stays on its stack (R18)
+    # a blind card leaves its stack; a card turned up (R18) or a Clear 4 middle card (R22) stays on it
+    left_stack = outcome.turned if move.kind in (FLIP, GAMBLE) else ()
     assert Counter(before.pile) + Counter(outcome.laid) + Counter(left_stack) == (
         Counter(after.pile) + Counter(outcome.swept) + Counter(outcome.taken)
     )
@@ -185,6 +206,8 @@ def check(before: State, move: Move, outcome: Outcome, after: State) -> None:
         assert not outcome.laid and not outcome.taken
     if outcome.kind == "out":
         assert after.winner == seat
+    # ``turned`` names exactly the mover's hidden cards the move showed: what Undo asks of it (C9)
+    assert len(outcome.turned) == hidden(before, seat) - hidden(after, seat)
     assert all(card == card & RANK_MASK for cards in outcome[3:] for card in cards)
 
 

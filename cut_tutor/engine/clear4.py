@@ -48,6 +48,7 @@ FOUR = 4
 #: JOKERs with no value (opening the pile) have no cap: any number may be laid together (R22).
 UNCAPPED = sys.maxsize
 _TAKE, _ADD0 = Move(TAKE), Move(ADD)
+_NONE: tuple[int, ...] = ()
 _FLIP = [Move(FLIP, stacks=(k,)) for k in range(9)]
 
 
@@ -366,29 +367,30 @@ def apply(state: Core, move: Move) -> Outcome:
     """Apply a legal Clear 4 move (R22) and say what it did."""
     seat, kind = state.turn, move.kind
     if kind in (PLAY, ADD):
-        return _after_lay(state, seat, _lay(state, seat, move) if move.size else ())
+        return _after_lay(state, seat, *(_lay(state, seat, move) if move.size else (_NONE, _NONE)))
     if kind == CLEAR:
+        turned = _NONE
         if move.n:
             state.spend_hand(seat, CLEAR_CARD, 1)
         else:
-            _pop(state, seat, move.stacks[0])
+            turned = _pop(state, seat, move.stacks[0])[1]
         state.cleared[CLEAR_CARD] += 1
         swept = (*state.clear_pile(seat), CLEAR_CARD)
-        return Outcome(OUT if state.over else CLEARED, seat, state.next_seat, (CLEAR_CARD,), swept=swept)
+        return Outcome(OUT if state.over else CLEARED, seat, state.next_seat, (CLEAR_CARD,), turned, swept)
     if kind == PUSH_MOVE:
-        laid: tuple[int, ...] = ()
+        laid, turned = _NONE, _NONE
         if move.n:
             state.spend_hand(seat, PUSH, 1)
             laid = (PUSH,)
         elif move.stacks:
-            _pop(state, seat, move.stacks[0])
+            turned = _pop(state, seat, move.stacks[0])[1]
             laid = (PUSH,)
         state.cleared[PUSH] += len(laid)
         taken = state.pick_up(move.to)
         if state.gone_out(seat):
-            return Outcome(OUT, seat, None, laid, swept=laid, taken=taken)
+            return Outcome(OUT, seat, None, laid, turned, laid, taken)
         state.next_turn()
-        return Outcome(PUSHED, seat, state.next_seat, laid, swept=laid, taken=taken)
+        return Outcome(PUSHED, seat, state.next_seat, laid, turned, laid, taken)
     if kind == TAKE:
         taken = state.pick_up(seat)
         state.next_turn()
@@ -396,37 +398,41 @@ def apply(state: Core, move: Move) -> Outcome:
     return _blind(state, seat, move.stacks[0])  # FLIP
 
 
-def _pop(state: Core, seat: int, k: int) -> int:
-    """Play a stack's top card; the middle card beneath is turned up at once (R22)."""
+def _pop(state: Core, seat: int, k: int) -> tuple[int, tuple[int, ...]]:
+    """Play a stack's top card; the middle card beneath is turned up at once (R22). Returns the card played and the
+    card turned up (none when the final card or nothing lies beneath)."""
     card = state.pop_stack(seat, k)
     stack = state.stacks[seat][k]
     if len(stack) >= 2 and not stack[-1] & UP:
         stack[-1] |= UP
         state.turned_up.append(k)
-    return card
+        return card, (stack[-1] & RANK_MASK,)
+    return card, _NONE
 
 
-def _lay(state: Core, seat: int, move: Move) -> tuple[int, ...]:
-    """Lay a play's cards, numbers first so its JOKERs take their value; returns the cards laid."""
+def _lay(state: Core, seat: int, move: Move) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Lay a play's cards, numbers first so its JOKERs take their value; returns the cards laid and those turned
+    up beneath the stack cards played."""
     state.turned_up.clear()
     rank = move.rank
     if move.n:
         state.spend_hand(seat, rank, move.n)
     if move.jokers:
         state.spend_hand(seat, WILD, move.jokers)
-    laid = [rank] * move.n + [WILD] * move.jokers + [_pop(state, seat, k) for k in move.stacks]
+    popped = [_pop(state, seat, k) for k in move.stacks]
+    laid = [rank] * move.n + [WILD] * move.jokers + [card for card, _ in popped]
     laid.sort(key=lambda card: card == WILD)
     state.lay(seat, laid)
-    return tuple(laid)
+    return tuple(laid), tuple(card for _, turned in popped for card in turned)
 
 
-def _after_lay(state: Core, seat: int, laid: tuple[int, ...]) -> Outcome:
+def _after_lay(state: Core, seat: int, laid: tuple[int, ...], turned: tuple[int, ...]) -> Outcome:
     """After cards land: going out, a fourth card clears (go again), a turned-up match may join, or pass."""
     if run(state.pile) >= FOUR:  # before going out: a going-out fourth card still counts as a clear (R14)
         swept = state.clear_pile(seat)
-        return Outcome(OUT if state.over else NATURAL, seat, state.next_seat, laid, swept=swept)
+        return Outcome(OUT if state.over else NATURAL, seat, state.next_seat, laid, turned, swept)
     if state.gone_out(seat):
-        return Outcome(OUT, seat, None, laid)
+        return Outcome(OUT, seat, None, laid, turned)
     value = top_value(state.pile)
     stacks = state.stacks[seat]
     match = [k for k in state.turned_up if stacks[k][-1] & RANK_MASK in (value, WILD)] if laid else []
@@ -435,7 +441,7 @@ def _after_lay(state: Core, seat: int, laid: tuple[int, ...]) -> Outcome:
         state.phase = PHASE_ADD
     else:
         state.next_turn()
-    return Outcome(LANDED if laid else PASS, seat, state.next_seat, laid)
+    return Outcome(LANDED if laid else PASS, seat, state.next_seat, laid, turned)
 
 
 def _blind(state: Core, seat: int, k: int) -> Outcome:

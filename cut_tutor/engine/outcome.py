@@ -25,7 +25,9 @@ class Outcome(NamedTuple):
                   ``done``, ``turn up``, ``add 0``, a blind PUSH awaiting its seat) or ``out`` (the mover went out).
     ``seat``      the seat that moved; ``next_seat`` the seat to move now (``None``: the hand is over).
     ``laid``      cards played from the hand or the stacks, as they were laid (a clear play's clear cards too).
-    ``turned``    the face-down card the move turned (``flip``, ``gamble``, ``turn up``).
+    ``turned``    the face-down cards the move turned face up: a blind card (``flip``, ``gamble``), a card turned up
+                  on its stack (``turn up``, R18), or Clear 4's middle card turned up beneath a top card played
+                  (R22); empty when the move showed no hidden card, which is what lets Undo take it back (C9).
     ``swept``     cards that left the game: a cleared pile with its clear cards, or a spent PUSH.
     ``taken``     pile cards that joined a hand (the mover's on a bust, the pushed seat's on a push).
     """

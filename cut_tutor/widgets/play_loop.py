@@ -23,7 +23,7 @@ import ipywidgets as w
 from cut_tutor.coach import Advice
 from cut_tutor.engine import Game, Move, State, view
 from cut_tutor.engine.cards import RANK_MASK, UP, cards_of
-from cut_tutor.engine.moves import FLIP, GAMBLE, TURNUP
+from cut_tutor.engine.moves import FLIP, GAMBLE
 
 from ..engine.outcome import BUST, CLEAR, NATURAL, OUT, Outcome
 from ..engine.words import acts, busts_mark, face, hand_over_title
@@ -43,8 +43,6 @@ from .words import (
     turn_status,
 )
 
-#: Moves that turn a hidden card: C9 never undoes them.
-_REVEALING = (FLIP, GAMBLE, TURNUP)
 #: The guide section each legend entry opens.
 LEGEND_TOPICS = {"💥": "bust", "🃏": "known", "🤖": "Automate Player", "D": "dealer", "S": "clear"}
 
@@ -199,14 +197,13 @@ class PlayLoop:
         if reason is not None:
             raise IntentError(f"{move_label(move, view(state, YOU), game.names)} is not allowed: {reason}")
         snapshot = state.copy()
-        hidden = _hidden(state, YOU)
         self.pause = None  # playing on ends a pause: the pile is as the view shows it
-        self._apply(move)
-        # C9: never undo a play that turned a hidden card (in Clear 4, a stack card's middle card turning up)
-        if move.kind not in _REVEALING and _hidden(game.state, YOU) == hidden and not game.state.over:
-            self._undo.append((snapshot, len(game.state.moves)))
-        else:
+        outcome = self._apply(move)
+        # C9: never undo a play that turned a hidden card face up, as its outcome says, nor one that ended the hand
+        if outcome.turned or game.state.over:
             self._undo.clear()
+        else:
+            self._undo.append((snapshot, len(game.state.moves)))
         self._advance()
 
     def play_then(self, text: str | Move, then: str | Move) -> None:
@@ -484,8 +481,3 @@ def _hand_over(game: Game, setup: Setup) -> dict[str, Any]:
     winner = game.names[state.winner] if state.winner is not None else None
     over = acts([game.names[s] for s in game.winners], "win") if game.over else ""
     return {"title": hand_over_title(winner), "seats": seats, "game_over": over, "next": "" if game.over else NEXT_HAND}
-
-
-def _hidden(state: State, seat: int) -> int:
-    """How many of a seat's stack cards are face-down: fewer after a move means it turned a hidden card."""
-    return sum(not card & UP for stack in state.stacks[seat] for card in stack)
