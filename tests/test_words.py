@@ -20,7 +20,7 @@ from cut_tutor.coach.words import plan
 from cut_tutor.engine import Move
 from cut_tutor.engine.cards import CLEAR_CARD, PUSH, WILD
 from cut_tutor.engine.rules import CLEAR4
-from cut_tutor.engine.words import acts, and_list, count, face, move_labels, plural, seat_name, who
+from cut_tutor.engine.words import acts, and_list, card_word, count, face, move_labels, plural, seat_name, who
 from cut_tutor.widgets import Replayer, move_label, table_data
 from cut_tutor.widgets.replayer import REVIEW
 from cut_tutor.widgets.words import table_words
@@ -277,3 +277,50 @@ class TestEngineReasons:
                                      "pile": "8@1", "seats": [{"hand": "A 5", "stacks": ["", "", "", ""]},
                                                               {"hand": "3", "stacks": ["", "", "", ""]}]})  # fmt: skip
         assert state.why_illegal(Move.parse("2×A")) == "you hold 1 1 in your hand, not 2"
+
+
+class TestEachGamesOwnWords:
+    """A game's own words live on its module (``WORDS``), so a third game brings its words with its module and its
+    entry in ``GAME_MODULES``; the shared words never ask which game it is."""
+
+    WORDS_MODULES = ("engine/words.py", "coach/words.py", "widgets/words.py", "review/words.py")
+
+    def test_the_words_modules_never_ask_which_game(self) -> None:
+        import ast
+        from pathlib import Path
+
+        import cut_tutor
+
+        root = Path(cut_tutor.__file__).parent
+        for module in self.WORDS_MODULES:
+            tree = ast.parse((root / module).read_text(encoding="utf-8"))
+            names = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
+            assert "CLEAR4" not in names, f"{module} names Clear 4: its words belong on its game module"
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Compare):
+                    sides = [node.left, *node.comparators]
+                    named = {side.id for side in sides if isinstance(side, ast.Name)}
+                    said = {side.value for side in sides if isinstance(side, ast.Constant)}
+                    assert not named & {"CUT", "CLEAR4"} and not said & {"CUT", CLEAR4}, f"{module}:{node.lineno}"
+
+    def test_a_third_game_speaks_its_words_everywhere(self, monkeypatch: Any) -> None:
+        from types import SimpleNamespace
+
+        from cut_tutor.coach.words import move_phrase
+        from cut_tutor.engine.game_words import Vocabulary
+        from cut_tutor.engine.games import GAME_MODULES
+        from cut_tutor.engine.words import move_label as label
+        from cut_tutor.widgets.words import turn_status
+
+        third = Vocabulary(faces={"A": "Ace"}, prose={"A": "ace card"}, passes="Fold", took="Folded",
+                           phases={"add": "add your aces"})  # fmt: skip
+        monkeypatch.setitem(GAME_MODULES, "Third", SimpleNamespace(WORDS=third))
+        assert face("A", "Third") == "Ace" and count(2, card_word("A", "Third")) == "2 ace cards"
+        assert label(Move.parse("take"), game="Third") == move_phrase(Move.parse("take"), "Third") == "Fold"
+        assert label(Move.parse("clear 10"), game="Third") == "Play 1× clear"
+        seen = view(pos([{"hand": "A 9"}, {"hand": "4"}], "J@1"), 0)
+        seen["rules"] = seen["rules"] | {"game": "Third"}
+        words = table_words(seen)
+        assert words["faces"] == {"A": "Ace"} and words["legend"][0] == ["💥", "Folded: took the pile"]
+        assert turn_status(seen | {"phase": "add"}, NAMES[:2], 1) == "Your turn — add your aces"
+        assert turn_status(seen, NAMES[:2], 1) == "Your turn"

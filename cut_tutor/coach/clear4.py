@@ -20,8 +20,8 @@ from functools import lru_cache
 from ..engine.cards import CLEAR_CARD, NCODES, PUSH, WILD
 from ..engine.moves import ADD, CLEAR, FLIP, PLAY, TAKE, Move
 from ..engine.moves import PUSH as PUSH_MOVE
-from ..engine.rules import Rules
-from ..engine.words import count, who
+from ..engine.rules import CLEAR4, Rules
+from ..engine.words import card_word, count, who
 from .knowledge import Knowledge, completes_clear
 from .reasons import Case, GameWords
 from .scoring import (
@@ -213,6 +213,15 @@ def _push_words(case: Case) -> str:
     return f"sends {sent} to {who(move.to, case.names)}{closest} ({count(left, 'card')} left)"
 
 
+def _cards(move: Move) -> list[tuple[int, str]]:
+    """The cards a Clear 4 move lays: its one CLEAR card, or a value's cards with the JOKERs that join them, or
+    JOKERs laid on their own (R22)."""
+    if move.kind == CLEAR:
+        return [(1, card_word(CLEAR_CARD, CLEAR4))]
+    jokers = move.size if move.rank == WILD else move.jokers
+    return [(move.size - jokers, card_word(move.rank, CLEAR4)), (jokers, card_word(WILD, CLEAR4))]
+
+
 #: Clear 4's own words: CLEAR and PUSH; its top value is 10 and its specials are not high, so no card is high;
 #: its JOKERs join number plays.
-WORDS = GameWords({CLEAR: _clear_words, PUSH_MOVE: _push_words}, high=NCODES, wild=WILD)
+WORDS = GameWords({CLEAR: _clear_words, PUSH_MOVE: _push_words}, high=NCODES, wild=WILD, cards=_cards)

@@ -7,7 +7,7 @@ from functools import lru_cache
 from ..engine.cards import JACK, JOKER, NCODES
 from ..engine.moves import ADD, CLEAR, DONE, FLIP, GAMBLE, PLAY, TAKE, TURNUP, Move
 from ..engine.rules import Rules
-from ..engine.words import acts, count, number, pts, who
+from ..engine.words import acts, card_word, count, number, pts, who
 from .knowledge import Knowledge
 from .reasons import Case, GameWords
 from .scoring import (
@@ -276,5 +276,14 @@ def _clear_words(case: Case) -> str:
     return f"sweeps a pile of {count(len(view['pile']), 'card')} ({pts(view['pile_points'])}) and you go again"
 
 
+def _cards(move: Move) -> list[tuple[int, str]]:
+    """The cards a CUT move lays: a clear play's clear-rank cards, Jokers and face-up clear cards (R9), whose rank
+    the move does not say; otherwise its cards of one rank."""
+    if move.kind == CLEAR:
+        stacks = (len(move.stacks), "face-up clear card")
+        return [(move.n, card_word(move.rank)), (move.jokers, card_word(JOKER)), stacks]
+    return [(move.size, card_word(move.rank))]
+
+
 #: CUT's own words: its clear plays (R9); J, Q and K are its high cards; Jokers join clear plays.
-WORDS = GameWords({CLEAR: _clear_words}, high=JACK, wild=JOKER)
+WORDS = GameWords({CLEAR: _clear_words}, high=JACK, wild=JOKER, cards=_cards)

@@ -85,12 +85,13 @@ class Case:
 
 
 class GameWords(NamedTuple):
-    """One game's words for what only it has: the reasons of its own moves, by move kind, and the lowest rank it
-    calls high (above every rank when it calls none high)."""
+    """One game's words for what only it has: the reasons of its own moves, by move kind, the lowest rank it calls
+    high (above every rank when it calls none high), and the cards a move lays as the advice names them."""
 
     moves: Mapping[str, Callable[[Case], str]]
     high: int
     wild: int  # the card a move's ``jokers`` are
+    cards: Callable[[Move], list[tuple[int, str]]]  # each card the move lays, with how many: (2, "7"), (1, "Joker")
 
 
 def apart(case: Case, value: Callable[[Candidate], float]) -> bool:

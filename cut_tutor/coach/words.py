@@ -11,25 +11,27 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from ..engine.cards import CLEAR_CARD, JOKER, WILD
 from ..engine.moves import ADD, CLEAR, PLAY, PUSH, TAKE, Move
-from ..engine.rules import CLEAR4, CUT
-from ..engine.words import SEAT_NAMES, STACK_VERBS, YOU, card_word, count, move_label, plural, seat_name, who
+from ..engine.rules import CUT
+from ..engine.words import (
+    SEAT_NAMES,
+    STACK_VERBS,
+    YOU,
+    card_word,
+    count,
+    move_label,
+    plural,
+    seat_name,
+    who,
+    words_of,
+)
+from .values import SCORERS
 
 
 def cards_phrase(move: Move, game: str = CUT) -> str:
-    """The cards a move lays, as the advice names them: ``your 2 7s``, ``your 10 and a Joker``, ``your JOKER``."""
-    if game == CLEAR4:
-        if move.kind == CLEAR:
-            return "your " + card_word(CLEAR_CARD, game)
-        jokers = move.size if move.rank == WILD else move.jokers  # JOKERs join a number, or play alone (R22)
-        parts = [(move.size - jokers, card_word(move.rank, game)), (jokers, card_word(WILD, game))]
-    elif move.kind == CLEAR:
-        stacks = (len(move.stacks), "face-up clear card")
-        parts = [(move.n, card_word(move.rank)), (move.jokers, card_word(JOKER)), stacks]
-    else:
-        parts = [(move.size, card_word(move.rank, game))]
-    named = [(n, word) for n, word in parts if n]
+    """The cards a move lays, as the advice names them in the game's own words: ``your 2 7s``, ``your 10 and a
+    Joker``, ``your JOKER``."""
+    named = [(n, word) for n, word in SCORERS[game].words.cards(move) if n]
     return "your " + " and ".join(_some(n, word, article=i > 0) for i, (n, word) in enumerate(named))
 
 
@@ -41,6 +43,7 @@ def _some(n: int, word: str, article: bool = False) -> str:
 def plan(steps: Iterable[tuple[int, int]], game: str = CUT) -> str:
     """The coach's line in words (C5): each step a card and a count, a count of 0 a clear card spent to clear.
 
+    >>> from cut_tutor.engine.cards import JOKER
     >>> plan([(7, 2), (5, 1), (JOKER, 0)])
     'your 2 7s, then your 5, then your Joker to clear'
     """
@@ -58,8 +61,8 @@ def move_phrase(move: Move, game: str = CUT, names: Sequence[str] | None = None)
     if kind == ADD:
         return f"Add {cards_phrase(move, game)}" if move.size else "Add nothing"
     if kind == TAKE:
-        if game == CLEAR4:
-            return "Pass"
+        if words_of(game).passes:  # a game that calls taking the pile passing (Clear 4, R22)
+            return words_of(game).passes
         return f"Take the pile, showing your {card_word(move.rank, game)}" if move.rank else "Take the pile"
     if kind == PUSH:
         return f"Push the pile to {who(move.to, names)}"

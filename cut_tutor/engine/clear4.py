@@ -27,12 +27,12 @@ from typing import Any
 
 from .cards import CLEAR_CARD, PUSH, RANK_MASK, STACKS, UP, WILD, card_name
 from .core import PHASE_ADD, PHASE_PLAY, PHASE_PUSH, Core, face_up_tops, subsets
+from .game_words import Vocabulary, count, pile_number
 from .moves import ADD, CLEAR, DONE, FLIP, GAMBLE, PLAY, TAKE, TURNUP, Move
 from .moves import PUSH as PUSH_MOVE
 from .outcome import BUST, LANDED, NATURAL, OUT, PASS, PUSHED, Outcome
 from .outcome import CLEAR as CLEARED
 from .rules import CLEAR4, Rules
-from .words import count, face, pile_number
 
 NAME = CLEAR4
 #: The phases of a Clear 4 turn (R22).
@@ -43,6 +43,18 @@ DECK_CODE: str | None = "C4"
 WINNER_DEALS = False
 #: Cards that never lie on the pile besides the clear cards, with the reason (R22).
 OFF_PILE = {PUSH: "is played on its own and never lies on the pile (R22)"}
+#: Clear 4's own words (R22): its 1 written ``1`` and its special cards in words, taking the pile called passing,
+#: its one CLEAR card a play of its own, and what your turn asks while adding to a play or sending a blind PUSH.
+_FACES = {"A": "1", "P": "PUSH", "J*": "JOKER", "CL": "CLEAR"}
+WORDS = Vocabulary(
+    faces=_FACES,
+    prose={"CL": "CLEAR card"},
+    passes="Pass",
+    took="Passed",
+    clear_play=f"Play {_FACES['CL']}",
+    phases={PHASE_ADD: "add matching cards, or Add none", PHASE_PUSH: "your blind PUSH: choose who gets the pile"},
+    blurb="CUT's rules preset",
+)
 #: The most cards of one value the pile may hold; the fourth clears it (R22).
 FOUR = 4
 #: JOKERs with no value (opening the pile) have no cap: any number may be laid together (R22).
@@ -328,9 +340,9 @@ def _why_cards(state: Core, seat: int, move: Move) -> str | None:
     if rank == WILD and move.jokers:
         return "JOKERs alone are written like 2×J*"
     if move.n and hand[rank] < move.n:
-        return f"you hold {count(hand[rank], face(rank, NAME))} in your hand, not {move.n}"
+        return f"you hold {count(hand[rank], WORDS.face(rank))} in your hand, not {move.n}"
     if move.jokers and hand[WILD] < move.jokers:
-        return f"you hold {count(hand[WILD], face(WILD, NAME))} in your hand, not {move.jokers}"
+        return f"you hold {count(hand[WILD], WORDS.face(WILD))} in your hand, not {move.jokers}"
     for k in move.stacks:
         if k >= len(state.stacks[seat]) or not state.stacks[seat][k]:
             return f"{pile_number(k)} is empty"
@@ -338,7 +350,7 @@ def _why_cards(state: Core, seat: int, move: Move) -> str | None:
         if not top & UP:
             return f"{pile_number(k)}'s final card is played blind, first in a turn, with 'flip {k + 1}' (R22)"
         if top & RANK_MASK not in (rank, WILD):
-            return f"{pile_number(k)}'s top card is {face(top, NAME)}, not {face(rank, NAME)} or a JOKER"
+            return f"{pile_number(k)}'s top card is {WORDS.face(top)}, not {WORDS.face(rank)} or a JOKER"
     if move.size == 0:
         return "a play needs at least one card"
     if rank != WILD and not move.n and all(state.stacks[seat][k][-1] & RANK_MASK == WILD for k in move.stacks):
@@ -352,10 +364,10 @@ def _why_value(state: Core, move: Move) -> str | None:
     if move.kind == ADD and move.rank != WILD and move.rank != value:
         return f"only cards of the landed value ({_value_name(state)}) can be added (R22)"
     if value and rank > value:
-        return f"{face(rank, NAME)} is above the pile's value {face(value, NAME)}: play equal or lower (R22)"
+        return f"{WORDS.face(rank)} is above the pile's value {WORDS.face(value)}: play equal or lower (R22)"
     limit = cap(state.pile, rank)
     if move.size > limit:
-        more = count(limit, "more " + face(rank, NAME))
+        more = count(limit, "more " + WORDS.face(rank))
         return f"never more than four of a value on the pile: at most {more} may be laid (R22)"
     return None
 

@@ -17,12 +17,13 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from . import cut_reasons
 from .cards import JOKER, NRANKS, RANK_MASK, STACKS, UP
 from .core import PHASE_ADD, PHASE_GAMBLE, PHASE_PLAY, Core, face_up_tops, subsets
 from .cut_limits import NO_CAP, blind_allowed, play_cap, stacks_free
 from .cut_limits import run as run
 from .cut_limits import top_value as top_value
-from .cut_reasons import why_illegal as why_illegal
+from .game_words import Vocabulary
 from .moves import ADD, CLEAR, DONE, FLIP, GAMBLE, PLAY, TAKE, TURNUP, Move
 from .outcome import BUST, LANDED, NATURAL, OUT, PASS, Outcome
 from .outcome import CLEAR as CLEARED
@@ -37,6 +38,9 @@ DECK_CODE: str | None = None
 WINNER_DEALS = True
 #: Cards that never lie on the pile besides the clear cards, with the reason: none in CUT.
 OFF_PILE: dict[int, str] = {}
+#: CUT's own words: a Joker in prose, a take named by the card it shows (R11), a clear play by its count (R9), and
+#: a landed blind card as card 1 of what is added to it (R13).
+WORDS = Vocabulary(prose={"JK": "Joker"}, landed_first=True, blurb="the card game")
 #: An Outcome from the full tuple of its fields, without NamedTuple's argument handling: for the bust, a third of moves.
 _outcome = tuple.__new__
 
@@ -83,6 +87,11 @@ def offered(state: Core) -> list[int]:
 
 def add_to_view(state: Core, view: dict[str, Any]) -> None:
     """CUT's pile cards count as their own rank: a view needs nothing more."""
+
+
+def why_illegal(state: Core, move: Move) -> str:
+    """A plain-English reason, citing the rule, for a move :func:`generate` does not list, in CUT's words."""
+    return cut_reasons.why_illegal(state, move, WORDS)
 
 
 # -- legal moves ------------------------------------------------------------------------------------------

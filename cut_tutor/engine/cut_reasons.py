@@ -6,12 +6,12 @@ from __future__ import annotations
 from .cards import JOKER, RANK_MASK, STACKS, UP, card_name
 from .core import PHASE_ADD, PHASE_GAMBLE, Core
 from .cut_limits import play_cap, stacks_free
+from .game_words import Vocabulary, count, pile_number
 from .moves import ADD, CLEAR, DONE, FLIP, GAMBLE, TAKE, TURNUP, Move
-from .words import card_word, count, pile_number
 
 
-def why_illegal(state: Core, move: Move) -> str:
-    """A plain-English reason, citing the rule, for a move :func:`generate` does not list."""
+def why_illegal(state: Core, move: Move, words: Vocabulary) -> str:
+    """A plain-English reason, citing the rule, for a move :func:`generate` does not list; ``words`` are CUT's."""
     seat = state.turn
     kind = move.kind
     top = state.top
@@ -23,7 +23,8 @@ def why_illegal(state: Core, move: Move) -> str:
             )
         if move.size and move.rank != top:
             return f"only cards of your landed blind card's rank ({card_name(top)}) can be added (R13)"
-        return _why_cards(state, seat, move) or _why_cap(state, move) or "that addition is not allowed here (R13)"
+        refused = _why_cards(state, seat, move, words) or _why_cap(state, move, words)
+        return refused or "that addition is not allowed here (R13)"
     if state.phase == PHASE_GAMBLE:
         if kind == GAMBLE:
             return f"{pile_number(move.stacks[0])} has no exposed Risk card to gamble this turn (R17)"
@@ -35,13 +36,13 @@ def why_illegal(state: Core, move: Move) -> str:
             DONE: "'done' only ends a run of Risk gambles (R17)",
         }[kind]
     if kind == TAKE:
-        return _why_take(state, seat, move)
+        return _why_take(state, seat, move, words)
     if kind in (FLIP, TURNUP):
         return _why_blind(state, seat, move)
-    return _why_cards(state, seat, move) or _why_play(state, move)
+    return _why_cards(state, seat, move, words) or _why_play(state, move, words)
 
 
-def _why_take(state: Core, seat: int, move: Move) -> str:
+def _why_take(state: Core, seat: int, move: Move, words: Vocabulary) -> str:
     if not state.pile:
         return "there is nothing to take from an empty pile (R11)"
     if not move.rank:
@@ -50,7 +51,7 @@ def _why_take(state: Core, seat: int, move: Move) -> str:
         return "a clear card is never higher: it cannot be shown to take the pile (R11)"
     if move.rank <= state.top:
         return f"the card shown to take must be above the top ({card_name(state.top)}) (R11)"
-    return _why_cards(state, seat, move) or "you can only show a card you may play from (R7, R11)"
+    return _why_cards(state, seat, move, words) or "you can only show a card you may play from (R7, R11)"
 
 
 def _why_blind(state: Core, seat: int, move: Move) -> str:
@@ -66,9 +67,9 @@ def _why_blind(state: Core, seat: int, move: Move) -> str:
     return "a face-down card is played blind only when no face-up stack card remains (R7)"
 
 
-def _why_cards(state: Core, seat: int, move: Move) -> str | None:
+def _why_cards(state: Core, seat: int, move: Move, words: Vocabulary) -> str | None:
     """Reasons about the cards themselves: held, on which stacks, and how many."""
-    return _why_stacks(state, seat, move) or _why_held(state, seat, move) or _why_count(state, seat, move)
+    return _why_stacks(state, seat, move) or _why_held(state, seat, move, words) or _why_count(state, seat, move)
 
 
 def _why_stacks(state: Core, seat: int, move: Move) -> str | None:
@@ -90,7 +91,7 @@ def _why_stacks(state: Core, seat: int, move: Move) -> str | None:
     return None
 
 
-def _why_held(state: Core, seat: int, move: Move) -> str | None:
+def _why_held(state: Core, seat: int, move: Move, words: Vocabulary) -> str | None:
     """The hand cards a move names: clear cards that clear (R2), and held."""
     hand, rules = state.hands[seat], state.rules
     if move.kind == CLEAR:
@@ -100,7 +101,7 @@ def _why_held(state: Core, seat: int, move: Move) -> str | None:
         if hand[move.rank] < move.n or hand[JOKER] < move.jokers:
             return "you do not hold those clear cards"
     elif move.n and hand[move.rank] < move.n:
-        return f"you hold {count(hand[move.rank], card_word(move.rank))} in your hand, not {move.n}"
+        return f"you hold {count(hand[move.rank], words.word(move.rank))} in your hand, not {move.n}"
     return None
 
 
@@ -117,21 +118,21 @@ def _why_count(state: Core, seat: int, move: Move) -> str | None:
     return None
 
 
-def _why_play(state: Core, move: Move) -> str:
+def _why_play(state: Core, move: Move, words: Vocabulary) -> str:
     if move.kind == CLEAR:
         return "that clear play is not allowed here (R9)"
     if state.rules.is_clear[move.rank]:
         return f"{card_name(move.rank)} is a clear card: play it as 'clear {card_name(move.rank)}' (R9)"
     if state.pile and move.rank > state.top:
         return f"{card_name(move.rank)} is above the pile top {card_name(state.top)}: play equal or lower (R8)"
-    return _why_cap(state, move) or "that play is not allowed here (R7, R8)"
+    return _why_cap(state, move, words) or "that play is not allowed here (R7, R8)"
 
 
-def _why_cap(state: Core, move: Move) -> str | None:
+def _why_cap(state: Core, move: Move, words: Vocabulary) -> str | None:
     """The USA cap (R10), which also limits additions to a landed blind card (R13)."""
     cap = play_cap(state, move.rank)
     if move.size > cap:
-        return f"USA rules: at most {count(cap, card_word(move.rank))} may be laid to reach four on the pile (R10)"
+        return f"USA rules: at most {count(cap, words.word(move.rank))} may be laid to reach four on the pile (R10)"
     return None
 
 

@@ -13,15 +13,18 @@ from typing import Any, Protocol
 
 from . import clear4, cut
 from .core import Core
+from .game_words import Vocabulary
 from .moves import Move
 from .outcome import Outcome
 from .rules import Rules
 
 
 class GameModule(Protocol):
-    """What a game's module offers: its deal, its rules of play, its pile values and its part of the formats."""
+    """What a game's module offers: its deal, its rules of play, its pile values, its part of the formats and its own
+    words (``WORDS``: its cards' faces, its take, its clear play, its turn's steps)."""
 
     NAME: str
+    WORDS: Vocabulary
     PHASES: tuple[str, ...]
     DECK_CODE: str | None
     WINNER_DEALS: bool

@@ -6,7 +6,8 @@ four stacks (a Board card over its Risk card) is named by the number on its badg
 ``Take (show K)``, ``Flip pile 2``, ``Play 2× 9 + Risk pile 2``. Each audience's own words live beside it, built
 from these: the coach's phrases and the analysis table's in :mod:`cut_tutor.coach.words`, the Play Bar's and the
 table's in :mod:`cut_tutor.widgets.words`, the review's in :mod:`cut_tutor.review.words`; a word is in one of them
-only, so the same thing never has two names.
+only, so the same thing never has two names. Each game's own words (Clear 4's faces, its *Pass*) are on its game
+module, ``WORDS``, read here by the game's name (:func:`words_of`).
 
 >>> move_label(Move.parse("3×A"), clears=True), move_label(Move.parse("gamble 2"))
 ('Play 3× A — clear', 'Risk pile 2')
@@ -22,20 +23,20 @@ from collections import Counter
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
-from .cards import CLEAR_CARD, JOKER, WILD, card_name
+from .cards import JOKER, WILD
+from .game_words import Vocabulary
+from .game_words import count as count
+from .game_words import pile_number as pile_number
+from .game_words import plural as plural
+from .games import GAME_MODULES
 from .moves import ADD, CLEAR, FLIP, GAMBLE, PLAY, PUSH, TAKE, TURNUP, Move
-from .rules import CLEAR4, CUT
+from .rules import CUT
 
 #: The name the seat at the keyboard goes by: it takes "you deal", not "you deals".
 YOU = "You"
 #: The seats' names in a new setup: you, then AI opponents named apart from the three coaches (Daryl, Madonna and
 #: Marty give advice; they do not sit at the table).
 SEAT_NAMES = ("You", "Ann", "Ben", "Cleo", "Dev", "Eve", "Finn", "Gia")
-#: Card name → the word on its face, where a game writes a card otherwise than by its short name (R22: Clear 4
-#: writes its 1 as ``1`` and its special cards in words). The table draws its faces from this, through the data.
-FACES: dict[str, dict[str, str]] = {CUT: {}, CLEAR4: {"A": "1", "P": "PUSH", "J*": "JOKER", "CL": "CLEAR"}}
-#: Card name → the word a sentence uses, where it differs from the face (the guide writes "Joker").
-_PROSE: dict[str, dict[str, str]] = {CUT: {"JK": "Joker"}, CLEAR4: {"CL": "CLEAR card"}}
 
 _NUMBERS = ("no", "one", "two", "three", "four", "five")
 _IRREGULAR = {"be": "is", "do": "does", "go": "goes", "have": "has"}
@@ -48,36 +49,24 @@ def game_of(view: Mapping[str, Any]) -> str:
     return str(view["rules"].get("game", CUT))
 
 
-def pile_number(k: int) -> str:
-    """A player's stack as the buttons and badges name it: ``pile 2`` (``k`` from 0)."""
-    return f"pile {k + 1}"
+def words_of(game: str) -> Vocabulary:
+    """A game's own words, kept on its module beside its rules (``module_of(rules).WORDS``), by the game's name."""
+    return GAME_MODULES[game].WORDS
 
 
 def face(card: int | str, game: str = CUT) -> str:
     """A card as the table shows it: its short name, or the word this game prints on it."""
-    name = card if isinstance(card, str) else card_name(card)
-    return FACES[game].get(name, name)
+    return words_of(game).face(card)
 
 
 def card_word(card: int | str, game: str = CUT) -> str:
     """A card as a sentence names it: ``Joker`` for CUT's ``JK``, otherwise its face."""
-    name = card if isinstance(card, str) else card_name(card)
-    return _PROSE[game].get(name, face(name, game))
+    return words_of(game).word(card)
 
 
 def cards_text(cards: Iterable[int], game: str = CUT) -> str:
     """Some cards' faces in a row (``Q 4``), or ``nothing``."""
     return " ".join(face(card, game) for card in cards) or "nothing"
-
-
-def plural(noun: str) -> str:
-    """``card`` → ``cards``, ``7`` → ``7s``, ``PUSH`` → ``PUSHes``."""
-    return noun + ("es" if noun.lower().endswith(("s", "sh", "ch", "x")) else "s")
-
-
-def count(n: float, noun: str) -> str:
-    """``1 card``, ``2 cards``, ``2.5 points``."""
-    return f"{n:g} {noun if n == 1 else plural(noun)}"
 
 
 def pts(n: int) -> str:
@@ -195,9 +184,9 @@ def _played(asked: _Asked) -> str:
     move, game, kind = asked.move, asked.game, asked.move.kind
     where = _where(move) if asked.place else ""
     clear = " — clear" if asked.clears else ""
-    if kind == ADD and game == CUT:  # R13: the landed card is card 1, and each choice counts it
+    if kind == ADD and words_of(game).landed_first:  # R13: the landed card is card 1, and each choice counts it
         rank = move.rank or asked.landed
-        return f"Play {move.size + 1}× {face(rank) if rank else 'turned card'}{where}{clear}"
+        return f"Play {move.size + 1}× {face(rank, game) if rank else 'turned card'}{where}{clear}"
     if kind == ADD and not move.size:
         return "Add none"
     jokers = f" + {move.jokers}× {face(WILD, game)}" if move.jokers else ""  # Clear 4's JOKERs joining (R22)
@@ -210,23 +199,22 @@ def _pushed(asked: _Asked) -> str:
 
 
 def _cleared(asked: _Asked) -> str:
-    """A clear play: CUT's 10s and Jokers (R9), or Clear 4's one CLEAR card at a time (R22)."""
-    move = asked.move
-    if asked.game == CLEAR4:
-        return f"Play {face(CLEAR_CARD, asked.game)}{_where(move)}"
-    hand = [face(move.rank)] * move.n + [face(JOKER)] * move.jokers if asked.detail else []
-    return f"Play {move.size}× clear{_where(move, hand)}"
+    """A clear play, as the game words it: CUT's 10s and Jokers (R9), or Clear 4's one CLEAR card (R22); where two
+    buttons would read alike, each names its cards from the hand."""
+    move, words = asked.move, words_of(asked.game)
+    hand = [words.face(move.rank)] * move.n + [words.face(JOKER)] * move.jokers if asked.detail else []
+    return f"{words.clear_play.format(n=move.size)}{_where(move, hand)}"
 
 
 def _taken(asked: _Asked) -> str:
-    """A take (R11), shown card and all; Clear 4's pass (R22)."""
-    move = asked.move
-    if asked.game == CLEAR4:
-        return "Pass"
+    """A take (R11), shown card and all; a game that calls it passing names it so (Clear 4, R22)."""
+    move, passes = asked.move, words_of(asked.game).passes
+    if passes:
+        return passes
     if not move.rank:
         return "Take the pile"
     where = f" from {pile_number(move.stacks[0])}" if move.stacks else ""
-    return f"Take (show {face(move.rank)}{where})"
+    return f"Take (show {face(move.rank, asked.game)}{where})"
 
 
 def _stacked(asked: _Asked) -> str:

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import ipywidgets as w
 
+from cut_tutor.engine.games import GAME_MODULES
 from cut_tutor.engine.rules import CLEAR4, CUT
 
 from .app import GameApp
@@ -31,6 +32,8 @@ if TYPE_CHECKING:  # imported when Card Clear is first picked: a kernel starts w
 CARD_CLEAR = "Card Clear"
 #: The games, in the order the picker offers them: CUT and Clear 4 are presets of the GameApp.
 PICKER_CHOICES: tuple[str, ...] = (CUT, CLEAR4, CARD_CLEAR)
+#: What each choice's tooltip says the game is: the table games' in their own words, then the puzzle's.
+BLURBS = {**{name: game.WORDS.blurb for name, game in GAME_MODULES.items()}, CARD_CLEAR: "the 6×6 poker-hand puzzle"}
 #: Card Clear's progress file in the learner's home, beside the table game's history.
 PROGRESS_FILE = "cardclear.sqlite"
 #: The GameApp preset each table game picks when the setup is of the other game.
@@ -46,8 +49,7 @@ class GamePicker:
         # one slim row, no label (the game names say what it is), so the table below still fits a laptop screen
         self.choice = w.ToggleButtons(options=list(PICKER_CHOICES), value=CUT, style={"button_width": "auto"},
                                       layout=w.Layout(margin="0 0 2px 0"),
-                                      tooltips=["CUT, the card game", "Clear 4, CUT's rules preset",
-                                                "Card Clear, the 6×6 poker-hand puzzle"])  # fmt: skip
+                                      tooltips=[f"{name}, {BLURBS[name]}" for name in PICKER_CHOICES])  # fmt: skip
         self.choice.add_class("cut-game-picker")
         self.choice.observe(lambda change: self.pick(change["new"]), names="value")
         # the table game's own preset (chosen on its setup screen, or a saved game continued) moves the choice too

@@ -10,9 +10,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from cut_tutor.engine.cards import card_name
-from cut_tutor.engine.rules import CLEAR4, CUT
+from cut_tutor.engine.rules import CUT
 from cut_tutor.engine.words import (
-    FACES,
     acts,
     busts_mark,
     cards_text,
@@ -22,25 +21,17 @@ from cut_tutor.engine.words import (
     pile_number,
     pts,
     seat_name,
+    words_of,
 )
 
-#: The table's legend for each game: icon and what it means.
-LEGENDS: dict[str, tuple[tuple[str, str], ...]] = {
-    CUT: (
-        ("💥", "Bust: took the pile"),
-        ("🃏", "Known card: came from the pile"),
-        ("🤖", "Automated: the coach plays this seat"),
-        ("D", "Dealer"),
-        ("S", "Clear: the pile was swept away"),
-    ),
-    CLEAR4: (
-        ("💥", "Passed: took the pile"),
-        ("🃏", "Known card: came from the pile"),
-        ("🤖", "Automated: the coach plays this seat"),
-        ("D", "Dealer"),
-        ("S", "Clear: the pile was swept away"),
-    ),
-}
+#: The table's legend after its first entry, the 💥 of a seat that took the pile (named in the game's own words):
+#: icon and what it means.
+LEGEND = (
+    ("🃏", "Known card: came from the pile"),
+    ("🤖", "Automated: the coach plays this seat"),
+    ("D", "Dealer"),
+    ("S", "Clear: the pile was swept away"),
+)
 #: The buttons that move play on: before an AI seat's move (Step pacing), after a pause, after a hand.
 NEXT, CONTINUE, NEXT_HAND = "Next", "Continue", "Next hand"
 
@@ -125,11 +116,8 @@ def turn_status(
     if seen["turn"] != seen["seat"]:
         return f"{names[seen['turn']]} to play"
     status = "Your turn" + (" (automated)" if automated else "")
-    if game == CLEAR4 and seen["phase"] == "push":
-        status += " — your blind PUSH: choose who gets the pile"
-    elif game == CLEAR4 and seen["phase"] == "add":
-        status += " — add matching cards, or Add none"
-    return status
+    asks = words_of(game).phases.get(seen["phase"])  # what a step of the game's turn asks (Clear 4, R22)
+    return f"{status} — {asks}" if asks else status
 
 
 def _stack_badges(stacks: Sequence[Sequence[Any]]) -> list[str]:
@@ -165,7 +153,7 @@ def table_words(view: Mapping[str, Any], *, pile_counts: bool = True) -> dict[st
     game = game_of(view)
     pile = view["pile"]
     readout = [count(len(pile), "card")] if pile_counts else []
-    if game == CLEAR4:  # the value to play equal or lower to is a rule, not a counting aid: always shown (R22)
+    if "pile_value" in view:  # the value to play equal or lower to is a rule, not a counting aid: always shown (R22)
         readout.append("value " + (face(view["pile_value"], game) if view.get("pile_value") else "any"))
     elif pile_counts:
         readout.append(pts(view["pile_points"]))
@@ -173,11 +161,12 @@ def table_words(view: Mapping[str, Any], *, pile_counts: bool = True) -> dict[st
     shown |= {card for entry in view["pile"] for card in (entry["card"], entry.get("as"))}
     for seat in view["seats"]:
         shown |= {*seat["known"], *seat.get("hand", ()), *(c for stack in seat["stacks"] for c in stack)}
+    words = words_of(game)
     return {
-        "faces": {card: word for card, word in FACES[game].items() if card in shown},  # only cards on view (C2)
+        "faces": {card: word for card, word in words.faces.items() if card in shown},  # only cards on view (C2)
         "left": [count(seat["cards_left"], "card") for seat in view["seats"]],
         "busts": [busts_mark(seat["busts"]) for seat in view["seats"]],
         "stacks": [_stack_badges(seat["stacks"]) for seat in view["seats"]],
         "pile": " · ".join(readout),
-        "legend": [list(entry) for entry in LEGENDS[game]],
+        "legend": [["💥", f"{words.took}: took the pile"], *(list(entry) for entry in LEGEND)],
     }
