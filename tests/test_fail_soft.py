@@ -201,7 +201,7 @@ class TestFullDisk:
         apps = [GameApp(tmp_path / "refused"), GameApp(tmp_path / "twin")]
         for app in apps:
             app.deal(seed=8)
-            assert app.state is not None and app.ai[1].level.noise > 0, "a seat whose choices draw from its RNG"
+            assert app.state is not None and app.sitting.ai[1].level.noise > 0, "a seat whose choices draw from its RNG"
             app.play(app.state.legal_moves()[0])  # Step pacing: the AI seats wait for Next
         refused = apps[0]
         assert refused.state is not None

@@ -3,8 +3,8 @@
 Every control calls a Python method of :class:`GameApp` (``deal``, ``play``, ``coach_play``, ``next``,
 ``undo``, ``set_coach`` …), so the whole app runs and is tested without a browser. The app is a composition of
 rooms, each in its own module: the setup form, the play loop, the saved games, the coach panel, the review room, the
-belief section and the scores panel. A twin that is one room's own is listed here as a :class:`~.shared.HandOff`
-to that room.
+belief section and the scores panel. The game's state is the play loop's (:attr:`GameApp.sitting`); the other rooms
+read it. A twin that is one room's own is listed here as a :class:`~.shared.HandOff` to that room.
 
 >>> import tempfile
 >>> app = GameApp(tempfile.mkdtemp())
@@ -23,7 +23,6 @@ from typing import Any
 
 import ipywidgets as w
 
-from cut_tutor.coach import AIPlayer
 from cut_tutor.dashboard import GUIDE_ROUTE
 from cut_tutor.engine import Game, Move, State
 from cut_tutor.identity import learner_home, server_learner
@@ -43,7 +42,7 @@ from .saved_games import SavedGames
 from .saving import holder_name, kernel_id
 from .scores import ScorePanel
 from .setup_form import SetupForm
-from .shared import Controls, HandOff, Setup, Shown, default_home, help_html, help_links
+from .shared import Controls, HandOff, Setup, Shown, Sitting, default_home, help_html, help_links
 from .table import LAYOUTS, IntentError, TableWidget
 
 #: Where the guide is served, below the Jupyter base URL; the page resolves it (links marked ``data-base-relative``).
@@ -65,11 +64,7 @@ class GameApp(Shown):
         self.tab = holder_name()
         self.page: str | None = None
         self._use_home(self.base_home if self.learner is None else learner_home(self.base_home, self.learner))
-        self.setup = Setup.default()
-        self.game: Game | None = None
-        self.ai: list[AIPlayer] = []
         self.theme = "light"
-        self.log: list[str] = []
         #: Opens a Card Clear board code from the page's address (``?board=12-0``); the dashboard's game picker
         #: sets it, since Card Clear is its game, not this app's (K16).
         self.board_opener: Callable[[str], None] | None = None
@@ -157,6 +152,21 @@ class GameApp(Shown):
     # -- state --------------------------------------------------------------------------------------------
 
     @property
+    def sitting(self) -> Sitting:
+        """The game's state: the setup, the game, its AI seats and the Play Bar's lines, all the play loop's."""
+        return self.loop.sitting
+
+    @property
+    def setup(self) -> Setup:
+        """The setup the form shows and the next deal plays."""
+        return self.sitting.setup
+
+    @property
+    def game(self) -> Game | None:
+        """The game in play, if one has been dealt."""
+        return self.sitting.game
+
+    @property
     def state(self) -> State | None:
         """The hand in play, if a game has been dealt."""
         return self.game.state if self.game is not None else None
@@ -181,11 +191,7 @@ class GameApp(Shown):
         """The replayer last opened from the scores."""
         return self.score_panel.replayer
 
-    def need_game(self) -> Game:
-        """The game in play; refused with a hint when none has been dealt."""
-        if self.game is None:
-            raise IntentError("no game has been dealt: press Deal & play")
-        return self.game
+    need_game = HandOff("sitting", Sitting.need_game)
 
     # -- setup (the setup form) ---------------------------------------------------------------------------
 
@@ -210,9 +216,8 @@ class GameApp(Shown):
         What is kept is :meth:`Setup.reset`'s; the theme, the View and the score history are kept too.
         """
         self.form.asking = False
-        self.loop.end_game()
+        self.loop.reset_setup()
         self._close_replay()
-        self.setup = self.setup.reset()
         self.refresh_setup(rebuild=True)
         self.refresh()
 

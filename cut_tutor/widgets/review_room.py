@@ -53,7 +53,7 @@ from .drills_panel import DrillsPanel, ProgressPanel
 from .jobs import Job, Jobs
 from .review_panel import ReviewPanel
 from .shared import YOU, Host
-from .table import COLOURS, IntentError, move_label
+from .table import IntentError, move_label
 
 #: Tutor mode asks from a *mistake*'s loss by default (the review's own threshold).
 TUTOR_THRESHOLD_DEFAULT = dict(THRESHOLDS)["mistake"]
@@ -144,7 +144,7 @@ class ReviewRoom:
     def _finished(self) -> tuple[str, dict[str, Any], int] | None:
         """The finished hand on the table: its key, its record and its number; ``None`` while one is in play, or
         for a hand set up from a position (it has no deal to replay)."""
-        game = self.host.game
+        game = self.host.sitting.game
         if game is None or not game.state.over:
             return None
         try:
@@ -164,7 +164,7 @@ class ReviewRoom:
         job = self.reviewing.running()
         if key not in self.reviews and key != self._stopped and (job is None or job.key != key):
             self.review_progress.value = 0.0
-            hand_of = (self.host.need_game().uid, number)  # an older hand's review gives way
+            hand_of = (self.host.sitting.need_game().uid, number)  # an older hand's review gives way
             job = self.reviewing.start(key, functools.partial(self._run, key, record, hand_of), replace=True)
         self.draw_review()
         if wait and job is not None and job.key == key:
@@ -186,14 +186,14 @@ class ReviewRoom:
 
         try:
             hand = review(record, YOU, rollouts=self.rollouts, deal_rollouts=self.deal_rollouts, seed=self.seed,
-                          progress=progress, level=self.host.setup.seats[YOU].level)  # fmt: skip
+                          progress=progress, level=self.host.sitting.setup.seats[YOU].level)  # fmt: skip
             if stop.is_set():
                 raise _Cancelled
         except _Cancelled:
             self._stopped = key
         else:
             self.reviews[key] = hand
-            names, colours = self._seats()
+            names, colours = self.host.sitting.seats_shown()
             self.panel = ReviewPanel(record, hand, names=names, colours=colours, rollouts=self.rollouts)
             deck = self.deck()
             self.review_box.children = [w.HTML(escape(drills_added(len(deck.add_mistakes(record, hand))))),
@@ -209,7 +209,7 @@ class ReviewRoom:
         running = self.reviewing.running() is not None
         self.review_progress.layout.display = self.review_cancel.layout.display = "" if running else "none"
         found = self._finished()
-        game = self.host.game
+        game = self.host.sitting.game
         if running and game is not None:
             self.review_status.value = escape(review_status(game.hand_number, False))
         elif found is not None and found[0] in self.reviews:
@@ -240,13 +240,6 @@ class ReviewRoom:
             self._progress_of = deck
         return self.progress_panel
 
-    def _seats(self) -> tuple[list[str], list[str]]:
-        """The seats' names and colours as the table shows them: the game's, else the setup's (a drill from an
-        earlier day, before a deal)."""
-        seats = self.host.setup.seats
-        names = self.host.game.names if self.host.game is not None else [s.name for s in seats]
-        return list(names), [COLOURS[s.colour] for s in seats]
-
     def _analysis_of(self, drill: Drill) -> Analysis:
         """A drill's position evaluated with the review's budget: the review's own evaluation, so its verdict agrees
         with the review's."""
@@ -256,7 +249,7 @@ class ReviewRoom:
         """The drills panel of the learner's deck: the due drills, answered one at a time."""
         deck = self.deck()
         if self._drills_panel is None:
-            names, colours = self._seats()
+            names, colours = self.host.sitting.seats_shown()
             self._drills_panel = DrillsPanel(deck, analyser=self._analysis_of, names=names, colours=colours)
             self.drills_box.children = [self._drills_panel.widget]
         return self._drills_panel
@@ -277,7 +270,7 @@ class ReviewRoom:
     def asks(self, moves: Sequence[Move | str]) -> bool:
         """Tutor mode, before the learner's play lands: ``True`` when it asks *Play anyway / Rethink / Hint* (the
         play then waits), ``False`` when the play may go ahead."""
-        game = self.host.game
+        game = self.host.sitting.game
         self._forget()
         if not self.tutor_on or game is None or game.state.over or game.state.turn != YOU or game.automated[YOU]:
             return False
@@ -285,7 +278,8 @@ class ReviewRoom:
         seen = view(game.state, YOU)
         if str(chosen[0]) not in seen["legal"]:
             return False  # the play loop refuses it with its reason
-        setup = self.host.setup  # the tutor's word is the advice the coach panel shows: your coach, at your Level
+        # the tutor's word is the advice the coach panel shows: your coach, at your Level
+        setup = self.host.sitting.setup
         held = self.coach.evaluated()  # the evaluation's word once it has priced this very move
         priced = held.analysis if held is not None and held.decided(chosen[0]) else None
         caution = warn(seen, chosen[0], self.threshold, coach=setup.coach, level=setup.seats[YOU].level,
@@ -351,7 +345,7 @@ class ReviewRoom:
                 self.coach.cancel_rollouts()
 
     def _asked(self) -> tuple[Move, ...]:
-        game = self.host.game
+        game = self.host.sitting.game
         if self._pending is None or game is None or len(game.state.moves) != self._pending[1]:
             raise ValueError("the tutor is not asking about a play now")
         return self._pending[0]
@@ -379,13 +373,13 @@ class ReviewRoom:
     def _hint(self) -> str:
         caution = self.caution
         assert caution is not None  # asked: a caution stands
-        game = self.host.need_game()
+        game = self.host.sitting.need_game()
         label = move_label(Move.parse(caution.best), view(game.state, YOU), game.names)
-        return tutor_hint(caution.source, self.host.setup.coach, label)
+        return tutor_hint(caution.source, self.host.sitting.setup.coach, label)
 
     def draw_tutor(self) -> None:
         """The tutor's question while it stands (a later move ends it)."""
-        game = self.host.game
+        game = self.host.sitting.game
         if self._pending is not None and (game is None or len(game.state.moves) != self._pending[1]):
             self._forget()
         caution = self.caution
