@@ -2,9 +2,10 @@
 
 Every control calls a Python method of :class:`GameApp` (``deal``, ``play``, ``coach_play``, ``next``,
 ``undo``, ``set_coach`` …), so the whole app runs and is tested without a browser. The app is a composition of
-rooms, each in its own module: the setup form, the play loop, the saved games, the coach panel, the review room, the
-belief section and the scores panel. The game's state is the play loop's (:attr:`GameApp.sitting`); the other rooms
-read it. A twin that is one room's own is listed here as a :class:`~.shared.HandOff` to that room.
+rooms, each in its own module: the setup form, the play loop, the saved games, the coach panel, the hand review,
+the drills, tutor mode, the belief section and the scores panel. The game's state is the play loop's
+(:attr:`GameApp.sitting`); the other rooms read it. A twin that is one room's own is listed here as a
+:class:`~.shared.HandOff` to that room.
 
 >>> import tempfile
 >>> app = GameApp(tempfile.mkdtemp())
@@ -34,6 +35,7 @@ from cut_tutor.storage.saves import Saves
 from .belief_panel import BeliefPanel, BeliefRoom
 from .coach_panel import CoachPanel
 from .drills_panel import DrillsPanel
+from .drills_room import DrillsRoom
 from .play_loop import PlayLoop
 from .replayer import Replayer
 from .review_panel import ReviewPanel
@@ -44,6 +46,7 @@ from .scores import ScorePanel
 from .setup_form import SetupForm
 from .shared import Controls, HandOff, Setup, Shown, Sitting, default_home, help_html, help_links
 from .table import LAYOUTS, IntentError, TableWidget
+from .tutor_room import TutorRoom
 
 #: Where the guide is served, below the Jupyter base URL; the page resolves it (links marked ``data-base-relative``).
 GUIDE_BASE = GUIDE_ROUTE
@@ -75,12 +78,15 @@ class GameApp(Shown):
         self.form = SetupForm(self)
         self.coach = CoachPanel(self)
         self.score_panel = ScorePanel(self)
-        self.review = ReviewRoom(self, self.coach, self._land)
+        # a drill is evaluated with the review's budget, and a review's mistakes join the drills
+        self.drills_room = DrillsRoom(self, lambda drill: self.review.analysis_of(drill))
+        self.review = ReviewRoom(self, self.drills_room)
+        self.tutor = TutorRoom(self, self.coach, self._land)
         self.belief = BeliefRoom(self)
         # tutor mode is a setup option: its row joins the form's Coaching settings
         rows = self.form.box.children
         at = rows.index(self.form.coach_about) + 1
-        self.form.box.children = (*rows[:at], self.review.tutor_setup, *rows[at:])
+        self.form.box.children = (*rows[:at], self.tutor.tutor_setup, *rows[at:])
         # the coach sits beside the table on a wide window and wraps under your cards on a narrow one (table.css);
         # the pacing follows the desk, so on a narrow window nothing comes between your cards and the coach
         self.play_box = w.VBox([self.loop.controls])
@@ -90,7 +96,7 @@ class GameApp(Shown):
             [
                 self.saved.notice,
                 self.table,
-                self.review.tutor_box,
+                self.tutor.tutor_box,
                 self.saved.resume_note,
                 self.saved.resume_box,
                 self.form.box,
@@ -99,7 +105,9 @@ class GameApp(Shown):
         main.add_class("cut-main")
         desk = w.HBox([main, self.side])
         desk.add_class("cut-desk")
-        self.root = w.VBox([desk, self.play_box, self.review.sections, self.score_panel.panel])
+        drills = self.drills_room
+        sections = w.VBox([self.review.review_section, drills.drills_section, drills.progress_section])
+        self.root = w.VBox([desk, self.play_box, sections, self.score_panel.panel])
         self.root.add_class("cut-app")
         self.root.add_class("cut-app-light")
         # the controls a notebook reaches from the app itself, whichever room draws them
@@ -256,12 +264,12 @@ class GameApp(Shown):
     def play(self, text: str | Move) -> None:
         """Play a move for your seat; anything illegal raises and leaves the game untouched. In tutor mode a
         doubtful play waits for :meth:`play_anyway`, :meth:`rethink` or :meth:`tutor_hint` instead."""
-        if not self.review.asks([text]):
+        if not self.tutor.asks([text]):
             self.loop.play(text)
 
     def play_then(self, text: str | Move, then: str | Move) -> None:
         """A play and the gamble after it in one step (``Play 2× 9 + Risk pile 2``, R17); both checked first."""
-        if not self.review.asks([text, then]):
+        if not self.tutor.asks([text, then]):
             self.loop.play_then(text, then)
 
     def _land(self, moves: Sequence[Move]) -> None:
@@ -284,14 +292,14 @@ class GameApp(Shown):
     advice = HandOff("coach", CoachPanel.advice)
     hint_count = HandOff("coach", CoachPanel.hint_count)
 
-    # -- the review room: the hand review, drills and tutor mode ------------------------------------------------
+    # -- the hand review, the drills and tutor mode (their rooms) ---------------------------------------------
 
     review_hand = HandOff("review", ReviewRoom.review_hand)
     cancel_review = HandOff("review", ReviewRoom.cancel_review)
-    set_tutor = HandOff("review", ReviewRoom.set_tutor)
-    play_anyway = HandOff("review", ReviewRoom.play_anyway)
-    rethink = HandOff("review", ReviewRoom.rethink)
-    tutor_hint = HandOff("review", ReviewRoom.tutor_hint)
+    set_tutor = HandOff("tutor", TutorRoom.set_tutor)
+    play_anyway = HandOff("tutor", TutorRoom.play_anyway)
+    rethink = HandOff("tutor", TutorRoom.rethink)
+    tutor_hint = HandOff("tutor", TutorRoom.tutor_hint)
 
     @property
     def review_panel(self) -> ReviewPanel | None:
@@ -301,12 +309,12 @@ class GameApp(Shown):
     @property
     def drills(self) -> Drills:
         """Your drills, kept in your home."""
-        return self.review.deck()
+        return self.drills_room.deck()
 
     @property
     def drills_panel(self) -> DrillsPanel:
         """The Drills section: your due drills, answered one at a time."""
-        return self.review.drills_panel()
+        return self.drills_room.drills_panel()
 
     @property
     def belief_panel(self) -> BeliefPanel | None:
@@ -413,4 +421,6 @@ class GameApp(Shown):
             if playing:
                 self.coach.draw_advice(advice, hints)
             self.review.draw()
+            self.drills_room.draw()
+            self.tutor.draw()
             self.belief.draw()
