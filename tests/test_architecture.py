@@ -253,6 +253,19 @@ def test_the_rooms_reach_the_game_only_through_its_state() -> None:
     assert {name: fields for name, fields in found.items() if fields} == {}
 
 
+def test_the_host_holds_only_what_its_rooms_ask_for() -> None:
+    """The app as its rooms see it (:class:`~cut_tutor.widgets.shared.Host`) is no wider than they need: every member
+    of it is asked for by some room, so a member no room reads is removed rather than kept for show."""
+    tree = ast.parse(MODULES["cut_tutor.widgets.shared"].read_text(encoding="utf-8"))
+    host = next(node for node in tree.body if isinstance(node, ast.ClassDef) and node.name == "Host")
+    members = {node.name for node in host.body if isinstance(node, ast.FunctionDef)} | {
+        node.target.id for node in host.body if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)
+    }
+    asked = {field for name, path in WIDGETS.items() if name != "cut_tutor.widgets.app"
+             for field in _host_fields(ast.parse(path.read_text(encoding="utf-8")))}  # fmt: skip
+    assert SITTING in members and sorted(members - asked) == []
+
+
 def test_background_threads_start_only_in_the_jobs_helper() -> None:
     """One way to run in the background: every room's job is started, cancelled and stopped at exit by
     :mod:`cut_tutor.widgets.jobs`."""
