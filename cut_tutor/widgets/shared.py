@@ -136,8 +136,8 @@ class Sitting:
 
     The play loop owns it: a deal, a move's line in the Play Bar, a continued game or a change taken back replaces
     it whole, so no room sees a game with another game's seats or log. Every other room reads it through
-    :attr:`Host.sitting` and asks the loop for a change. The setup's choices (names, Levels, rules …) are edited in
-    place by the setup form, which is what it is for; which setup the sitting holds is the loop's.
+    :attr:`Host.sitting` and asks the loop for a change. The setup's choices (names, Levels, rules, the coach …) are
+    edited in place by the controls that offer them; which setup the sitting holds is the loop's.
     """
 
     setup: Setup
