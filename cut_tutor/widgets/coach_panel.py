@@ -361,8 +361,7 @@ class CoachPanel:
     def draw_advice(self, advice: Advice | None, hints: int) -> None:
         """The advice and hints your Level shows, the Coach button, and the analysis when open."""
         sitting = self.host.sitting
-        game = sitting.game
-        state = game.state if game is not None else None
+        state = sitting.game.state if sitting.game is not None else None
         if advice is None or state is None:
             who = "" if state is None or state.over else f"Waiting for {sitting.need_game().names[state.turn]}…"
             self.advice_html.value = f"<i>{escape(who)}</i>"
