@@ -236,7 +236,7 @@ def test_the_checker_sees_a_write_of_the_game_s_state() -> None:
 
 
 def test_only_the_play_loop_writes_the_game() -> None:
-    """One owner for a game's state: the setup, the match, its AI seats and its Play Bar are one value, the play
+    """One owner for a game's state: the setup, the game, its AI seats and its Play Bar are one value, the play
     loop's :attr:`~cut_tutor.widgets.play_loop.PlayLoop.sitting`, which it alone replaces (its fields are frozen);
     the other rooms, the app included, read it through the host and ask the loop for a change."""
     written = {name: sorted(set(_writes_sitting(ast.parse(path.read_text(encoding="utf-8")))))
