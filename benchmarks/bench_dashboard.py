@@ -323,7 +323,7 @@ def bench_move(report: Report, home: Path, runs: int, games: int, moves_per_game
                 advice = app.advice()  # computed by the previous redraw, as the page's Coach button shows it
                 assert advice is not None
                 move = advice.move if played % 2 == 0 else state.legal_moves()[0]
-                twin, ai = state.copy(), copy.deepcopy(app.ai)
+                twin, ai = state.copy(), copy.deepcopy(app.sitting.ai)
                 start = time.perf_counter()
                 engine_reply(twin, ai, move)
                 engine[-1].append((time.perf_counter() - start) * 1000)

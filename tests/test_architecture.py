@@ -178,38 +178,92 @@ def test_no_module_is_longer_than_a_newcomer_reads() -> None:
 WIDGETS = {name: path for name, path in MODULES.items() if name.startswith("cut_tutor.widgets.")}
 
 
-def _writes(tree: ast.AST) -> Iterator[str]:
-    """``host.<field>`` (or ``self.host.<field>``) assigned anywhere, whole or by item, as ``<field>``."""
+def _targets(tree: ast.AST) -> Iterator[ast.expr]:
+    """Every expression assigned to anywhere, each of a tuple's apart, one assigned by item (``x[i] = …``) as ``x``:
+    in ``a.b.c = …`` that is ``a.b.c``, the attribute ``c`` of ``a.b``, not ``a.b`` itself."""
     for node in ast.walk(tree):
         targets = (
-            node.targets
+            list(node.targets)
             if isinstance(node, ast.Assign)
             else [node.target]
             if isinstance(node, ast.AugAssign | ast.AnnAssign)
             else []
         )
-        for target in targets:
-            for part in ast.walk(target):
-                if isinstance(part, ast.Subscript):
-                    part = part.value
-                if isinstance(part, ast.Attribute):
-                    owner = part.value
-                    if (isinstance(owner, ast.Name) and owner.id == "host") or (
-                        isinstance(owner, ast.Attribute) and owner.attr == "host"
-                    ):
-                        yield part.attr
+        while targets:
+            target = targets.pop()
+            if isinstance(target, ast.Tuple | ast.List):
+                targets.extend(target.elts)
+            elif isinstance(target, ast.Starred | ast.Subscript):
+                targets.append(target.value)
+            else:
+                yield target
+
+
+#: The game's state as one value: the :class:`~cut_tutor.widgets.shared.Sitting` and its fields.
+SITTING = "sitting"
+SITTING_FIELDS = {"setup", "game", "ai", "log"}
+
+
+def _writes_sitting(tree: ast.AST) -> Iterator[str]:
+    """``….sitting`` replaced, or one of its fields (``….sitting.game``) written, anywhere: as the name written."""
+    for part in _targets(tree):
+        if not isinstance(part, ast.Attribute):
+            continue
+        if part.attr == SITTING:
+            yield SITTING
+        elif part.attr in SITTING_FIELDS and isinstance(part.value, ast.Attribute) and part.value.attr == SITTING:
+            yield f"{SITTING}.{part.attr}"
+
+
+def _host_fields(tree: ast.AST) -> Iterator[str]:
+    """``host.<name>`` (or ``self.host.<name>``) read or written anywhere, as ``<name>``."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute):
+            owner = node.value
+            if (isinstance(owner, ast.Name) and owner.id == "host") or (
+                isinstance(owner, ast.Attribute) and owner.attr == "host"
+            ):
+                yield node.attr
+
+
+def test_the_checker_sees_a_write_of_the_game_s_state() -> None:
+    """A check on the checker: a room replacing the state, or one of its fields, is found; a read is not, nor an
+    edit of the setup's choices."""
+    written = "self.host.sitting = s\nhost.sitting.log = ()\nx, self.sitting.ai[0] = 1, a\nx = host.sitting.game"
+    assert sorted(_writes_sitting(ast.parse(written))) == ["sitting", "sitting.ai", "sitting.log"]
+    # the setup's choices are edited in place by the rooms that offer them: not a write of the sitting
+    assert list(_writes_sitting(ast.parse("host.sitting.setup.coach = c\nhost.sitting.setup.seats[0].name = n"))) == []
 
 
 def test_only_the_play_loop_writes_the_game() -> None:
-    """One owner for a game's state: the match, its AI seats and its Play Bar are written by the play loop alone;
-    the other rooms read them through the host, and ask the loop for a change."""
-    written = {
-        name: sorted(set(_writes(ast.parse(path.read_text(encoding="utf-8"))))) for name, path in WIDGETS.items()
+    """One owner for a game's state: the setup, the game, its AI seats and its Play Bar are one value, the play
+    loop's :attr:`~cut_tutor.widgets.play_loop.PlayLoop.sitting`, which it alone replaces (its fields are frozen);
+    the other rooms, the app included, read it through the host and ask the loop for a change."""
+    written = {name: sorted(set(_writes_sitting(ast.parse(path.read_text(encoding="utf-8")))))
+               for name, path in WIDGETS.items()}  # fmt: skip
+    assert written.pop("cut_tutor.widgets.play_loop") == [SITTING]
+    assert {name: fields for name, fields in written.items() if fields} == {}
+
+
+def test_the_rooms_reach_the_game_only_through_its_state() -> None:
+    """No room keeps or reads a game, a setup, AI seats or a log of its own on the host: there is one of each, in
+    the sitting."""
+    found = {name: sorted(SITTING_FIELDS & set(_host_fields(ast.parse(path.read_text(encoding="utf-8")))))
+             for name, path in WIDGETS.items()}  # fmt: skip
+    assert {name: fields for name, fields in found.items() if fields} == {}
+
+
+def test_the_host_holds_only_what_its_rooms_ask_for() -> None:
+    """The app as its rooms see it (:class:`~cut_tutor.widgets.shared.Host`) is no wider than they need: every member
+    of it is asked for by some room, so a member no room reads is removed rather than kept for show."""
+    tree = ast.parse(MODULES["cut_tutor.widgets.shared"].read_text(encoding="utf-8"))
+    host = next(node for node in tree.body if isinstance(node, ast.ClassDef) and node.name == "Host")
+    members = {node.name for node in host.body if isinstance(node, ast.FunctionDef)} | {
+        node.target.id for node in host.body if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)
     }
-    assert {"game", "ai", "log"} <= set(written["cut_tutor.widgets.play_loop"])
-    others = {name: [f for f in fields if f in ("game", "ai", "log")] for name, fields in written.items()
-              if name != "cut_tutor.widgets.play_loop"}  # fmt: skip
-    assert {name: fields for name, fields in others.items() if fields} == {}
+    asked = {field for name, path in WIDGETS.items() if name != "cut_tutor.widgets.app"
+             for field in _host_fields(ast.parse(path.read_text(encoding="utf-8")))}  # fmt: skip
+    assert SITTING in members and sorted(members - asked) == []
 
 
 def test_background_threads_start_only_in_the_jobs_helper() -> None:

@@ -201,7 +201,7 @@ class TestFullDisk:
         apps = [GameApp(tmp_path / "refused"), GameApp(tmp_path / "twin")]
         for app in apps:
             app.deal(seed=8)
-            assert app.state is not None and app.ai[1].level.noise > 0, "a seat whose choices draw from its RNG"
+            assert app.state is not None and app.sitting.ai[1].level.noise > 0, "a seat whose choices draw from its RNG"
             app.play(app.state.legal_moves()[0])  # Step pacing: the AI seats wait for Next
         refused = apps[0]
         assert refused.state is not None
@@ -237,6 +237,29 @@ class TestFullDisk:
         with pytest.raises(IntentError, match="disk is full"):
             app.deal(seed=9)
         assert app.game is None and not app.save_path.exists()
+
+    def test_a_continue_that_cannot_be_saved_leaves_the_setup_as_it_was(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """The game's state is taken back whole: no game, and the setup the learner had, not the continued game's."""
+        played = _two_player_game(tmp_path, rounds=3)
+        played.set_pacing("Step")
+        played.deal(seed=8)
+        saved = played.save_path.read_bytes()
+        app = GameApp(tmp_path)
+        app.set_players(3)
+        app.set_name(1, "Zoe")
+        setup = app.setup.to_dict()
+        assert app.resume_label is not None and len(setup["seats"]) == 3
+
+        def full(*_args: Any) -> None:
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+        monkeypatch.setattr(saved_games, "save_game", full)
+        with pytest.raises(IntentError, match="disk is full"):
+            app.continue_game()
+        assert app.game is None and app.sitting.ai == () and app.setup.to_dict() == setup
+        assert played.save_path.read_bytes() == saved
 
 
 class TestOneGameManyTabs:

@@ -1,6 +1,7 @@
-"""The review room in the tutor app, driven through GameApp's twins: a hand with deliberate blunders is reviewed in
-the background and graded, a retry hides the answer until chosen, the mistakes become the learner's drills (kept per
-learner, due by a fixed clock), tutor mode asks only above its threshold, and the belief panel follows your turns."""
+"""The review, drills and tutor rooms in the tutor app, driven through GameApp's twins: a hand with deliberate blunders
+is reviewed in the background and graded, a retry hides the answer until chosen, the mistakes become the learner's
+drills (kept per learner, due by a fixed clock), tutor mode asks only above its threshold, and the belief panel follows
+your turns."""
 
 from __future__ import annotations
 
@@ -21,11 +22,12 @@ from cut_tutor.coach import advise
 from cut_tutor.engine import Move, view
 from cut_tutor.engine.view import unseen
 from cut_tutor.review import grade
+from cut_tutor.review.drills import DRILLS_FILE
 from cut_tutor.review.drills import judge as drills_judge
 from cut_tutor.review.tutor import HEURISTIC_NOISE, judge
 from cut_tutor.review.words import RETRY_ASK, TUTOR_CHECKING, tutor_cleared, tutor_measured
 from cut_tutor.widgets.app import GameApp
-from cut_tutor.widgets.review_room import DRILLS_FILE, ReviewRoom
+from cut_tutor.widgets.review_room import ReviewRoom
 from cut_tutor.widgets.shared import YOU
 from cut_tutor.widgets.table import move_label
 
@@ -41,7 +43,7 @@ def small_app(home: Path, pacing: str = "Auto") -> GameApp:
     app.set_players(2)
     app.set_pacing(pacing)
     app.review.rollouts, app.review.deal_rollouts = 24, 8
-    app.review.clock = lambda: NOW
+    app.drills_room.clock = lambda: NOW
     return app
 
 
@@ -123,7 +125,7 @@ def test_the_mistakes_are_the_learners_drills_kept_in_their_home_and_due_by_the_
     assert app.drills.attempts()[-1] == {"drill": drill.id, "answered": NOW.isoformat(), "move": made, "solved": 0}
     assert drill.id not in {d.id for d in app.drills.due()}
     later = small_app(home)  # the same learner's home, a day later: the deck persists and the drill is due again
-    later.review.clock = lambda: NOW + timedelta(days=1)
+    later.drills_room.clock = lambda: NOW + timedelta(days=1)
     assert drill.id in {d.id for d in later.drills.due()}
     # another learner on the same server has a deck of their own
     other = small_app(home)
@@ -162,27 +164,27 @@ def test_tutor_mode_asks_only_above_its_threshold(tmp_path: Path) -> None:
     assert loss > HEURISTIC_NOISE + 1
     bad = worst(app)
     # off by default: the play lands
-    assert app.review.tutor_on is False
+    assert app.tutor.tutor_on is False
     # above the threshold it asks, and the play waits
     app.set_tutor(True, threshold=loss - 0.5)
     app.play(bad)
-    assert len(state.moves) == 0 and app.review.caution is not None and app.review.caution.move == bad
-    assert app.review.tutor_box.layout.display == ""
+    assert len(state.moves) == 0 and app.tutor.caution is not None and app.tutor.caution.move == bad
+    assert app.tutor.tutor_box.layout.display == ""
     hint = app.tutor_hint()
-    assert hint.startswith("Madonna recommends: ") and app.review.caution.best == str(advice.move)
+    assert hint.startswith("Madonna recommends: ") and app.tutor.caution.best == str(advice.move)
     app.rethink()
-    assert app.review.caution is None and app.review.tutor_box.layout.display == "none" and not state.moves
+    assert app.tutor.caution is None and app.tutor.tutor_box.layout.display == "none" and not state.moves
     # the coach's own move is never questioned, nor one too close to call even at the smallest threshold
     app.set_tutor(True, threshold=0.5)
     close = [c for c in advice.candidates[1:] if totals[0] - c.total < HEURISTIC_NOISE]
     for candidate in close[:1]:
-        assert app.review.asks([candidate.move]) is False
-    assert app.review.asks([advice.move]) is False
+        assert app.tutor.asks([candidate.move]) is False
+    assert app.tutor.asks([advice.move]) is False
     # Play anyway lands the play asked about
     app.play(bad)
-    assert app.review.caution is not None
+    assert app.tutor.caution is not None
     app.play_anyway()
-    assert [str(m) for m in app.state.moves] == [bad] and app.review.caution is None  # type: ignore[union-attr]
+    assert [str(m) for m in app.state.moves] == [bad] and app.tutor.caution is None  # type: ignore[union-attr]
     with pytest.raises(ValueError, match="not asking"):
         app.play_anyway()
 
@@ -194,7 +196,7 @@ def test_tutor_mode_lets_a_play_below_its_threshold_land(tmp_path: Path) -> None
     loss = judge(view(app.state, YOU), bad, level=app.setup.seats[YOU].level).loss  # the tutor's own measure
     app.set_tutor(True, threshold=loss + 0.5)
     app.play(bad)
-    assert len(app.state.moves) == 1 and app.review.caution is None  # type: ignore[union-attr]
+    assert len(app.state.moves) == 1 and app.tutor.caution is None  # type: ignore[union-attr]
 
 
 def test_the_tutor_judges_by_the_advice_you_are_shown(tmp_path: Path) -> None:
@@ -212,9 +214,9 @@ def test_the_tutor_judges_by_the_advice_you_are_shown(tmp_path: Path) -> None:
         pytest.fail("no deal where the Average and the Expert coach differ")
     assert shown.level == "Average" and caution.best == str(shown.move)
     app.set_tutor(True, threshold=caution.loss - 0.5)
-    assert app.review.asks([shown.move]) is False
+    assert app.tutor.asks([shown.move]) is False
     app.play(str(expert.move))
-    assert app.review.caution is not None and app.review.caution.best == str(shown.move)
+    assert app.tutor.caution is not None and app.tutor.caution.best == str(shown.move)
     assert app.tutor_hint() == f"Madonna recommends: {shown.label}"
 
 
@@ -259,8 +261,8 @@ def asked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *verdict: float) -> t
     analyser = Analyser(bad, *verdict)
     monkeypatch.setattr(evaluations, "analyse", analyser)
     app.set_tutor(True, threshold=12.0)
-    assert app.review.asks([bad]) and app.review.caution is not None and app.review.caution.source == "coach"
-    assert TUTOR_CHECKING in app.review.tutor_said.value
+    assert app.tutor.asks([bad]) and app.tutor.caution is not None and app.tutor.caution.source == "coach"
+    assert TUTOR_CHECKING in app.tutor.tutor_said.value
     return app, analyser
 
 
@@ -269,10 +271,10 @@ def test_the_tutor_checks_with_the_analysis_and_shows_its_loss_with_its_interval
 ) -> None:
     app, analyser = asked(tmp_path, monkeypatch, 20.0, 10.0, 30.0)
     analyser.go.set()
-    caution = app.review.wait_tutor()
+    caution = app.tutor.wait_tutor()
     assert caution is not None and caution.source == "analysis"
     assert (caution.loss, caution.low, caution.high) == (20.0, 10.0, 30.0)
-    said = app.review.tutor_said.value
+    said = app.tutor.tutor_said.value
     assert tutor_measured(said_label(app, caution.move), 20.0, 10.0, 30.0) in said and TUTOR_CHECKING not in said
     assert app.state is not None and not app.state.moves  # the play still waits
     assert app.tutor_hint().startswith("The analysis prefers: ")
@@ -290,12 +292,12 @@ def test_a_play_the_analysis_finds_too_close_to_call_waits_for_the_learners_word
 ) -> None:
     app, analyser = asked(tmp_path, monkeypatch, 15.0, -2.0, 32.0)
     analyser.go.set()
-    caution = app.review.wait_tutor()
-    assert caution is not None and not caution.asks(app.review.threshold)
-    said = app.review.tutor_said.value
+    caution = app.tutor.wait_tutor()
+    assert caution is not None and not caution.asks(app.tutor.threshold)
+    said = app.tutor.tutor_said.value
     assert tutor_cleared(said_label(app, caution.move), 15.0, -2.0, 32.0, 12.0) in said
     assert said.count("Too close to call") == 1 and TUTOR_CHECKING not in said
-    assert app.review.tutor_box.layout.display == "" and app.state is not None and not app.state.moves
+    assert app.tutor.tutor_box.layout.display == "" and app.state is not None and not app.state.moves
     app.play_anyway()
     assert len(app.state.moves) == 1
 
@@ -303,34 +305,34 @@ def test_a_play_the_analysis_finds_too_close_to_call_waits_for_the_learners_word
 def test_a_play_the_analysis_puts_under_the_threshold_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     app, analyser = asked(tmp_path, monkeypatch, 3.0, 1.0, 5.0)
     analyser.go.set()
-    caution = app.review.wait_tutor()
+    caution = app.tutor.wait_tutor()
     assert caution is not None and caution.source == "analysis"
-    assert "under your 12.0" in app.review.tutor_said.value and app.state is not None and not app.state.moves
+    assert "under your 12.0" in app.tutor.tutor_said.value and app.state is not None and not app.state.moves
     app.rethink()
-    assert app.review.caution is None and not app.state.moves
+    assert app.tutor.caution is None and not app.state.moves
 
 
 def test_rethink_cancels_the_tutors_analysis(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     app, analyser = asked(tmp_path, monkeypatch, 20.0, 10.0, 30.0)
-    check = app.review._check.thread if app.review._check is not None else None
+    check = app.tutor._check.thread if app.tutor._check is not None else None
     assert check is not None and check.is_alive()
     app.rethink()
     check.join(timeout=10)
     assert not check.is_alive() and analyser.runs == 1  # the run never finishes by itself: it was cancelled
-    assert app.coach.rollouts() is None and app.review.caution is None  # nothing kept, nothing asked
+    assert app.coach.rollouts() is None and app.tutor.caution is None  # nothing kept, nothing asked
 
 
 def test_a_new_move_cancels_the_tutors_analysis_and_checks_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     app, analyser = asked(tmp_path, monkeypatch, 20.0, 10.0, 30.0)
-    first = app.review._check.thread if app.review._check is not None else None
+    first = app.tutor._check.thread if app.tutor._check is not None else None
     assert first is not None
-    assert app.review.asks([analyser.move])  # asked again: the first run gives way
+    assert app.tutor.asks([analyser.move])  # asked again: the first run gives way
     first.join(timeout=10)
     assert not first.is_alive() and app.coach.rollouts() is None
     analyser.go.set()
-    caution = app.review.wait_tutor()
+    caution = app.tutor.wait_tutor()
     assert caution is not None and caution.source == "analysis" and analyser.runs == 2
 
 
@@ -345,10 +347,10 @@ def test_no_analysis_starts_when_tutor_mode_is_off_or_the_play_is_fine(
     analyser.go.set()
     monkeypatch.setattr(evaluations, "analyse", analyser)
     app.set_tutor(True, threshold=12.0)
-    assert app.review.asks([advice.move]) is False and app.review._check is None  # the coach's own move
+    assert app.tutor.asks([advice.move]) is False and app.tutor._check is None  # the coach's own move
     app.set_tutor(False)
     app.play(worst(app))
-    assert app.state is not None and len(app.state.moves) == 1 and app.review._check is None
+    assert app.state is not None and len(app.state.moves) == 1 and app.tutor._check is None
     assert analyser.runs == 0
 
 
@@ -361,31 +363,31 @@ def test_an_analysis_already_made_answers_at_once(tmp_path: Path, monkeypatch: p
     app.coach.start_rollouts(wait=True)  # the learner ran the analysis from the coach panel first
     app.set_tutor(True, threshold=12.0)
     app.play(worst(app))
-    caution = app.review.caution
-    assert caution is not None and caution.source == "analysis" and app.review._check is None
-    assert analyser.runs == 1 and TUTOR_CHECKING not in app.review.tutor_said.value
+    caution = app.tutor.caution
+    assert caution is not None and caution.source == "analysis" and app.tutor._check is None
+    assert analyser.runs == 1 and TUTOR_CHECKING not in app.tutor.tutor_said.value
 
 
 def test_the_tutor_refines_with_a_real_analysis(tmp_path: Path) -> None:
     app = small_app(tmp_path, pacing="Step")
-    app.review.tutor_seconds, app.review.tutor_rollouts = None, 48  # a small budget, the same on every run
+    app.tutor.tutor_seconds, app.tutor.tutor_rollouts = None, 48  # a small budget, the same on every run
     app.deal(seed=SEED)
     app.set_tutor(True, threshold=HEURISTIC_NOISE)
     bad = worst(app)
     app.play(bad)
-    assert app.review.caution is not None and app.review.caution.source == "coach"
-    caution = app.review.wait_tutor()
+    assert app.tutor.caution is not None and app.tutor.caution.source == "coach"
+    caution = app.tutor.wait_tutor()
     found = app.coach.rollouts()
     assert found is not None and found.seat == YOU
     assert caution is not None and caution.source == "analysis" and caution.move == bad
     mine = next(m for m in found.moves if str(m.move) == bad)
     assert (caution.loss, caution.low, caution.high) == (mine.gap, mine.gap_low, mine.gap_high)
-    label, threshold = said_label(app, bad), app.review.threshold
+    label, threshold = said_label(app, bad), app.tutor.threshold
     if caution.asks(threshold):
         said = tutor_measured(label, mine.gap, mine.gap_low, mine.gap_high)
     else:
         said = tutor_cleared(label, mine.gap, mine.gap_low, mine.gap_high, threshold)
-    assert said in app.review.tutor_said.value
+    assert said in app.tutor.tutor_said.value
     assert app.state is not None and not app.state.moves
 
 
@@ -394,13 +396,13 @@ def test_every_judge_reads_the_position_s_one_evaluation(tmp_path: Path) -> None
     with the same interval and the same best, and a retry and a drill of it judge by the same figures."""
     app = small_app(tmp_path)
     app.review.rollouts = 64
-    app.review.tutor_seconds, app.review.tutor_rollouts = None, 64  # the review's budget: neither extends the other
+    app.tutor.tutor_seconds, app.tutor.tutor_rollouts = None, 64  # the review's budget: neither extends the other
     app.deal(seed=SEED)
     app.set_tutor(True, threshold=HEURISTIC_NOISE)
     assert app.state is not None
     ply, bad = len(app.state.moves), worst(app)
     app.play(bad)
-    caution = app.review.wait_tutor()
+    caution = app.tutor.wait_tutor()
     assert caution is not None and caution.source == "analysis" and caution.move == bad
     app.play_anyway()
     app.set_tutor(False)
@@ -433,7 +435,7 @@ def test_one_position_every_judge_and_the_coach_s_moves_said_followed(tmp_path: 
     Play* (and no coach where you blundered)."""
     app = small_app(tmp_path)
     app.review.rollouts = 64
-    app.review.tutor_seconds, app.review.tutor_rollouts = None, 64  # the review's budget: neither extends the other
+    app.tutor.tutor_seconds, app.tutor.tutor_rollouts = None, 64  # the review's budget: neither extends the other
     app.deal(seed=SEED)
     assert app.state is not None and app.setup.coach == "Madonna"
     followed: list[int] = []  # the decisions made with Coach: Play before the blunder, and after it
@@ -453,7 +455,7 @@ def test_one_position_every_judge_and_the_coach_s_moves_said_followed(tmp_path: 
         assert narrow.gap_high - narrow.gap_low < wide.gap_high - wide.gap_low
     app.set_tutor(True, threshold=HEURISTIC_NOISE)
     app.play(bad)
-    caution = app.review.wait_tutor()
+    caution = app.tutor.wait_tutor()
     assert caution is not None and caution.source == "analysis"
     assert (caution.best, caution.loss, caution.low, caution.high) == (str(longer.best.move), narrow.gap,
                                                                         narrow.gap_low, narrow.gap_high)  # fmt: skip

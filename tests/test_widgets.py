@@ -217,7 +217,7 @@ class TestSetup:
         app.set_style(1, "Gambler")
         app.deal(seed=2)
         assert app.game is not None and app.game.names[1] == "Zoe"
-        assert app.ai[1].level.name == "Expert" and app.ai[1].style.name == "Gambler"
+        assert app.sitting.ai[1].level.name == "Expert" and app.sitting.ai[1].style.name == "Gambler"
 
     def test_a_game_in_play_takes_a_seats_new_level_and_style_at_once(self, tmp_path: Path) -> None:
         """The play loop, the game's one owner, gives the seat its new AI; the game itself goes on untouched."""
@@ -227,7 +227,8 @@ class TestSetup:
         state = app.state
         app.set_level(1, "Expert")
         app.set_style(1, "Rock")
-        assert app.ai[1].level.name == "Expert" and app.ai[1].style.name == "Rock" and app.state is state
+        seat = app.sitting.ai[1]
+        assert seat.level.name == "Expert" and seat.style.name == "Rock" and app.state is state
 
     def test_colour_offers_only_free_colours(self, tmp_path: Path) -> None:
         app = GameApp(tmp_path)
@@ -1151,13 +1152,13 @@ class TestPlayBar:
             },
         )
         app.play("1×9")
-        assert any(line.endswith("1× 9 — clear — cleared 9 9 9 9, plays again") for line in app.log)
+        assert any(line.endswith("1× 9 — clear — cleared 9 9 9 9, plays again") for line in app.sitting.log)
         bust = app_at(
             tmp_path / "b",
             {"rules": {"players": 2}, "turn": 0, "pile": "4@1 Q@1", "seats": [{"hand": "K"}, {"hand": "Q Q 5"}]},
         )
         bust.play("take")
-        assert any("took the pile: Q 4" in line for line in bust.log)
+        assert any("took the pile: Q 4" in line for line in bust.sitting.log)
 
     def test_a_blind_card_is_named_from_the_move_outcome(self, tmp_path: Path) -> None:
         """The card a flip turned is public once it is on the pile (R12): the Play Bar names it, landed or not."""
@@ -1171,7 +1172,7 @@ class TestPlayBar:
             },
         )
         landed.play("flip 1")
-        assert "You: Flip pile 1 (turned 3)" in landed.log
+        assert "You: Flip pile 1 (turned 3)" in landed.sitting.log
         bust = app_at(
             tmp_path / "b",
             {
@@ -1182,7 +1183,7 @@ class TestPlayBar:
             },
         )
         bust.play("flip 1")
-        assert "You: Flip pile 1 (turned K) — 💥 took the pile: K 9" in bust.log
+        assert "You: Flip pile 1 (turned K) — 💥 took the pile: K 9" in bust.sitting.log
 
     def test_the_dealer_agrees_with_its_verb(self, tmp_path: Path) -> None:
         """ "You deal" and "Ann deals", never "You deals"."""
@@ -1191,7 +1192,7 @@ class TestPlayBar:
             app = GameApp(tmp_path / str(seed))
             app.deal(seed=seed)
             assert app.game is not None
-            dealers[app.game.dealer] = app.log[0]
+            dealers[app.game.dealer] = app.sitting.log[0]
         assert dealers[0] == "You deal" and dealers[1] == "Ann deals", dealers
 
 
@@ -1523,7 +1524,8 @@ class TestTitleAndPlayBar:
         table = app.table.table
         assert table["links"]["guide"].endswith("index.html") and "scoring.html" in table["links"]["scores"]
         assert app.game is not None
-        assert table["history"][0].startswith("Cut for dealer: ") and table["history"][1:] == app.log[-20:]
+        assert table["history"][0].startswith("Cut for dealer: ")
+        assert table["history"][1:] == list(app.sitting.log[-20:])
         assert table["history"][0].endswith(f"{app.game.names[app.game.dealer]} deals") or app.game.dealer == 0
 
     def test_the_first_hand_opens_on_the_cut(self, tmp_path: Path) -> None:
@@ -1602,7 +1604,7 @@ class TestDealCodes:
         assert app.game is not None and app.state is not None
         assert app.state.deal_code == code and app.game.dealer == 2
         assert app.state.to_position() == state_from_deal(code).to_position()
-        assert f"Dealt from code {code}" in " ".join(app.log)
+        assert f"Dealt from code {code}" in " ".join(app.sitting.log)
         assert not app.table.table["history"][0].startswith("Cut for dealer")
         app.coach_play() if app.state.turn == 0 else app.next()
         position = app.state.to_position()

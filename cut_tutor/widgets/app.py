@@ -2,9 +2,10 @@
 
 Every control calls a Python method of :class:`GameApp` (``deal``, ``play``, ``coach_play``, ``next``,
 ``undo``, ``set_coach`` …), so the whole app runs and is tested without a browser. The app is a composition of
-rooms, each in its own module: the setup form, the play loop, the saved games, the coach panel, the review room, the
-belief section and the scores panel. A twin that is one room's own is listed here as a :class:`~.shared.HandOff`
-to that room.
+rooms, each in its own module: the setup form, the play loop, the saved games, the coach panel, the hand review,
+the drills, tutor mode, the belief section and the scores panel. The game's state is the play loop's
+(:attr:`GameApp.sitting`); the other rooms read it. A twin that is one room's own is listed here as a
+:class:`~.shared.HandOff` to that room.
 
 >>> import tempfile
 >>> app = GameApp(tempfile.mkdtemp())
@@ -23,7 +24,6 @@ from typing import Any
 
 import ipywidgets as w
 
-from cut_tutor.coach import AIPlayer
 from cut_tutor.dashboard import GUIDE_ROUTE
 from cut_tutor.engine import Game, Move, State
 from cut_tutor.identity import learner_home, server_learner
@@ -35,6 +35,7 @@ from cut_tutor.storage.saves import Saves
 from .belief_panel import BeliefPanel, BeliefRoom
 from .coach_panel import CoachPanel
 from .drills_panel import DrillsPanel
+from .drills_room import DrillsRoom
 from .play_loop import PlayLoop
 from .replayer import Replayer
 from .review_panel import ReviewPanel
@@ -43,8 +44,9 @@ from .saved_games import SavedGames
 from .saving import holder_name, kernel_id
 from .scores import ScorePanel
 from .setup_form import SetupForm
-from .shared import Controls, HandOff, Setup, Shown, default_home, help_html, help_links
+from .shared import Controls, HandOff, Setup, Shown, Sitting, default_home, help_html, help_links
 from .table import LAYOUTS, IntentError, TableWidget
+from .tutor_room import TutorRoom
 
 #: Where the guide is served, below the Jupyter base URL; the page resolves it (links marked ``data-base-relative``).
 GUIDE_BASE = GUIDE_ROUTE
@@ -65,11 +67,7 @@ class GameApp(Shown):
         self.tab = holder_name()
         self.page: str | None = None
         self._use_home(self.base_home if self.learner is None else learner_home(self.base_home, self.learner))
-        self.setup = Setup.default()
-        self.game: Game | None = None
-        self.ai: list[AIPlayer] = []
         self.theme = "light"
-        self.log: list[str] = []
         #: Opens a Card Clear board code from the page's address (``?board=12-0``); the dashboard's game picker
         #: sets it, since Card Clear is its game, not this app's (K16).
         self.board_opener: Callable[[str], None] | None = None
@@ -80,12 +78,15 @@ class GameApp(Shown):
         self.form = SetupForm(self)
         self.coach = CoachPanel(self)
         self.score_panel = ScorePanel(self)
-        self.review = ReviewRoom(self, self.coach, self._land)
+        # a drill is evaluated with the review's budget, and a review's mistakes join the drills
+        self.drills_room = DrillsRoom(self, lambda drill: self.review.analysis_of(drill))
+        self.review = ReviewRoom(self, self.drills_room)
+        self.tutor = TutorRoom(self, self.coach, self._land)
         self.belief = BeliefRoom(self)
         # tutor mode is a setup option: its row joins the form's Coaching settings
         rows = self.form.box.children
         at = rows.index(self.form.coach_about) + 1
-        self.form.box.children = (*rows[:at], self.review.tutor_setup, *rows[at:])
+        self.form.box.children = (*rows[:at], self.tutor.tutor_setup, *rows[at:])
         # the coach sits beside the table on a wide window and wraps under your cards on a narrow one (table.css);
         # the pacing follows the desk, so on a narrow window nothing comes between your cards and the coach
         self.play_box = w.VBox([self.loop.controls])
@@ -95,7 +96,7 @@ class GameApp(Shown):
             [
                 self.saved.notice,
                 self.table,
-                self.review.tutor_box,
+                self.tutor.tutor_box,
                 self.saved.resume_note,
                 self.saved.resume_box,
                 self.form.box,
@@ -104,7 +105,9 @@ class GameApp(Shown):
         main.add_class("cut-main")
         desk = w.HBox([main, self.side])
         desk.add_class("cut-desk")
-        self.root = w.VBox([desk, self.play_box, self.review.sections, self.score_panel.panel])
+        drills = self.drills_room
+        sections = w.VBox([self.review.review_section, drills.drills_section, drills.progress_section])
+        self.root = w.VBox([desk, self.play_box, sections, self.score_panel.panel])
         self.root.add_class("cut-app")
         self.root.add_class("cut-app-light")
         # the controls a notebook reaches from the app itself, whichever room draws them
@@ -157,6 +160,21 @@ class GameApp(Shown):
     # -- state --------------------------------------------------------------------------------------------
 
     @property
+    def sitting(self) -> Sitting:
+        """The game's state: the setup, the game, its AI seats and the Play Bar's lines, all the play loop's."""
+        return self.loop.sitting
+
+    @property
+    def setup(self) -> Setup:
+        """The setup the form shows and the next deal plays."""
+        return self.sitting.setup
+
+    @property
+    def game(self) -> Game | None:
+        """The game in play, if one has been dealt."""
+        return self.sitting.game
+
+    @property
     def state(self) -> State | None:
         """The hand in play, if a game has been dealt."""
         return self.game.state if self.game is not None else None
@@ -181,11 +199,7 @@ class GameApp(Shown):
         """The replayer last opened from the scores."""
         return self.score_panel.replayer
 
-    def need_game(self) -> Game:
-        """The game in play; refused with a hint when none has been dealt."""
-        if self.game is None:
-            raise IntentError("no game has been dealt: press Deal & play")
-        return self.game
+    need_game = HandOff("sitting", Sitting.need_game)
 
     # -- setup (the setup form) ---------------------------------------------------------------------------
 
@@ -210,9 +224,8 @@ class GameApp(Shown):
         What is kept is :meth:`Setup.reset`'s; the theme, the View and the score history are kept too.
         """
         self.form.asking = False
-        self.loop.end_game()
+        self.loop.reset_setup()
         self._close_replay()
-        self.setup = self.setup.reset()
         self.refresh_setup(rebuild=True)
         self.refresh()
 
@@ -251,12 +264,12 @@ class GameApp(Shown):
     def play(self, text: str | Move) -> None:
         """Play a move for your seat; anything illegal raises and leaves the game untouched. In tutor mode a
         doubtful play waits for :meth:`play_anyway`, :meth:`rethink` or :meth:`tutor_hint` instead."""
-        if not self.review.asks([text]):
+        if not self.tutor.asks([text]):
             self.loop.play(text)
 
     def play_then(self, text: str | Move, then: str | Move) -> None:
         """A play and the gamble after it in one step (``Play 2× 9 + Risk pile 2``, R17); both checked first."""
-        if not self.review.asks([text, then]):
+        if not self.tutor.asks([text, then]):
             self.loop.play_then(text, then)
 
     def _land(self, moves: Sequence[Move]) -> None:
@@ -279,14 +292,14 @@ class GameApp(Shown):
     advice = HandOff("coach", CoachPanel.advice)
     hint_count = HandOff("coach", CoachPanel.hint_count)
 
-    # -- the review room: the hand review, drills and tutor mode ------------------------------------------------
+    # -- the hand review, the drills and tutor mode (their rooms) ---------------------------------------------
 
     review_hand = HandOff("review", ReviewRoom.review_hand)
     cancel_review = HandOff("review", ReviewRoom.cancel_review)
-    set_tutor = HandOff("review", ReviewRoom.set_tutor)
-    play_anyway = HandOff("review", ReviewRoom.play_anyway)
-    rethink = HandOff("review", ReviewRoom.rethink)
-    tutor_hint = HandOff("review", ReviewRoom.tutor_hint)
+    set_tutor = HandOff("tutor", TutorRoom.set_tutor)
+    play_anyway = HandOff("tutor", TutorRoom.play_anyway)
+    rethink = HandOff("tutor", TutorRoom.rethink)
+    tutor_hint = HandOff("tutor", TutorRoom.tutor_hint)
 
     @property
     def review_panel(self) -> ReviewPanel | None:
@@ -296,12 +309,12 @@ class GameApp(Shown):
     @property
     def drills(self) -> Drills:
         """Your drills, kept in your home."""
-        return self.review.deck()
+        return self.drills_room.deck()
 
     @property
     def drills_panel(self) -> DrillsPanel:
         """The Drills section: your due drills, answered one at a time."""
-        return self.review.drills_panel()
+        return self.drills_room.drills_panel()
 
     @property
     def belief_panel(self) -> BeliefPanel | None:
@@ -408,4 +421,6 @@ class GameApp(Shown):
             if playing:
                 self.coach.draw_advice(advice, hints)
             self.review.draw()
+            self.drills_room.draw()
+            self.tutor.draw()
             self.belief.draw()

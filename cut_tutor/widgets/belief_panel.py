@@ -78,7 +78,7 @@ class BeliefRoom:
     def draw(self) -> None:
         """The belief of the learner's seat, updated on the learner's turn only (kept as it was otherwise) and only
         while its section is open."""
-        game = self.host.game
+        game = self.host.sitting.game
         if game is None:
             self.section.layout.display = "none"
             return

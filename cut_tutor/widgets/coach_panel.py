@@ -125,7 +125,7 @@ class CoachPanel:
         """Whose advice you are shown: Daryl, Madonna or Marty."""
         if coach not in COACHES:
             raise ValueError(f"coach: {coach!r} is not one of {', '.join(COACHES)}")
-        self.host.setup.coach = coach
+        self.host.sitting.setup.coach = coach
         self.host.refresh()
 
     def open_analysis(self, on: bool = True) -> None:
@@ -147,7 +147,7 @@ class CoachPanel:
         self.comparing = self.analysis_open = True
         self.host.refresh()
         advices = self._compare(state)
-        chosen = next(a for a in advices if a.coach == self.host.setup.coach)
+        chosen = next(a for a in advices if a.coach == self.host.sitting.setup.coach)
         rows = [{"coach": a.coach, "move": a.label, "total": a.candidates[0].total, "advice": a.text,
                  "differs": a.move != chosen.move} for a in advices]  # fmt: skip
         import pandas as pd
@@ -178,10 +178,10 @@ class CoachPanel:
         state = self._your_turn()
         if state is None:
             return None
-        setup = self.host.setup
+        setup = self.host.sitting.setup
         key = (len(state.moves), setup.coach, setup.seats[YOU].level)
         if self._advice is None or self._advice[0] is not state or self._advice[1] != key:
-            names = self.host.need_game().names
+            names = self.host.sitting.need_game().names
             self._advice = (state, key, advise(view(state, YOU), coach=setup.coach, level=key[2], names=names))
         return self._advice[2]
 
@@ -333,12 +333,12 @@ class CoachPanel:
         """How many hints show now: by your Level (C7), none with Coaching off, all with the analysis open."""
         if self.analysis_open:
             return 99
-        if not self.host.setup.coaching:
+        if not self.host.sitting.setup.coaching:
             return 0
-        return LEVELS[self.host.setup.seats[YOU].level].hints
+        return LEVELS[self.host.sitting.setup.seats[YOU].level].hints
 
     def _your_turn(self) -> State | None:
-        game = self.host.game
+        game = self.host.sitting.game
         if game is None or game.state.over or game.state.turn != YOU:
             return None
         return game.state
@@ -346,24 +346,24 @@ class CoachPanel:
     def _compare(self, state: State) -> list[Advice]:
         """Each coach's advice on your position, at your Level."""
         host = self.host
-        seen, level, names = view(state, YOU), host.setup.seats[YOU].level, host.need_game().names
+        seen, level, names = view(state, YOU), host.sitting.setup.seats[YOU].level, host.sitting.need_game().names
         return [advise(seen, coach=coach, level=level, names=names) for coach in COACHES]
 
     # -- drawing ------------------------------------------------------------------------------------------
 
     def draw(self) -> None:
         """The picker and the analysis toggle, from the app's setup."""
-        coach = self.host.setup.coach
+        coach = self.host.sitting.setup.coach
         self.panel_coach.value = coach
         self.panel_about.value = f"<i>{escape(COACHES[coach])}</i>"
         self.analysis.value = self.analysis_open
 
     def draw_advice(self, advice: Advice | None, hints: int) -> None:
         """The advice and hints your Level shows, the Coach button, and the analysis when open."""
-        game = self.host.game
-        state = game.state if game is not None else None
+        sitting = self.host.sitting
+        state = sitting.game.state if sitting.game is not None else None
         if advice is None or state is None:
-            who = "" if state is None or state.over else f"Waiting for {self.host.need_game().names[state.turn]}…"
+            who = "" if state is None or state.over else f"Waiting for {sitting.need_game().names[state.turn]}…"
             self.advice_html.value = f"<i>{escape(who)}</i>"
             self.coach_play_button.layout.display = "none"
             self.analysis_html.value = ""
@@ -372,13 +372,13 @@ class CoachPanel:
             self._draw_verdict(None, False)
             return
         self.compare_button.disabled = False
-        names = self.host.need_game().names
+        names = sitting.need_game().names
         seen = view(state, YOU)
         label = move_label(advice.move, seen, names)
         if hints <= 0:
             self.advice_html.value = (
                 "<i>Expert: no hints. Open the analysis to see the coach's view.</i>"
-                if self.host.setup.coaching else "<i>Coaching is off. Open the analysis to see the coach's view.</i>"
+                if sitting.setup.coaching else "<i>Coaching is off. Open the analysis to see the coach's view.</i>"
             )  # fmt: skip
             self.coach_play_button.layout.display = "none"
         else:
@@ -421,7 +421,7 @@ class CoachPanel:
             checking = shown and advice is not None and state is not None and self._start_verdict(advice, state)
             self.verdict_html.value = f"<p><i>{escape(TUTOR_CHECKING)}</i></p>" if checking else ""
             return
-        seen, names = view(state, YOU), self.host.need_game().names
+        seen, names = view(state, YOU), self.host.sitting.need_game().names
         mine, best = found.price(advice.move), found.best
         label, top = move_label(advice.move, seen, names), move_label(best.move, seen, names)
         # the moves in italics, as the guide writes them: placed after the words are escaped
@@ -438,7 +438,7 @@ class CoachPanel:
         """Start the evaluation the verdict line waits for, once per position and move, with the coach's move as
         its focus and at most :data:`VERDICT_ROLLOUTS` more rollouts than it holds; whether the line is still to come
         (not with a single legal move, an automated seat, or an analysis of this position cancelled)."""
-        game, seen = self.host.need_game(), view(state, YOU)
+        game, seen = self.host.sitting.need_game(), view(state, YOU)
         key, move = _position_key(seen), str(advice.move)
         if not self.verdicts or len(seen["legal"]) < 2 or game.automated[YOU] or key == self._stopped:
             return False

@@ -8,11 +8,14 @@ while Automate Player plays your seat the ticks come without the delay, playing 
 A change lands together with its save or not at all: when the save cannot be written (a full disk) the game
 goes back to where it was and the refusal says why, so the table, the save and the game always agree. The saves
 themselves, and the offer of saved games, are :mod:`.saved_games`'s.
+
+The loop owns the game's state, its :attr:`~PlayLoop.sitting`: it alone replaces it, the other rooms read it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import functools
 import random
 from collections.abc import Callable, Sequence
@@ -29,7 +32,7 @@ from ..engine.outcome import BUST, CLEAR, NATURAL, OUT, Outcome
 from ..engine.words import acts, busts_mark, face, hand_over_title
 from ..guide_links import guide_url
 from .saved_games import SavedGames, SaveFailed, TakenOver
-from .shared import PACING, YOU, Host, Setup, seat_ai
+from .shared import PACING, YOU, Host, Setup, Sitting, seat_ai, seats_ai
 from .table import COLOURS, IntentError, move_label, table_data
 from .words import (
     CONTINUE,
@@ -54,22 +57,22 @@ def _all_or_nothing(change: Callable[Concatenate[PlayLoop, P], R]) -> Callable[C
     """A change to the game that lands with its save, or is taken back whole and refused with the reason."""
 
     def guarded(loop: PlayLoop, /, *args: P.args, **kwargs: P.kwargs) -> R:
-        host = loop.host
-        game = host.game.copy() if host.game is not None else None
-        before = game, list(host.ai), list(loop._undo), list(host.log), loop._recorded, loop.pause
+        sitting = loop.sitting
+        game = sitting.game.copy() if sitting.game is not None else None
+        before = dataclasses.replace(sitting, game=game), list(loop._undo), loop._recorded, loop.pause
         # a seat's Level and Style are frozen: its generator's state is all a change can move (cheaper than a copy)
-        draws = [seat.rng.getstate() for seat in host.ai]
+        draws = [seat.rng.getstate() for seat in sitting.ai]
         try:
             return change(loop, *args, **kwargs)
         except SaveFailed as exc:
-            host.game, host.ai, loop._undo, host.log, loop._recorded, loop.pause = before
-            for seat, state in zip(host.ai, draws, strict=True):
+            loop.sitting, loop._undo, loop._recorded, loop.pause = before
+            for seat, state in zip(loop.sitting.ai, draws, strict=True):
                 seat.rng.setstate(state)
             loop.cancel_tick()  # Auto stops where the refusal says, rather than failing again at every tick
             if isinstance(exc, TakenOver):
                 loop.end_game()
                 loop.saved.check_resume()
-            host.refresh()
+            loop.host.refresh()
             raise IntentError(str(exc)) from None
 
     functools.update_wrapper(guarded, change)
@@ -81,6 +84,8 @@ class PlayLoop:
 
     def __init__(self, host: Host, saved: SavedGames, auto_delay: float = 0.0) -> None:
         self.host, self.saved = host, saved
+        #: The game's state: this loop alone replaces it.
+        self.sitting = Sitting(Setup.default())
         #: Auto pacing's pause before each AI move, in seconds; 0 plays the AI seats at once.
         self.auto_delay = auto_delay
         self._tick: asyncio.TimerHandle | None = None
@@ -100,11 +105,11 @@ class PlayLoop:
     @property
     def last(self) -> str:
         """What happened since your last move: the Play Bar's latest action."""
-        return " · ".join(self.host.log[-(self.host.setup.rules.players) :])
+        return " · ".join(self.sitting.log[-(self.sitting.setup.rules.players) :])
 
     def note(self, text: str) -> None:
         """Add a line to the Play Bar."""
-        self.host.log = [*self.host.log[-20:], text]
+        self.sitting = dataclasses.replace(self.sitting, log=(*self.sitting.log[-20:], text))
 
     # -- dealing ------------------------------------------------------------------------------------------
 
@@ -112,15 +117,14 @@ class PlayLoop:
     def continue_game(self, uid: str | None = None) -> None:
         """Resume a saved game (the newest unless ``uid`` names one) with the rules and seats it was saved with;
         a game open in another tab is taken over, and that tab stops playing it."""
-        host = self.host
-        game = host.game = self.saved.load(uid)
-        host.setup = self.saved.setup_of(game)
-        host.ai = [seat_ai(host.setup, seat, game) for seat in range(game.rules.players)]
+        game = self.saved.load(uid)
+        setup = self.saved.setup_of(game)
+        self.sitting = dataclasses.replace(self.sitting, setup=setup, game=game, ai=seats_ai(setup, game))
         self._undo = []
         self.pause = None
         self.saved.resumed()
         self.note("Game resumed")
-        host.refresh_setup(rebuild=True)
+        self.host.refresh_setup(rebuild=True)
         self._advance()
 
     @_all_or_nothing
@@ -130,16 +134,15 @@ class PlayLoop:
         A deal ``code`` (``4-3-20-0-7K``) deals its own first hand, which must fit the setup's seats, decks and
         cards dealt; the seed deals the hands after it, and the save keeps both.
         """
-        host = self.host
+        setup = self.sitting.setup
         if seed is None:
             seed = random.SystemRandom().randrange(2**31)
         first = code.strip() if code is not None else None
-        game = host.game = Game(host.setup.rules, seed, [s.name for s in host.setup.seats], first)
-        host.ai = [seat_ai(host.setup, seat, game) for seat in range(host.setup.rules.players)]
-        game.automated[YOU] = host.setup.automate  # Automate Player chosen in setup plays from the first move
+        game = Game(setup.rules, seed, [s.name for s in setup.seats], first)
+        game.automated[YOU] = setup.automate  # Automate Player chosen in setup plays from the first move
+        self.sitting = Sitting(setup, game, seats_ai(setup, game))
         self._undo = []
         self.pause = None
-        host.log = []
         self.note(acts(game.names[game.dealer], "deal"))
         if game.first is not None:
             self.note(code_note(game.first))
@@ -149,7 +152,7 @@ class PlayLoop:
     @_all_or_nothing
     def next_hand(self) -> None:
         """Deal the next hand once this one is over (R6)."""
-        game = self.host.need_game()
+        game = self.sitting.need_game()
         if not game.state.over:
             raise IntentError("the hand is still being played")
         if game.over:
@@ -162,19 +165,25 @@ class PlayLoop:
 
     def reseat(self, seat: int) -> None:
         """A game in play takes a seat's new Level or Style (from the setup) at once."""
-        game = self.host.game
-        if game is not None:
-            self.host.ai[seat] = seat_ai(self.host.setup, seat, game)
+        sitting = self.sitting
+        if sitting.game is not None:
+            ai = list(sitting.ai)
+            ai[seat] = seat_ai(sitting.setup, seat, sitting.game)
+            self.sitting = dataclasses.replace(sitting, ai=tuple(ai))
 
     def end_game(self) -> None:
         """Leave the game in play without a redraw; the saved game stays on disk."""
         self.cancel_tick()
-        self.host.game = None
-        self.host.ai = []
+        self.sitting = Sitting(self.sitting.setup)
         self._undo = []
         self.pause = None
-        self.host.log = []
         self.host.saves.release()
+
+    def reset_setup(self) -> None:
+        """Leave the game in play without a redraw (its save stays) and put the setup back to its defaults: what is
+        kept is :meth:`Setup.reset`'s."""
+        self.end_game()
+        self.sitting = Sitting(self.sitting.setup.reset())
 
     def reset_play(self) -> None:
         """Leave the table for the setup screen; the saved game stays for Continue."""
@@ -186,7 +195,7 @@ class PlayLoop:
     @_all_or_nothing
     def play(self, text: str | Move) -> None:
         """Play a move for your seat; anything illegal raises and leaves the game untouched."""
-        game = self.host.need_game()
+        game = self.sitting.need_game()
         state = game.state
         if state.over:
             raise IntentError("the hand is over")
@@ -208,7 +217,7 @@ class PlayLoop:
 
     def play_then(self, text: str | Move, then: str | Move) -> None:
         """A play and the gamble after it in one step (``Play 2× 9 + Risk pile 2``, R17); both checked first."""
-        game = self.host.need_game()
+        game = self.sitting.need_game()
         move = text if isinstance(text, Move) else Move.parse(text)
         after = then if isinstance(then, Move) else Move.parse(then)
         trial = game.state.copy()
@@ -229,7 +238,7 @@ class PlayLoop:
 
     def can_undo(self) -> bool:
         """C9: your own last play, until the next seat acts, never one that turned a hidden card."""
-        game = self.host.game
+        game = self.sitting.game
         if game is None or not self._undo or game.state.over:
             return False
         return self._undo[-1][1] == len(game.state.moves)
@@ -239,7 +248,7 @@ class PlayLoop:
         """Take back your last play (C9)."""
         if not self.can_undo():
             raise IntentError("there is no play of yours to undo: the next seat has acted, or it turned a card")
-        game = self.host.need_game()
+        game = self.sitting.need_game()
         self.cancel_tick()
         game.state, _ = self._undo.pop()
         self.pause = None
@@ -250,7 +259,7 @@ class PlayLoop:
     @_all_or_nothing
     def next(self) -> None:
         """Step pacing: end a pause (*Continue*), else play the next AI seat's move; after a hand, deal the next one."""
-        game = self.host.need_game()
+        game = self.sitting.need_game()
         state = game.state
         if self.pause is not None:
             self.pause = None
@@ -269,10 +278,10 @@ class PlayLoop:
         if pacing not in PACING:
             raise ValueError(f"pacing: {pacing!r} is not Step or Auto")
         self.cancel_tick()
-        self.host.setup.pacing = pacing
+        self.sitting.setup.pacing = pacing
         if pacing == "Auto":
             self.pause = None
-        if self.host.game is not None:
+        if self.sitting.game is not None:
             self._advance()
         else:
             self.host.refresh()
@@ -283,9 +292,9 @@ class PlayLoop:
 
         Before a deal it is the setup's switch: the game then deals with your seat automated.
         """
-        game = self.host.game
+        game = self.sitting.game
         if game is None:
-            self.host.setup.automate = bool(on)
+            self.sitting.setup.automate = bool(on)
             self.host.refresh()
             return
         if game.automated[YOU] == bool(on):
@@ -337,26 +346,26 @@ class PlayLoop:
     @_all_or_nothing
     def _play_tick(self) -> None:
         """One AI move of Auto pacing, with its redraw and save; the next waits for its own tick."""
-        game = self.host.game
-        if game is None or self.host.setup.pacing != "Auto" or not self._ai_to_move(game):
+        game = self.sitting.game
+        if game is None or self.sitting.setup.pacing != "Auto" or not self._ai_to_move(game):
             return
         self._ai_move()
         self._advance()
 
     def _ai_move(self) -> None:
-        game = self.host.need_game()
+        game = self.sitting.need_game()
         seat = game.state.turn
-        move = self.host.ai[seat].choose_view(view(game.state, seat))
+        move = self.sitting.ai[seat].choose_view(view(game.state, seat))
         laid_by = tuple(game.state.pile_by)  # who laid each pile card: the pause shows each in its player's colour
         outcome = self._apply(move)
         if seat != YOU:
             self._undo.clear()
-        if self.host.setup.pacing == "Step":
+        if self.sitting.setup.pacing == "Step":
             self.pause = _pause(outcome, game, laid_by)
 
     def _apply(self, move: Move) -> Outcome:
         """Apply a legal move and tell the Play Bar what it did, from the move's outcome."""
-        game = self.host.need_game()
+        game = self.sitting.need_game()
         state = game.state
         label = move_label(move, view(state, state.turn), game.names)
         outcome = game.play(move)
@@ -374,9 +383,9 @@ class PlayLoop:
         """After any change: let AI seats move (Auto pacing: at once, or the next after its delay), record a finished
         game, save, redraw."""
         host = self.host
-        game = host.need_game()
+        game = self.sitting.need_game()
         self.cancel_tick()
-        auto = host.setup.pacing == "Auto" and self._ai_to_move(game)
+        auto = self.sitting.setup.pacing == "Auto" and self._ai_to_move(game)
         events = self._events() if auto else None
         while auto and events is None and step and self._ai_to_move(game):
             self._ai_move()
@@ -397,9 +406,9 @@ class PlayLoop:
     def draw(self, advice: Advice | None, hints: int, coach_open: bool, selected: Move | None = None) -> None:
         """The play controls and the table, the coach's move highlighted when its hints are shown and the play
         chosen from the analysis table selected."""
-        host = self.host
-        self.step_pacing.value = host.setup.pacing
-        game = host.game
+        host, setup = self.host, self.sitting.setup
+        self.step_pacing.value = setup.pacing
+        game = self.sitting.game
         if game is None:
             host.table.table = {"mode": "idle", "status": "Set up a game" if not self.saved.resume_label else "",
                                 "last": self.last, "links": self.links}  # fmt: skip
@@ -412,26 +421,26 @@ class PlayLoop:
             step = CONTINUE
         elif state.over and not game.over:
             step = NEXT_HAND
-        elif waiting and host.setup.pacing == "Step":
+        elif waiting and setup.pacing == "Step":
             step = NEXT
         self.host.table.table = self._table(state, advice if show else None, step, selected)
 
     def _table(self, state: State, highlight: Advice | None, step: str, selected: Move | None) -> dict[str, Any]:
-        host = self.host
-        game = host.need_game()
+        host, setup = self.host, self.sitting.setup
+        game = self.sitting.need_game()
         winners = [game.names[s] for s in game.winners] if game.over else None
         status = turn_status(view(state, YOU), game.names, game.hand_number, winners, game.automated[YOU])
         cut = [] if game.first else [cut_line(game.cut, game.names, _first_dealer(game), state.rules.game)]
         # the first hand opens on the cut for dealer (R4), which names who deals
         last = cut[0] if cut and game.hand_number == 1 and not state.moves else self.last
         return table_data(
-            view(state, YOU), names=game.names, colours=[COLOURS[s.colour] for s in host.setup.seats],
+            view(state, YOU), names=game.names, colours=[COLOURS[s.colour] for s in setup.seats],
             automated=game.automated, highlight=highlight.move if highlight else None, selected=selected,
             can_undo=self.can_undo(),
-            pile_counts=host.setup.pile_counts, status=status, last=last, step=step, dim=host.setup.dim,
+            pile_counts=setup.pile_counts, status=status, last=last, step=step, dim=setup.dim,
             legend={icon: guide_url(topic, base=host.guide) for icon, topic in LEGEND_TOPICS.items()},
-            pause=self.pause, hand_over=_hand_over(game, host.setup) if state.over else None,
-            history=[*cut, *host.log],
+            pause=self.pause, hand_over=_hand_over(game, setup) if state.over else None,
+            history=[*cut, *self.sitting.log],
             links=self.links,
         )  # fmt: skip
 

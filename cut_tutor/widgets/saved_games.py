@@ -63,8 +63,8 @@ class SavedGames:
     def save_path(self) -> Path:
         """The save of the game in play, else of the newest game waiting, else where earlier versions saved."""
         host = self.host
-        if host.game is not None:
-            return host.saves.path(host.game.uid)
+        if host.sitting.game is not None:
+            return host.saves.path(host.sitting.game.uid)
         return self.waiting[0].path if self.waiting else host.home / LEGACY
 
     # -- the offer ------------------------------------------------------------------------------------------------
@@ -74,7 +74,7 @@ class SavedGames:
         a save that does not resume is moved aside at once, and the setup screen names where it was kept."""
         host = self.host
         self.resume_label = None
-        if host.game is not None:
+        if host.sitting.game is not None:
             return
         try:
             self.waiting, problems = host.saves.waiting()
@@ -158,7 +158,7 @@ class SavedGames:
     def setup_of(self, game: Game) -> Setup:
         """The setup a continued game plays with: the one kept beside the saves when its rules are the game's (it
         keeps the seats' colours), else the default for the game's rules; the seats' names are the game's."""
-        host, setup = self.host, self.host.setup
+        host, setup = self.host, self.host.sitting.setup
         if host.setup_path.exists():
             try:
                 kept = Setup.from_dict(json.loads(host.setup_path.read_text(encoding="utf-8")))
@@ -187,7 +187,7 @@ class SavedGames:
         self.resume_note.value = ""
         if not self.save_problem:
             try:
-                write_atomic(self.host.setup_path, json.dumps(self.host.setup.to_dict()))
+                write_atomic(self.host.setup_path, json.dumps(self.host.sitting.setup.to_dict()))
             except OSError as exc:
                 raise SaveFailed(cannot_save(exc, "the game was not dealt")) from None
 
@@ -233,7 +233,7 @@ class SavedGames:
     def draw_resume(self) -> None:
         """The saved-game offer, shown while no game is in play, and any trouble with the home or the history."""
         self.draw_notice()
-        self.resume_box.layout.display = "" if self.resume_label and self.host.game is None else "none"
+        self.resume_box.layout.display = "" if self.resume_label and self.host.sitting.game is None else "none"
 
 
 def _could_not_read(problem: str) -> str:

@@ -158,7 +158,7 @@ class ScorePanel:
         """A finished hand of this game as a record (rules, deal and moves, with your name as the learner),
         offered as a download. Only a finished hand: its record holds every card, which a hand in play never shows.
         """
-        game = self.host.need_game()
+        game = self.host.sitting.need_game()
         results = {r.number: r for r in game.results}
         if hand not in results:
             raise IntentError(f"hand {hand} has not finished yet")
@@ -214,18 +214,18 @@ class ScorePanel:
         except ValueError as exc:
             raise IntentError(str(exc)) from None
         names = next((g["names"] for g in history.games() if g["id"] == game_id), None)
-        return self._show(Replayer(record, names=names, coach=self.host.setup.coach))
+        return self._show(Replayer(record, names=names, coach=self.host.sitting.setup.coach))
 
     def open_replay(self, hand: int) -> Replayer:
         """Open the replayer on a finished hand of this game."""
         host = self.host
-        game = host.need_game()
+        game = host.sitting.need_game()
         results = {r.number: r for r in game.results}
         if hand not in results:
             raise IntentError(f"hand {hand} has not finished yet")
         return self._show(Replayer.from_result(
             results[hand], game.rules, names=game.names,
-            colours=[COLOURS[s.colour] for s in host.setup.seats], coach=host.setup.coach,
+            colours=[COLOURS[s.colour] for s in host.sitting.setup.seats], coach=host.sitting.setup.coach,
         ))  # fmt: skip
 
     def _show(self, replayer: Replayer) -> Replayer:
@@ -267,7 +267,7 @@ class ScorePanel:
 
     def refresh_scores(self) -> None:
         """Redraw this game's score table and the list of games played."""
-        game, history = self.host.game, self.host.history
+        game, history = self.host.sitting.game, self.host.history
         if game is not None:
             self.this_game.value = game_table(game.names, game.results)
             options = [(f"Hand {r.number}", r.number) for r in game.results]

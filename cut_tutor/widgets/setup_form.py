@@ -161,12 +161,12 @@ class SetupForm:
 
     @property
     def setup(self) -> Setup:
-        return self.host.setup
+        return self.host.sitting.setup
 
     def _not_in_play(self, what: str) -> None:
         """The rules and the number of seats are fixed while a game is in play (the form is hidden then, but a forged
         update from the page can still reach a control): the control is redrawn as it was and the change refused."""
-        if self.host.game is not None:
+        if self.host.sitting.game is not None:
             self.refresh_setup()
             raise IntentError(f"{what} cannot change while a game is in play: press New game first")
 
@@ -176,7 +176,7 @@ class SetupForm:
         """Reset at once, or ask first (``True``) while a game is in play, since Reset ends it (its save stays
         for *Continue*)."""
         host = self.host
-        if host.game is None:
+        if host.sitting.game is None:
             host.reset_setup()
             return False
         self.asking = True

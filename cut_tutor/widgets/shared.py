@@ -1,7 +1,9 @@
-"""What the rooms of the tutor app share: the setup they edit, the app they sit in, and how controls run twins.
+"""What the rooms of the tutor app share: the setup they edit, the game's state, the app they sit in, and how controls
+run twins.
 
 Each room (the setup form, the play loop, the coach panel, the scores panel) builds its own widgets and Python
-twins; it reaches the game and the other rooms only through the :class:`Host`, which :class:`~.app.GameApp` is.
+twins; it reaches the game and the other rooms only through the :class:`Host`, which :class:`~.app.GameApp` is. The
+game's state is one value, the :class:`Sitting`: the play loop alone replaces it, every other room reads it.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from cut_tutor.storage import History
 from cut_tutor.storage.saves import Saves
 
 from ..guide_links import RULES_FIELDS, guide_url
-from .table import COLOURS, TableWidget, unexpected
+from .table import COLOURS, IntentError, TableWidget, unexpected
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -122,8 +124,43 @@ def seat_ai(setup: Setup, seat: int, game: Game) -> AIPlayer:
     return AIPlayer(level=s.level, style=s.style, seed=game.seed * 10 + seat)
 
 
+def seats_ai(setup: Setup, game: Game) -> tuple[AIPlayer, ...]:
+    """The AI of every seat of a game, each with its chosen Level and Style."""
+    return tuple(seat_ai(setup, seat, game) for seat in range(game.rules.players))
+
+
+@dataclass(frozen=True)
+class Sitting:
+    """The game's state in one value: the setup, the game dealt from it (``None`` before a deal or after one is
+    left), the AI players in its seats and the Play Bar's lines.
+
+    The play loop owns it: a deal, a move's line in the Play Bar, a continued game or a change taken back replaces
+    it whole, so no room sees a game with another game's seats or log. Every other room reads it through
+    :attr:`Host.sitting` and asks the loop for a change. The setup's choices (names, Levels, rules, the coach …) are
+    edited in place by the controls that offer them; which setup the sitting holds is the loop's.
+    """
+
+    setup: Setup
+    game: Game | None = None
+    ai: tuple[AIPlayer, ...] = ()
+    log: tuple[str, ...] = ()
+
+    def need_game(self) -> Game:
+        """The game in play; refused with a hint when none has been dealt."""
+        if self.game is None:
+            raise IntentError("no game has been dealt: press Deal & play")
+        return self.game
+
+    def seats_shown(self) -> tuple[list[str], list[str]]:
+        """The seats' names and colours as the table shows them: the game's, else the setup's (before a deal)."""
+        seats = self.setup.seats
+        names = self.game.names if self.game is not None else [s.name for s in seats]
+        return list(names), [COLOURS[s.colour] for s in seats]
+
+
 class Host(Protocol):
-    """The app as its rooms see it: the shared game and setup, the table, and the twins one room asks of another."""
+    """The app as its rooms see it: the game's state, the learner's files, the table, and the twins one room asks of
+    another."""
 
     guide: str
     home: Path
@@ -131,15 +168,14 @@ class Host(Protocol):
     tab: str
     setup_path: Path
     history: History
-    setup: Setup
-    game: Game | None
-    ai: list[AIPlayer]
-    log: list[str]
     theme: str
     table: TableWidget
     controls: Controls
 
-    def need_game(self) -> Game: ...
+    @property
+    def sitting(self) -> Sitting:
+        """The game's state, the play loop's: read, never written, by the other rooms."""
+
     def refresh(self) -> None: ...
     def refresh_setup(self, rebuild: bool = False) -> None: ...
     def advice(self) -> Advice | None: ...
