@@ -9,6 +9,7 @@ counts like any other: a cycle dodged that way is still a cycle.
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -292,3 +293,39 @@ def test_the_app_hands_off_in_its_table_not_by_hand() -> None:
     hand_offs = [n for n in app.body if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call)
                  and isinstance(n.value.func, ast.Name) and n.value.func.id == "HandOff"]  # fmt: skip
     assert len(hand_offs) > 40 and by_hand == []
+
+
+#: The modules that play a game (:data:`~cut_tutor.engine.games.GAME_MODULES`, their limits and the engine around
+#: them), and Card Clear, whose poker hands count four of a kind of their own.
+_GAME_PACKAGES = ("cut_tutor.engine", "cut_tutor.cardclear")
+_NATIVE = PACKAGE / "native"
+_TABLE_JS = PACKAGE / "widgets" / "static" / "table"
+
+
+def _fours(tree: ast.AST) -> Iterator[int]:
+    """Lines that compare with four (``>= 4``, ``>= FOUR``) or import a game's run or its four."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Compare):
+            for op, right in zip(node.ops, node.comparators, strict=True):
+                four = (isinstance(right, ast.Constant) and right.value == 4) or (
+                    isinstance(right, ast.Name) and right.id == "FOUR"
+                )
+                if isinstance(op, ast.GtE) and four:
+                    yield node.lineno
+        elif isinstance(node, ast.ImportFrom) and any(alias.name in ("run", "FOUR") for alias in node.names):
+            yield node.lineno
+
+
+def test_only_the_game_modules_count_the_top_run() -> None:
+    """The pile's top run and whether a play completes four (R10, R22) are answered once, by the game's module,
+    and sent in the view (``top_run``): no other module counts a run or compares with four; the core's coach asks
+    its engine's mirror of the game module; the table's script reads the view's field."""
+    found = [f"{name}:{line}" for name, path in MODULES.items() if not name.startswith(_GAME_PACKAGES)
+             for line in _fours(ast.parse(path.read_text(encoding="utf-8")))]  # fmt: skip
+    assert found == []
+    for path in sorted(_NATIVE.glob("coach*.cpp")):
+        text = path.read_text(encoding="utf-8")
+        assert not re.search(r">=\s*(4|FOUR)\b|pile\[[^\]]+\]\s*[!=]=", text), path.name
+    scripts = {path.name: path.read_text(encoding="utf-8") for path in sorted(_TABLE_JS.glob("*.js"))}
+    assert "v.top_run" in scripts["pile.js"]
+    assert [name for name, text in scripts.items() if re.search(r"===\s*top\b|\brun\s*(\+\+|\+=)", text)] == []

@@ -88,6 +88,7 @@ def test_knowledge_values_and_choices_match_the_python_seat(seed: int, count: in
                      "min_left", "clears_held"):  # fmt: skip
             assert core[name] == getattr(know, name), name
         assert core["stacks"] == [list(stack) for stack in know.stacks]
+        assert core["run"] == view(state, seat)["top_run"]  # the game module's top run, as the view sends it
         assert core["legal"] == [P.code_of(m) for m in know.legal]
         reference = [(P.code_of(c.move), c.total) for c in evaluate_knowledge(know, style, level)]
         assert NATIVE.evaluate(policy, packed) == reference, (level.name, style.name, state.to_position())

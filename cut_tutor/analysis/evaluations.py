@@ -80,10 +80,16 @@ class Evaluation:
         return not search.undecided([focus_index(self.legal, m) for m in wanted], PRECISION, MIN_ROLLOUTS)
 
 
+#: View fields its pile already says (the game module's count of the top run), left out of a view's seed: a
+#: position's seed, and every figure drawn from it, is what it was before views sent them.
+_DERIVED = frozenset({"top_run"})
+
+
 def seed_of(view: Mapping[str, Any]) -> int:
     """The evaluation seed of a view: 64 bits of the SHA-256 of its canonical JSON (never Python's ``hash()``,
-    which changes between processes)."""
-    return int.from_bytes(hashlib.sha256(canonical(view).encode("utf-8")).digest()[:8], "big")
+    which changes between processes), less the fields its pile already says."""
+    seen = {key: value for key, value in view.items() if key not in _DERIVED}
+    return int.from_bytes(hashlib.sha256(canonical(seen).encode("utf-8")).digest()[:8], "big")
 
 
 _kept: OrderedDict[tuple[str, str], Evaluation] = OrderedDict()

@@ -8,7 +8,7 @@ from ..engine.cards import JACK, JOKER, NCODES
 from ..engine.moves import ADD, CLEAR, DONE, FLIP, GAMBLE, PLAY, TAKE, TURNUP, Move
 from ..engine.rules import Rules
 from ..engine.words import acts, card_word, count, number, pts, who
-from .knowledge import Knowledge
+from .knowledge import Knowledge, completes_clear
 from .reasons import Case, GameWords
 from .scoring import (
     BUST,
@@ -149,9 +149,6 @@ def _score_lay(known: Knowledge, nums: Numbers, move: Move, style: Style, level:
     parts = cand.components
     rank, count = move.rank, move.size
     left = known.cards_left - count
-    run = (known.run if known.top == rank else 0) + count
-    if move.kind == ADD and count == 0:
-        run = known.run
     parts["shed"] = count * nums.shed[rank] + (style.group - 1.0) * count * PER_CARD
     parts["assets"] = _asset_change(known, rank, count, style, level) - 1.5 * len(move.stacks)
     hand = list(known.hand)
@@ -161,7 +158,7 @@ def _score_lay(known: Knowledge, nums: Numbers, move: Move, style: Style, level:
         cand.note(OUT)
         parts["go out"] = 100.0
         return
-    if run >= 4 and count:
+    if count and completes_clear(move, known):
         cand.note(CLEARS, cards=(rank,))
         again(nums, hand, cand)
         parts["control"] = go_again(level, cand)

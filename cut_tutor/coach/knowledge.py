@@ -19,9 +19,8 @@ from itertools import chain
 from operator import add, mul, sub
 from typing import Any, NamedTuple
 
-from ..engine.cards import CODES, NCODES, WILD
-from ..engine.clear4 import FOUR
-from ..engine.clear4 import run as clear4_run
+from ..engine.cards import CODES, NCODES
+from ..engine.games import module_of
 from ..engine.moves import ADD, PLAY, Move
 from ..engine.rules import Rules
 from ..engine.view import Sight
@@ -40,7 +39,7 @@ class Knowledge(NamedTuple):
     stacks: tuple[tuple[int | None, ...], ...]  # the seat's own stacks, bottom first: None face down
     pile: tuple[int, ...]
     top: int  # the value to play equal or lower to (0: any)
-    run: int  # cards of that value together on top of the pile
+    run: int  # cards of that value together on top of the pile: the view's top_run, as the game module counts it
     left: tuple[int, ...]  # cards left, per seat
     out_of_sight: tuple[int, ...]  # per code, what a blind card may be to a seat counting none: deck less all in sight
     counted: tuple[int, ...]  # the same, also minus the cleared cards and the cards others were seen to pick up
@@ -63,13 +62,6 @@ class Knowledge(NamedTuple):
     def from_view(cls, view: Mapping[str, Any]) -> Knowledge:
         """The seat's knowledge from its JSON view."""
         me, seats, pile = view["seat"], view["seats"], view["pile"]
-        top = run = _counts_as(pile[-1]) if pile else 0
-        if top:
-            run = 0
-            for entry in reversed(pile):
-                if _counts_as(entry) != top:
-                    break
-                run += 1
         return _knowledge(
             rules=_rules(tuple(sorted(view["rules"].items()))),
             seat=me,
@@ -82,8 +74,8 @@ class Knowledge(NamedTuple):
             public=_counts(chain(view["cleared"], *[info["known"] for info in seats if info["seat"] != me])),
             left=tuple([info["cards_left"] for info in seats]),
             pile=[CODES[entry["card"]] for entry in pile],
-            top=top,
-            run=run,
+            top=_counts_as(pile[-1]) if pile else 0,
+            run=view["top_run"],
         )
 
     @classmethod
@@ -136,12 +128,9 @@ def _knowledge(
 
 
 def completes_clear(move: Move, know: Knowledge) -> bool:
-    """Does this play leave four or more of its rank on top of the pile (R10; in Clear 4, of its value, R22)?"""
-    if know.rules.clear4:
-        laid = [WILD if move.rank == WILD else move.rank] * move.size
-        return clear4_run([*know.pile, *laid]) >= FOUR
-    run = know.run if know.pile and know.top == move.rank else 0
-    return run + move.size >= 4
+    """Does this play leave four or more of its rank on top of the pile (R10; in Clear 4, of its value, R22)? The
+    game module answers, from the pile's top value and top run."""
+    return module_of(know.rules).completes_four(know.top, know.run, move)
 
 
 def move_words(know: Knowledge, moves: Sequence[Move], names: Sequence[str] | None = None) -> dict[Move, str]:

@@ -9,12 +9,12 @@ from .outcome import Outcome
 from .players import GreedyPlayer, Player, RandomPlayer, play_hand
 from .rules import PRESETS, Rules, RulesError, load_rules
 from .state import IllegalMoveError, State
-from .view import View, unseen, view
+from .view import View, ViewFields, unseen, view
 
 __all__ = [
     "JOKER", "PRESETS", "Game", "GreedyPlayer", "HandResult", "IllegalMoveError", "Move",
     "MoveSyntaxError", "Outcome", "Player", "PositionError", "RandomPlayer", "Rules", "RulesError",
-    "State", "View", "card_name", "cut_for_dealer", "deal_code", "load_rules", "parse_card",
+    "State", "View", "ViewFields", "card_name", "cut_for_dealer", "deal_code", "load_rules", "parse_card",
     "parse_deal_code", "play_hand", "record_of", "replay", "state_from_deal",
     "unseen", "view",
 ]  # fmt: skip

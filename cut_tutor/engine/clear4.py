@@ -125,6 +125,18 @@ def run(pile: Sequence[int]) -> int:
     return count
 
 
+def completes_four(top: int, run: int, move: Move) -> bool:
+    """Does this play leave four or more of one value on top of the pile (R22), where ``run`` cards of value ``top``
+    lie (the view's ``top_run`` of its pile)? Its cards take the play's number, or the pile's value when they are
+    JOKERs alone; JOKERs with no number below them have no value and never clear, however many lie together.
+    Sending a landed card alone (no cards) clears when it is itself the fourth.
+    """
+    if not move.size:
+        return run >= FOUR
+    value = top if move.rank == WILD else move.rank
+    return bool(value) and (run if value == top else 0) + move.size >= FOUR
+
+
 def cap(pile: Sequence[int], value: int) -> int:
     """The most cards of ``value`` one play may lay: never more than four of a value on the pile; JOKERs with no
     value to take (``value`` 0) have no cap, since the cap counts cards of one value (R22)."""

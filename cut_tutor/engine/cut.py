@@ -21,6 +21,7 @@ from . import cut_reasons
 from .cards import JOKER, NRANKS, RANK_MASK, STACKS, UP
 from .core import PHASE_ADD, PHASE_GAMBLE, PHASE_PLAY, Core, face_up_tops, subsets
 from .cut_limits import NO_CAP, blind_allowed, play_cap, stacks_free
+from .cut_limits import completes_four as completes_four
 from .cut_limits import run as run
 from .cut_limits import top_value as top_value
 from .game_words import Vocabulary

@@ -1,7 +1,9 @@
-"""CUT's limits on a play (R7, R10, R16): what the move generator and the reasons for a refusal both ask.
+"""CUT's limits on a play (R7, R10, R16): what the move generator, the reasons for a refusal and the view all ask.
 
 >>> run([9, 5, 5, 5]), top_value([]), top_value([9, 5])
 (3, 0, 5)
+>>> completes_four(5, 3, Move("play", 5, 1)), completes_four(5, 3, Move("play", 4, 3))
+(True, False)
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from collections.abc import Sequence
 
 from .cards import UP
 from .core import Core
+from .moves import Move
 
 #: A count above any real cap, used when 4+ Card Clears lifts the USA cap (R10).
 NO_CAP = 99
@@ -28,6 +31,14 @@ def run(pile: Sequence[int]) -> int:
     while k > 0 and pile[k - 1] == top:
         k -= 1
     return len(pile) - k
+
+
+def completes_four(top: int, run: int, move: Move) -> bool:
+    """Does this play leave four or more of its rank together on top of the pile (R10), where ``run`` cards of
+    ``top`` lie (the view's ``top_run`` of its pile)? The question every seat's coach and the table's labels ask
+    before a play; the engine sees the same four on the pile after it lands.
+    """
+    return (run if top == move.rank else 0) + move.size >= 4
 
 
 def blind_allowed(state: Core, seat: int) -> list[int]:

@@ -12,13 +12,66 @@ True
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, NotRequired, TypedDict
 
 from .cards import NCODES, RANK_MASK, UP, card_name, cards_of, counts_of, parse_card
 from .moves import Move
 from .render import view_html
 from .rules import Rules
 from .state import State
+
+#: One pile card as a view shows it: its name, the seat that laid it and, in Clear 4, the value it counts as (R22).
+PileCard = TypedDict("PileCard", {"card": str, "by": int, "as": NotRequired[str | None]})
+
+
+class SeatFields(TypedDict):
+    """What a view shows of one seat: counts, the cards it was seen to pick up (R11), its stacks' face-up cards."""
+
+    seat: int
+    hand_count: int
+    known: list[str]
+    above: str | None
+    stacks: list[list[str | None]]  # bottom first: None face down
+    cards_left: int
+    busts: int
+    clears: int
+    blind_plays: int
+
+
+class _Clear4Fields(TypedDict, total=False):
+    """The fields only a Clear 4 view has, which its game module adds (R22)."""
+
+    pile_value: str | None
+
+
+class ViewFields(_Clear4Fields):
+    """Every field of a seat's view, declared once as a game framework declares its observation: :func:`view`
+    builds exactly these, the coach and the table read them, and nothing else reaches either (C2).
+
+    The game module answers the pile's questions once, here: ``top_run`` is how many cards of the value to play
+    equal or lower to lie together on top (R10, R22; what a play needs to complete four), ``pile_value`` (Clear 4
+    only) that value.
+    """
+
+    seat: int
+    players: int
+    rules: dict[str, Any]
+    dealer: int
+    turn: int
+    phase: str
+    turns: int
+    hand: list[str]
+    seats: list[SeatFields]
+    pile: list[PileCard]
+    top_run: int
+    pile_points: int
+    exposed: list[int]
+    cleared: list[str]
+    undealt_count: int
+    legal: list[str]
+    winner: int | None
+    stalemate: bool
+    scores: list[int] | None
 
 
 class View(dict[str, Any]):
@@ -44,7 +97,7 @@ class Sight(NamedTuple):
     cards_left: tuple[int, ...]
     pile: tuple[int, ...]
     value: int  # the value to play equal or lower to (0: any)
-    run: int  # cards of that value together on top of the pile
+    run: int  # cards of that value together on top of the pile: the game module's count, the view's top_run
     cleared: tuple[int, ...]
     exposed: tuple[int, ...]  # stacks exposed this turn; empty unless the seat is to move
     legal: tuple[Move, ...]  # empty unless the seat is to move
@@ -99,12 +152,13 @@ def _faces(stacks: list[list[int]]) -> tuple[tuple[int | None, ...], ...]:
 
 
 def view(state: State, seat: int) -> View:
-    """Everything ``seat`` may know about ``state`` and nothing more (C2), read through :func:`sight`.
+    """Everything ``seat`` may know about ``state`` and nothing more (C2), read through :func:`sight`: the fields
+    :class:`ViewFields` declares. ``top_run`` is the game module's count of the pile's top run.
 
     A Clear 4 view (R22) adds ``pile_value`` and, on each pile card, ``as``: the value it counts as.
     """
     seen = sight(state, seat)
-    seats = []
+    seats: list[SeatFields] = []
     for other in range(state.players):
         seats.append(
             {
@@ -119,26 +173,28 @@ def view(state: State, seat: int) -> View:
                 "blind_plays": state.blind_plays[other],
             }
         )
-    result = View(
-        seat=seat,
-        players=state.players,
-        rules=state.rules.to_dict(),
-        dealer=state.dealer,
-        turn=state.turn,
-        phase=seen.phase,
-        turns=seen.turns,
-        hand=[card_name(c) for c in cards_of(seen.hand)],
-        seats=seats,
-        pile=[{"card": card_name(c), "by": by} for c, by in zip(seen.pile, state.pile_by, strict=True)],
-        pile_points=state.pile_points(),
-        exposed=[k + 1 for k in seen.exposed],
-        cleared=[card_name(c) for c in cards_of(seen.cleared)],
-        undealt_count=sum(state.undealt),
-        legal=[str(m) for m in seen.legal],
-        winner=state.winner,
-        stalemate=state.stalemate,
-        scores=state.scores() if state.over else None,
-    )
+    fields: ViewFields = {
+        "seat": seat,
+        "players": state.players,
+        "rules": state.rules.to_dict(),
+        "dealer": state.dealer,
+        "turn": state.turn,
+        "phase": seen.phase,
+        "turns": seen.turns,
+        "hand": [card_name(c) for c in cards_of(seen.hand)],
+        "seats": seats,
+        "pile": [{"card": card_name(c), "by": by} for c, by in zip(seen.pile, state.pile_by, strict=True)],
+        "top_run": seen.run,
+        "pile_points": state.pile_points(),
+        "exposed": [k + 1 for k in seen.exposed],
+        "cleared": [card_name(c) for c in cards_of(seen.cleared)],
+        "undealt_count": sum(state.undealt),
+        "legal": [str(m) for m in seen.legal],
+        "winner": state.winner,
+        "stalemate": state.stalemate,
+        "scores": state.scores() if state.over else None,
+    }
+    result = View(fields)
     state.game.add_to_view(state, result)
     return result
 

@@ -213,8 +213,6 @@ void score_lay(const Knowledge& k, const Policy& p, Candidate& cand) {
     double* parts = cand.parts;
     const int rank = move.rank(), count = size_of(move);
     const int left = k.cards_left - count;
-    int run = (k.top == rank ? k.run : 0) + count;
-    if (move.kind() == K_ADD && count == 0) run = k.run;
     parts[SHED] = count * p.nums.shed[rank] + (p.style.group - 1.0) * count * p.per_card;
     parts[ASSETS] = asset_change(k, p, rank, count) - 1.5 * move.ns();
     int hand[NCODES];
@@ -225,7 +223,7 @@ void score_lay(const Knowledge& k, const Policy& p, Candidate& cand) {
         parts[GO_OUT] = 100.0;
         return;
     }
-    if (run >= 4 && count) {
+    if (count && cut::completes_four(k.top, k.run, move)) {
         cand.clears = true;
         cand.again = again(p.nums, hand);
         parts[CONTROL] = go_again(p.level, cand);
@@ -361,16 +359,6 @@ double asset(const Knowledge& k, const Policy& p, int card, int count) {
 
 bool hinders(const Knowledge& k, const Policy& p) { return k.next_left <= p.near_out; }  // clear4.hinder_at
 
-// knowledge.completes_clear: does the lay leave four or more of one value on top of the pile, as the engine's
-// clear4.run counts them (R22)? Its cards take the play's number, or the pile's value when they are JOKERs alone;
-// JOKERs with no number below them have no value and never clear, however many lie together.
-bool completes_clear(const Knowledge& k, const Move& move) {
-    const int count = size_of(move);
-    const int value = move.rank() == WILD ? k.top : move.rank();
-    if (!count) return k.run >= 4;
-    return value && (value == k.top ? k.run : 0) + count >= 4;
-}
-
 void score_lay(const Knowledge& k, const Policy& p, Candidate& cand) {
     const Move& move = cand.move;
     double* parts = cand.parts;
@@ -399,7 +387,7 @@ void score_lay(const Knowledge& k, const Policy& p, Candidate& cand) {
         parts[GO_OUT] = 100.0;
         return;
     }
-    if (completes_clear(k, move)) {
+    if (clear4::completes_four(k.top, k.run, move)) {  // knowledge.completes_clear: the game's answer
         cand.clears = true;
         cand.again = again(p.nums, hand);
         parts[CONTROL] = go_again(p.level, cand);
@@ -548,14 +536,7 @@ void know(const Rules& r, const State& s, int seat, const Policy& p, const Moves
         k.pile_points += p.points[s.pile[i]];
     }
     k.top = r.clear4 ? clear4::top_value(s) : s.top();
-    k.run = 0;
-    if (r.clear4) {
-        k.run = clear4::run(s);
-    } else if (k.top) {
-        int j = s.pile_len - 1;
-        while (j > 0 && s.pile[j - 1] == k.top) --j;
-        k.run = s.pile_len - j;
-    }
+    k.run = r.clear4 ? clear4::run(s) : cut::run(s);  // the view's top_run, as the game counts it
     for (int other = 0; other < r.players; ++other) {
         int cards = s.hand_count[other];
         for (int st = 0; st < STACKS; ++st) {

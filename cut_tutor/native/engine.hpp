@@ -136,9 +136,16 @@ int hand_points(const Rules& r, const State& s, int seat);
 // Move sequences of ``depth`` decisions; a finished hand is one leaf.
 uint64_t perft(const Rules& r, const State& s, int depth);
 
+// Each game's answers to the pile's two questions, as its Python module gives them (GameModule.run and
+// completes_four): the pile's top run, and whether a play leaves four of its value on top. The coach asks these;
+// it counts no run of its own.
 namespace cut {
 void generate(const Rules& r, const State& s, Moves& out);
 void apply(const Rules& r, State& s, const Move& m);
+// How many cards of the top rank lie together on top of the pile (R10).
+int run(const State& s);
+// Does this play leave four or more of its rank on top, ``run`` cards of ``top`` lying there (R10)?
+inline bool completes_four(int top, int run, const Move& m) { return (top == m.rank() ? run : 0) + m.size() >= 4; }
 }  // namespace cut
 namespace clear4 {
 void generate(const Rules& r, const State& s, Moves& out);
@@ -146,6 +153,14 @@ void apply(const Rules& r, State& s, const Move& m);
 // The value to play equal or lower to (0: any), and how many cards of it lie on top of the pile (R22).
 int top_value(const State& s);
 int run(const State& s);
+// Does this play leave four or more of one value on top, ``run`` cards of value ``top`` lying there (R22)? Its
+// cards take the play's number, or the pile's value when they are JOKERs alone; JOKERs with no number below them
+// never clear; a landed card sent alone (no cards) clears when it is itself the fourth.
+inline bool completes_four(int top, int run, const Move& m) {
+    if (!m.size()) return run >= 4;
+    const int value = m.rank() == WILD ? top : m.rank();
+    return value && (value == top ? run : 0) + m.size() >= 4;
+}
 }  // namespace clear4
 
 // -- shared mechanics (cut_tutor/engine/core.py) ----------------------------------------------------------

@@ -5,6 +5,15 @@
 
 namespace cut_native {
 namespace cut {
+
+// How many cards of the top rank lie together on top of the pile (R10).
+int run(const State& s) {
+    if (!s.pile_len) return 0;
+    int top = s.pile[s.pile_len - 1], k = s.pile_len - 1;
+    while (k > 0 && s.pile[k - 1] == top) --k;
+    return s.pile_len - k;
+}
+
 namespace {
 
 // The seat's face-up stack tops: per rank, the stacks showing it, in stack order (core.face_up_tops).
@@ -35,14 +44,6 @@ bool top_up(const State& s, int seat, int k) {
 bool top_down(const State& s, int seat, int k) {
     int len = s.slen[seat][k];
     return len && !(s.stacks[seat][k][len - 1] & UP);
-}
-
-// How many cards of the top rank lie together on top of the pile (R10).
-int run(const State& s) {
-    if (!s.pile_len) return 0;
-    int top = s.pile[s.pile_len - 1], k = s.pile_len - 1;
-    while (k > 0 && s.pile[k - 1] == top) --k;
-    return s.pile_len - k;
 }
 
 bool stacks_free(const Rules& r, const State& s, int seat) { return r.piles_face_down || s.hand_count[seat] == 0; }

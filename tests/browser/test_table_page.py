@@ -138,3 +138,33 @@ def test_a_host_without_a_theme_flag_is_read_by_its_background(tmp_path: Path, g
         asked = {"type": "theme", "theme": "dark"} in page.evaluate("window.sent")
         assert asked is dark, page.evaluate("window.sent")
         browser.close()
+
+
+@pytest.mark.parametrize(
+    ("game", "pile", "fanned", "under"),
+    [
+        ("CUT", "9@1 5@0 5@1", 2, 1),  # R10: the two 5s on top
+        ("Clear 4", "6@1 5@0 J*@1 5@0", 3, 1),  # R22: the JOKER counts as the 5 below it
+        ("Clear 4", "J*@1 J*@0", 2, 0),  # JOKERs alone have no value and no run: the fan holds them all
+    ],
+)
+def test_the_pile_fans_the_views_top_run(tmp_path: Path, game: str, pile: str, fanned: int, under: int) -> None:
+    """The fan holds the view's ``top_run`` (the game module's count), the older cards sit under it."""
+    from playwright.sync_api import expect, sync_playwright
+
+    sys.path.insert(0, str(ROOT / "tests"))
+    from test_widgets import app_at, clear4_app
+
+    if game == "CUT":
+        app = app_at(tmp_path, {"rules": {"players": 2}, "turn": 0, "dealer": 1, "pile": pile,
+                                "seats": [{"hand": "4 3"}, {"hand": "2 2"}]})  # fmt: skip
+    else:
+        app = clear4_app(tmp_path, [{"hand": "4 3"}, {"hand": "2 2"}], pile)
+    traits = {"table": app.table.table, "theme": "light", "table_layout": "auto", "error": ""}
+    with sync_playwright() as p:
+        browser, page = open_page(p)
+        page.set_content(page_html(traits))
+        area = page.get_by_role("group", name="the pile")
+        expect(area.locator(".cut-fan .cut-pilecard")).to_have_count(fanned)
+        expect(area.locator(".cut-pile-under .cut-pilecard")).to_have_count(under)
+        browser.close()

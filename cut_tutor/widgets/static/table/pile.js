@@ -9,14 +9,9 @@ function pile(t, v) {
   area.setAttribute("aria-label", "the pile");
   const cards = v.pile;
   const c4 = isClear4(v);
-  // the fan holds the top run: in Clear 4 the cards of the top value, JOKERs counted as the value they took
-  /** @param {PileCard} p */
-  const key = (p) => (c4 ? (p.as === undefined ? p.card : p.as) : p.card);
-  let run = 0;
-  if (cards.length) {
-    const top = key(cards[cards.length - 1]);
-    while (run < cards.length && key(cards[cards.length - 1 - run]) === top) run++;
-  }
+  // the fan holds the top run, as Python's game module counts it (in Clear 4, JOKERs counted as the value they
+  // took); JOKERs alone have no value and no run (R22), and the fan then holds them all
+  const run = v.top_run || cards.length;
   /** @param {PileCard} p @param {string} extra */
   const pileCard = (p, extra) => {
     const c = cardNode(p.card, t, extra);

@@ -11,7 +11,7 @@
  * @typedef {{seat: number, hand_count: number, known: string[], above?: string|null, stacks: (string|null)[][],
  *            cards_left: number, busts: number, hand?: string[], down?: boolean[][]}} SeatView
  * @typedef {{seat: number, players: number, dealer: number, turn: number, phase: string, hand: string[],
- *            seats: SeatView[], pile: PileCard[], pile_points: number,
+ *            seats: SeatView[], pile: PileCard[], top_run: number, pile_points: number,
  *            rules: {clear_rank: string|null, game?: string}, exposed: number[], pile_value?: string|null,
  *            winner: number|null, stalemate: boolean}} View
  * @typedef {{faces: Record<string, string>, left: string[], busts: string[], stacks: string[][], pile: string,
