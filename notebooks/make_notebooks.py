@@ -502,6 +502,7 @@ NOTEBOOKS["05_risk"] = [
         from cut_tutor.coach import advise
         from cut_tutor.engine import unseen
         from cut_tutor.engine.cards import JOKER
+        from cut_tutor.engine.words import cards_text, pts
         """
     ),
     md("""
@@ -539,7 +540,8 @@ NOTEBOOKS["05_risk"] = [
         state = position("", pile=pile, stacks=["[5]", "", "", ""])
         miss = 1 - fit_chance(state)
         cost = state.pile_points()
-        print(f"{{pile:28}} costs {{cost:3}} pts; expected cost of a blind card {{miss * cost:5.1f}}")
+        words = cards_text(state.pile)
+        print(f"a pile of {{words:11}} costs {{pts(cost):>6}}; a blind card's expected cost {{miss * cost:4.1f}}")
     """),
     md("""
     ## When each coach gambles

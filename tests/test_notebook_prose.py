@@ -8,8 +8,10 @@ output fails here, not in front of a learner.
 from __future__ import annotations
 
 import importlib.util
+import io
 import re
 import sys
+from contextlib import redirect_stdout
 from functools import cache
 from pathlib import Path
 from types import ModuleType
@@ -152,3 +154,14 @@ class TestRisk:
         assert any(
             row["Marty"].startswith("Risk pile") and int(row["fits"].rstrip("%")) >= 75 for row in table.values()
         )
+
+    def test_what_it_prints_names_piles_in_the_tables_words(self) -> None:
+        """A learner reads the printed lines: a pile is its cards' faces, not the position code (``9@1``)."""
+        cells = "\n".join(body for kind, body in source.NOTEBOOKS["05_risk"] if kind == "code")
+        printed = io.StringIO()
+        with redirect_stdout(printed):
+            exec(compile(cells, "<05_risk>", "exec"), {"display": lambda *objects, **options: None})
+        text = printed.getvalue()
+        assert "a pile of K Q J 9 9 5 costs 53 pts" in text, text
+        assert "pile top  K: a blind card fits 100%" in text, text
+        assert not re.search(r"@\d|\[|×", text), text
