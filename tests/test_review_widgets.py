@@ -109,6 +109,18 @@ class TestReviewPanel:
         panel = ReviewPanel(record, calm, analyser=lambda r, seat, ply: found[ply])
         assert panel.next_mistake() is None and panel._next.disabled and NO_MISTAKES in panel._table.value
 
+    def test_without_names_the_seats_are_named_as_a_new_setup_names_them(
+        self, record: dict[str, Any], graded: Any
+    ) -> None:
+        hand, found = graded
+        panel = ReviewPanel(record, hand, analyser=lambda r, seat, ply: found[ply])
+        ply = panel.next_mistake()
+        assert ply is not None
+        panel._find.click()
+        shown = panel.position.widget.table
+        assert shown["names"] == ["You", "Ann"]  # never "Seat 1": one name for a seat, the table's
+        assert "Seat" not in json.dumps(shown) and "Seat" not in " ".join(row["Best"] for row in panel.rows())
+
     def test_retry_hides_the_answer_until_chosen(self, record: dict[str, Any], graded: Any) -> None:
         hand, found = graded
         panel = panel_of(record, graded)

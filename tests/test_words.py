@@ -20,7 +20,19 @@ from cut_tutor.coach.words import plan
 from cut_tutor.engine import Move
 from cut_tutor.engine.cards import CLEAR_CARD, PUSH, WILD
 from cut_tutor.engine.rules import CLEAR4
-from cut_tutor.engine.words import acts, and_list, card_word, count, face, move_labels, plural, seat_name, who
+from cut_tutor.engine.words import (
+    SEAT_NAMES,
+    acts,
+    and_list,
+    card_word,
+    count,
+    face,
+    move_labels,
+    plural,
+    seat_name,
+    seat_names,
+    who,
+)
 from cut_tutor.widgets import Replayer, move_label, table_data
 from cut_tutor.widgets.replayer import REVIEW
 from cut_tutor.widgets.words import table_words
@@ -89,6 +101,13 @@ class TestCoachSentences:
         assert "plays low so you, down to 1 card, must match" in text(low, NAMES[:2])
         dump = pos([{"hand": "4 4"}, {"hand": "10 7 6"}, {"hand": FAR}], "8@1", turn=1)
         assert text(dump, NAMES).endswith("before you go out.")
+
+    def test_a_seat_has_one_name(self) -> None:
+        """The game's names when they cover the seats, else a new setup's, for every number of players."""
+        assert seat_names(2, ["Zoe", "Max", "Ida"]) == ["Zoe", "Max"]
+        for players in range(2, 9):
+            assert seat_names(players) == seat_names(players, ["Zoe"]) == list(SEAT_NAMES[:players])
+        assert seat_names(3) == ["You", "Ann", "Ben"]
 
     def test_clear4_names_its_own_cards(self) -> None:
         """Clear 4 writes its 1 as 1 and its JOKER with no article after "your" (once "your a JOKER")."""

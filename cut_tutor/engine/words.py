@@ -89,6 +89,12 @@ def seat_name(seat: int, names: Sequence[str] | None = None) -> str:
     return names[seat] if names and 0 <= seat < len(names) else f"seat {seat}"
 
 
+def seat_names(players: int, names: Sequence[str] | None = None) -> list[str]:
+    """Every seat's name as the table writes it: the game's names when they cover the seats, else the names a new
+    setup gives (:data:`SEAT_NAMES`: the record's seat 0 is *You*), so a seat never has a second name."""
+    return list((names if names and len(names) >= players else SEAT_NAMES)[:players])
+
+
 def who(seat: int, names: Sequence[str] | None = None) -> str:
     """A seat inside a sentence: as :func:`seat_name`, with *You* written ``you``."""
     name = seat_name(seat, names)

@@ -16,6 +16,7 @@ import ipywidgets as w
 
 from cut_tutor.analysis import Analysis
 from cut_tutor.engine import Move, View
+from cut_tutor.engine.words import seat_names
 from cut_tutor.review import Drill, Drills, HandReview, progress_frame
 from cut_tutor.review.drills import judge
 from cut_tutor.review.hand import position_analysis
@@ -34,7 +35,7 @@ from cut_tutor.review.words import (
 )
 
 from .move_table import analysis_html
-from .position import PositionTable, seat_names
+from .position import PositionTable
 from .scores import download_link
 from .shared import Shown
 from .table import move_label
@@ -119,7 +120,7 @@ class DrillsPanel(Shown):
         return [move_label(Move.parse(m), seen, self._names(seen)) for m in seen["legal"]]
 
     def _names(self, seen: View) -> list[str]:
-        return seat_names(seen["seat"], seen["players"], self.names)
+        return seat_names(seen["players"], self.names)
 
     def choose(self, move: str) -> str:
         """Answer the current drill with ``move`` (its text form): recorded in the deck, then the verdict and the

@@ -13,21 +13,13 @@ from typing import Any
 
 import ipywidgets as w
 
-from cut_tutor.engine.words import YOU, seat_name
+from cut_tutor.engine.words import seat_names
 from cut_tutor.review.words import position_title
 
 from .table import COLOURS, IntentError, TableWidget, table_data
 
 #: What a study table ignores (the page's own messages) rather than refuses.
 _QUIET = ("ready", "theme", "key", "board")
-
-
-def seat_names(seat: int, players: int, names: Sequence[str] | None) -> list[str]:
-    """Every seat's name as the table writes it: the game's names when they cover the seats, else *You* for the
-    seat whose view it is and the words' for the others."""
-    if names and len(names) >= players:
-        return list(names[:players])
-    return [YOU if s == seat else seat_name(s).capitalize() for s in range(players)]
 
 
 class PositionTable:
@@ -47,7 +39,7 @@ class PositionTable:
         """Draw ``seen`` (a seat's view: nothing else reaches the page), its moves on offer while ``asking``; the
         title the status line shows."""
         players = int(seen["players"])
-        named = seat_names(int(seen["seat"]), players, names)
+        named = seat_names(players, names)
         title = position_title(seen, named)
         shown = seen if asking else {**seen, "legal": []}
         colours = (self.colours * players)[:players]

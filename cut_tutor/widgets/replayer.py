@@ -22,7 +22,7 @@ from cut_tutor.coach import COACHES, advise
 from cut_tutor.coach.words import recommends
 from cut_tutor.engine import HandResult, Move, Rules, State, codes, record_of, replay, state_from_deal, view
 from cut_tutor.engine.cards import UP, card_name, cards_of
-from cut_tutor.engine.words import SEAT_NAMES, count, seat_name
+from cut_tutor.engine.words import count, seat_names
 
 from .shared import Shown
 from .table import COLOURS, TableWidget, move_label, table_data
@@ -87,7 +87,7 @@ class Replayer(Shown):
             self.states.append(nxt)
         players = first.players
         # without names, the seats are named as a new setup names them: the record's seat 0 is You
-        self.names = list(names) if names else [seat_name(i, SEAT_NAMES).capitalize() for i in range(players)]
+        self.names = seat_names(players, names)
         self.colours = list(colours) if colours else list(COLOURS.values())[:players]
         self.coach = coach
         self.level = level

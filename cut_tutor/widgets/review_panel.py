@@ -17,6 +17,7 @@ import ipywidgets as w
 
 from cut_tutor.analysis import Analysis
 from cut_tutor.engine import Move, replay, view
+from cut_tutor.engine.words import seat_names
 from cut_tutor.review import Decision, HandReview
 from cut_tutor.review.drills import judge
 from cut_tutor.review.hand import ROLLOUTS, position_analysis
@@ -34,7 +35,7 @@ from cut_tutor.review.words import (
 )
 
 from .move_table import analysis_html
-from .position import PositionTable, seat_names
+from .position import PositionTable
 from .shared import Shown
 from .table import move_label
 
@@ -93,7 +94,7 @@ class ReviewPanel(Shown):
 
     def _label(self, move: str, ply: int) -> str:
         seen = self._view(ply)
-        return move_label(Move.parse(move), seen, seat_names(self.seat, seen["players"], self.names))
+        return move_label(Move.parse(move), seen, seat_names(seen["players"], self.names))
 
     def summary(self) -> str:
         """The summary line: accuracy, points lost to mistakes, luck and the grades' counts."""
