@@ -17,7 +17,7 @@ import subprocess
 import tempfile
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
@@ -227,9 +227,9 @@ def axe_problems(page: Any) -> list[str]:
     ]
 
 
-def shots(page: Any, name: str, target: Any) -> None:
+def shots(page: Any, name: str, target: Any, check: Callable[[], object] | None = None) -> None:
     """The same screen light and dark, at desktop and phone sizes, with ``target`` scrolled into view: saved as
-    ``test-artifacts/screenshots/<name>-<theme>-<size>.png``."""
+    ``test-artifacts/screenshots/<name>-<theme>-<size>.png``; ``check()``, if given, runs before each."""
     from playwright.sync_api import expect
 
     SHOTS.mkdir(parents=True, exist_ok=True)
@@ -243,6 +243,8 @@ def shots(page: Any, name: str, target: Any) -> None:
             # under a table that is still redrawing (an analysis filling in above it) may not do within its timeout
             target.evaluate("e => e.scrollIntoView({block: 'nearest'})")
             page.wait_for_timeout(300)
+            if check is not None:
+                check()
             page.screenshot(path=str(SHOTS / f"{name}-{theme}-{size}.png"))
     page.set_viewport_size({"width": 1280, "height": 800})
 

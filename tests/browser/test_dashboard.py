@@ -328,30 +328,6 @@ def test_the_guide_opens_beside_the_game(server: str) -> None:
         browser.close()
 
 
-#: The sizes of the screenshots these tests keep: (width, height).
-SCREENS = {"desktop": (1280, 900), "phone": (390, 844)}
-
-
-def screens(page: Any, name: str, target: Any, check: Any = None) -> None:
-    """``target`` scrolled into view, light and dark, at desktop and phone sizes, saved as
-    ``test-artifacts/screenshots/<name>-<theme>-<size>.png``; ``check()`` runs at each."""
-    from playwright.sync_api import expect
-
-    (ARTIFACTS / "screenshots").mkdir(parents=True, exist_ok=True)
-    for theme in ("light", "dark"):
-        if not page.locator(f".cut-app.cut-app-{theme}").count():
-            page.locator("button.cut-theme").first.click()
-            expect(page.locator(f".cut-app.cut-app-{theme}")).to_be_visible()
-        for size, (width, height) in SCREENS.items():
-            page.set_viewport_size({"width": width, "height": height})
-            target.evaluate("e => e.scrollIntoView({block: 'center'})")
-            page.wait_for_timeout(300)
-            if check is not None:
-                check()
-            page.screenshot(path=str(ARTIFACTS / "screenshots" / f"{name}-{theme}-{size}.png"))
-    page.set_viewport_size({"width": 1200, "height": 1600})
-
-
 def test_the_tutor_mode_threshold_is_labelled_in_full(server: str) -> None:
     """Tutor mode's "Ask from (points)" is read whole beside its switch, on a desktop and on a phone."""
     from playwright.sync_api import expect, sync_playwright
@@ -371,7 +347,7 @@ def test_the_tutor_mode_threshold_is_labelled_in_full(server: str) -> None:
             assert box[2] <= page.viewport_size["width"], "the label runs off the screen"
             assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
 
-        screens(page, "tutor-mode-setup", label, whole)
+        shots(page, "tutor-mode-setup", label, whole)
         assert axe_problems(page) == [], "setup with tutor mode"
         browser.close()
 
@@ -394,11 +370,11 @@ def test_clear_4_shows_a_clear_4_table_and_a_reload_offers_the_game_plainly(serv
         expect(page.get_by_label("Preset").filter(visible=True)).to_have_value("Clear 4")
         deal_button = page.get_by_role("button", name="Deal & play")
         expect(deal_button).to_be_visible()
-        screens(page, "picker-clear4-setup", page.locator(".cut-game-picker"))
+        shots(page, "picker-clear4-setup", page.locator(".cut-game-picker"))
         assert axe_problems(page) == [], "Clear 4's setup from the picker"
         deal_button.click()
         expect(page.locator(".cut-you .cut-final")).to_have_count(4)  # Clear 4's stacks: the final card across
-        screens(page, "picker-clear4-dealt", page.locator(".cut-game-picker"))
+        shots(page, "picker-clear4-dealt", page.locator(".cut-game-picker"))
 
         # the same tab reloaded: its game is offered plainly
         page.reload()
@@ -408,7 +384,7 @@ def test_clear_4_shows_a_clear_4_table_and_a_reload_offers_the_game_plainly(serv
         page.wait_for_timeout(1500)  # the page's ready message has redrawn the offer by now, if it would
         expect(offer).not_to_contain_text("another tab")
         expect(offer).not_to_contain_text(re.compile(r"kernel|process \d"))
-        screens(page, "reload-continue", resume.first)
+        shots(page, "reload-continue", resume.first)
         assert axe_problems(page) == [], "the offer after a reload"
 
         # another tab of the same browser: the game is open in the first, said without a kernel id
