@@ -329,3 +329,19 @@ def test_only_the_game_modules_count_the_top_run() -> None:
     scripts = {path.name: path.read_text(encoding="utf-8") for path in sorted(_TABLE_JS.glob("*.js"))}
     assert "v.top_run" in scripts["pile.js"]
     assert [name for name, text in scripts.items() if re.search(r"===\s*top\b|\brun\s*(\+\+|\+=)", text)] == []
+
+
+def test_a_game_is_told_by_its_constant_not_its_spelling() -> None:
+    """The games' names are spelled once, in :mod:`cut_tutor.engine.rules` (``CUT``, ``CLEAR4``): code that asks
+    which game it is compares with those constants, so a renamed game cannot leave a test of it behind."""
+    names = {"CUT", "Clear 4"}
+    spelled = []
+    for name, path in MODULES.items():
+        if name == "cut_tutor.engine.rules":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Compare):
+                sides = [node.left, *node.comparators]
+                if any(isinstance(side, ast.Constant) and side.value in names for side in sides):
+                    spelled.append(f"{name}:{node.lineno}")
+    assert spelled == []

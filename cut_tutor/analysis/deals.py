@@ -39,6 +39,7 @@ from ..engine import Rules, State
 from ..engine.cards import CODES, card_name, cards_of
 from ..engine.moves import Move
 from ..engine.packed import hand_at, pack, stack_at, undealt_at
+from ..engine.rules import CUT
 from ..engine.view import sight
 from . import native
 
@@ -78,7 +79,7 @@ class Deals:
         self.reads: dict[int, list[Read]] = {}
         #: The hands dealt before the rest, in this order, each with the pool cards it may hold (None: any).
         self.first: list[tuple[int, list[bool] | None]] = [(k, self.fits[top]) for k, top, _ in self.bare]
-        if reader is not None and not reader.level.noise and rules.game == "CUT" and view["turns"] <= LONG_HAND:
+        if reader is not None and not reader.level.noise and rules.game == CUT and view["turns"] <= LONG_HAND:
             self.reads = self._reads(_turns(view))
             bare = {k for k, _, _ in self.bare}
             self.first += [(k, None) for k in self.reads if k not in bare]
@@ -239,7 +240,7 @@ def _bare(view: Mapping[str, Any], rules: Rules, hidden_hands: list[int]) -> lis
     """(seat, top, hidden cards) of the seats that took the pile bare with hidden cards, the highest top first."""
     marks = {k: info["above"] for k, info in enumerate(view["seats"]) if info.get("above")}
     for k, mark in marks.items():
-        if rules.game != "CUT" or CODES.get(mark, 0) not in rules.number_ranks:
+        if rules.game != CUT or CODES.get(mark, 0) not in rules.number_ranks:
             raise ValueError(f"view of seat {view['seat']}: seat {k} took the pile bare on {mark!r}, not a CUT rank")
     return sorted([(k, CODES[mark], hidden_hands[k]) for k, mark in marks.items() if hidden_hands[k]],
                   key=lambda entry: -entry[1])  # fmt: skip
