@@ -3,7 +3,7 @@ rollouts cannot tell it from the move their own policy would play.
 
 It sees only its view (C2): :meth:`AnalysisSeat.choose` builds ``view(state, seat)`` and nothing else is read.
 The budget is a number of rollouts, not seconds, so the same deal and seed give the same hand on any machine;
-:data:`ROLLOUTS` is about half a second of wall time on 2 cores (the guide's *Analysis* section).
+:data:`ROLLOUTS` is about half a second of wall time on 2 cores on the compiled core (the guide's *Analysis* section).
 
 >>> from cut_tutor.engine import Rules, State
 >>> state = State.from_position({"rules": {"players": 2}, "turn": 0, "pile": "Q@1",
@@ -25,10 +25,12 @@ from .run import POLICY, analyse
 from .search import Search, players
 from .stats import mean_se
 
-#: Rollouts per decision: half a second of wall on 2 cores at the 225–246 rollouts a second a core that
-#: ``benchmarks/bench_seat.py`` and ``bench_analysis.py`` measure. A count, not a time, so that the seat's play
-#: and the benchmark's figure do not depend on the machine.
-ROLLOUTS = 225
+#: Rollouts per decision, at most: about half a second of wall on 2 cores at the 2,860 rollouts per CPU-second the
+#: seat makes on the compiled core (``benchmarks/bench_core.py seat``, ``benchmarks/results/core.md``). On the Python
+#: path (``CUT_TUTOR_PURE=1``) the same budget takes about 12 times longer: 225 rollouts, half a second there, are
+#: 0.04 s on the core. A count, not a time, so that the seat's play and the benchmark's figure do not depend on the
+#: machine.
+ROLLOUTS = 2900
 #: How many standard errors of their paired difference the analysis' best must beat the policy's own move by before
 #: the seat plays it. A best picked from noisy rollouts is often a lucky draw: on the 372 decisions of
 #: ``benchmarks/tune_seat.py`` at 225 rollouts this saves 0.14 points a decision more than always playing the best
