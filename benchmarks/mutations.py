@@ -27,7 +27,7 @@ HONESTY = (
     "tests/test_coach.py",
     "tests/test_properties.py::test_view_never_shows_a_hidden_card",
 )
-UNDO = ("tests/test_widgets.py::TestUndo", "tests/test_gaps.py")
+UNDO = ("tests/test_widgets.py::TestUndo", "tests/test_undo.py", "tests/test_gaps.py")
 SAVES = (
     "tests/test_codes_storage.py",
     "tests/test_storage_safety.py",
@@ -49,6 +49,7 @@ class Mutation(NamedTuple):
 
 
 CUT, CORE, CLEAR4 = "cut_tutor/engine/cut.py", "cut_tutor/engine/core.py", "cut_tutor/engine/clear4.py"
+LIMITS, READING = "cut_tutor/engine/cut_limits.py", "cut_tutor/engine/reading.py"
 GAME, VIEW, STATE = "cut_tutor/engine/game.py", "cut_tutor/engine/view.py", "cut_tutor/engine/state.py"
 FILES, HISTORY, SHELF = "cut_tutor/storage/files.py", "cut_tutor/storage/history.py", "cut_tutor/storage/saves.py"
 POSITION = "cut_tutor/engine/position.py"
@@ -56,11 +57,11 @@ LOOP, FORM, SHARED = "cut_tutor/widgets/play_loop.py", "cut_tutor/widgets/setup_
 
 MUTATIONS: tuple[Mutation, ...] = (
     # -- rules
-    Mutation("usa-cap-five", "rules", CUT, "pile[-1] == rank else 4", "pile[-1] == rank else 5", RULES),
+    Mutation("usa-cap-five", "rules", CUT, "row[1 : min(held, 4) + 1]", "row[1 : min(held, 5) + 1]", RULES),
     Mutation(
         "run-misses-bottom",
         "rules",
-        CUT,
+        LIMITS,
         "while k > 0 and pile[k - 1] == top:",
         "while k > 1 and pile[k - 1] == top:",
         RULES,
@@ -138,8 +139,8 @@ MUTATIONS: tuple[Mutation, ...] = (
         "undo-any-play",
         "undo",
         LOOP,
-        "if move.kind not in _REVEALING and _hidden(game.state, YOU) == hidden and not game.state.over:",
-        "if not game.state.over:",
+        "if outcome.turned or game.state.over:",
+        "if game.state.over:",
         UNDO,
     ),
     Mutation(
@@ -149,9 +150,9 @@ MUTATIONS: tuple[Mutation, ...] = (
         "undo-automated-flip",
         "undo",
         LOOP,
-        "        self._apply(move)\n        if seat != YOU:",
+        "        outcome = self._apply(move)\n        if seat != YOU:",
         "        self._undo.append((game.state.copy(), len(game.state.moves) + 1))\n"
-        "        self._apply(move)\n        if seat != YOU:",
+        "        outcome = self._apply(move)\n        if seat != YOU:",
         UNDO,
     ),
     # -- saves
@@ -175,24 +176,22 @@ MUTATIONS: tuple[Mutation, ...] = (
         "shared-temp-name",
         "saves",
         FILES,
-        'fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")',
-        'tmp = str(path) + ".tmp"\n    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)',
+        'fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=TEMP_SUFFIX)',
+        "tmp = str(path) + TEMP_SUFFIX\n    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)",
         SAVES,
     ),
     Mutation(
         "locked-game-dropped",
         "saves",
         HISTORY,
-        "                self.problem = self._explain(exc)\n                return None",
-        "                self.problem = self._explain(exc)\n"
-        "                self.pending.clear()\n"
-        "                return None",
+        "            self.problem = self._explain(exc)\n            return False",
+        "            self.problem = self._explain(exc)\n            return True",
         SAVES,
     ),
     Mutation("no-lock-retry", "saves", HISTORY, "            time.sleep(pause)", "            raise", SAVES),
     Mutation("other-rules-resume", "saves", FILES, "if rules is not None and saved != rules:", "if False:", SAVES),
     Mutation(
-        "bad-save-not-kept", "saves", SHELF, "    kept = keep_aside(path, load_game)\n", "    kept = None\n", SAVES
+        "bad-save-not-kept", "saves", SHELF, "    kept = keep_aside(exc.path, load_game)\n", "    kept = None\n", SAVES
     ),
     Mutation(
         "taken-over-plays-on",
@@ -248,7 +247,7 @@ MUTATIONS: tuple[Mutation, ...] = (
         "            pass",
         VALID,
     ),
-    Mutation("deep-json-parsed", "validation", FILES, "if json_depth(text) > MAX_DEPTH:", "if False:", VALID),
+    Mutation("deep-json-parsed", "validation", READING, "if json_depth(data) > MAX_DEPTH:", "if False:", VALID),
     Mutation("bool-as-int", "validation", FILES, "(kind is int and isinstance(value, bool))", "False", VALID),
 )
 
