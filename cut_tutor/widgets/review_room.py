@@ -50,7 +50,7 @@ from cut_tutor.review.words import (
 
 from .coach_panel import CoachPanel
 from .drills_panel import DrillsPanel, ProgressPanel
-from .jobs import Job, Jobs
+from .jobs import Job, Jobs, between_rounds
 from .review_panel import ReviewPanel
 from .shared import YOU, Host
 from .table import COLOURS, IntentError, move_label
@@ -180,6 +180,7 @@ class ReviewRoom:
         """Review the hand (``hand_of``: its game's id and its number) and keep what it found."""
 
         def progress(share: float) -> None:
+            between_rounds()
             if stop.is_set():
                 raise _Cancelled
             self.review_progress.value = round(share, 2)  # heard each round: the bar moves by whole percents
