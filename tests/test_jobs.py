@@ -55,6 +55,23 @@ def test_a_job_waits_between_rounds_while_the_table_answers_then_goes_on(monkeyp
     assert done.wait(5) and rounds == [0, 1, 2]
 
 
+def test_a_job_lets_the_answers_messages_go_out_before_its_next_round(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(jobs_module, "AFTER_ANSWER", 3.0)  # a long while after the answer, for the test to see
+    started, done = threading.Event(), threading.Event()
+
+    def work(stop: threading.Event) -> None:
+        started.set()
+        between_rounds()
+        done.set()
+
+    jobs = Jobs("test job")
+    with answering():
+        pass  # an answer just ended
+    assert jobs.start("key", work) is not None and started.wait(5)
+    assert not done.wait(0.2)  # still waiting after the answer's end
+    assert done.wait(10)  # then goes on
+
+
 def test_an_answer_that_waits_for_a_job_lets_it_run(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(jobs_module, "ANSWER_WAIT", 30.0)
     let_through: list[bool] = []
