@@ -184,7 +184,7 @@ def main() -> None:
         print(f"  {what:26} {cpu:.3f} s, {sent:.0f} widget messages, {size:.0f} kB")
     presses = [p for k in kernels for p in k["presses"]]
     print(
-        f"  one press (Coach or Next) {statistics.median(p['s'] for p in presses) * 1000:.1f} ms CPU at the median,"
+        f"  one press (Coach or Next)  {statistics.median(p['s'] for p in presses) * 1000:.1f} ms CPU at the median,"
         f" {statistics.mean(p['messages'] for p in presses):.1f} widget messages and"
         f" {statistics.mean(p['bytes'] for p in presses) / 1000:.1f} kB a press on average"
         f" ({len(presses)} presses, seed 3)"
