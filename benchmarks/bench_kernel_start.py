@@ -14,8 +14,9 @@ Step pacing, the dashboard's default: Coach on your turn, Next for an AI seat's;
 and the redraw. Median of each press over half as many processes as ``--runs``.
 
 The same cell then runs in as many real kernels (``jupyter_client``), where each widget's state also goes out as a
-message: the kernel's CPU and the widget messages on IOPub, for the cell and for the page's first message
-(``ready``, naming the learner and the tab, which the table's page sends once drawn), and the kernel's peak memory.
+message: the kernel's CPU and the widget messages on IOPub, for the cell, for the page's first message (``ready``,
+naming the learner and the tab, which the table's page sends once drawn) and for each of :data:`PRESSES` presses of
+a seeded game as the page's messages run them, and the kernel's peak memory.
 """
 
 from __future__ import annotations
@@ -77,6 +78,7 @@ def in_kernel(home: str) -> dict[str, Any]:
                 len(json.dumps(m["content"], default=str)) + len(b"".join(m.get("buffers") or [])) for m in comms
             )
             result[name] = {"s": float(spent), "messages": len(comms), "bytes": sent}
+        result["presses"] = kernel_presses(client, PRESSES)
         said = []
         client.execute_interactive(
             "import resource\nprint(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)", timeout=60,
@@ -87,6 +89,36 @@ def in_kernel(home: str) -> dict[str, Any]:
         client.stop_channels()
         manager.shutdown_kernel(now=True)
     return result
+
+
+#: The presses timed in a real kernel after the cell: a seeded game (seed 3), Coach on your turn, Next for an AI seat.
+PRESSES = 30
+#: One press run by the kernel as the page's message runs it (the table's ``receive``), with its CPU.
+PRESS = """
+_t0 = time.process_time()
+_mine = app.loop.pause is None and app.game.state.turn == 0 and not app.game.state.over
+app.table.receive({"type": "coach_play" if _mine else "next"})
+print(time.process_time() - _t0, app.game.over)
+"""
+
+
+def kernel_presses(client: Any, count: int) -> list[dict[str, Any]]:
+    """Each press's CPU in the kernel and the widget messages and bytes it sends on IOPub (the verdict line
+    switched off: the table's own work and traffic)."""
+    setup = ("import time\nfrom cut_tutor.widgets.coach_panel import CoachPanel\nCoachPanel.verdicts = False\n"
+             "app.deal(seed=3)")  # fmt: skip
+    client.execute_interactive(setup, timeout=60)
+    out = []
+    for _ in range(count):
+        messages: list[dict[str, Any]] = []
+        client.execute_interactive(PRESS, timeout=60, output_hook=messages.append)
+        text = "".join(m["content"]["text"] for m in messages if m["msg_type"] == "stream").split()
+        comms = [m for m in messages if m["msg_type"] in ("comm_open", "comm_msg")]
+        sent = sum(len(json.dumps(m["content"], default=str)) + len(b"".join(m.get("buffers") or [])) for m in comms)
+        out.append({"s": float(text[0]), "messages": len(comms), "bytes": sent})
+        if text[1] == "True":
+            break
+    return out
 
 
 def moves(home: str, seed: int, count: int) -> list[float]:
@@ -150,6 +182,13 @@ def main() -> None:
         sent = statistics.median(k[step]["messages"] for k in kernels)
         size = statistics.median(k[step]["bytes"] for k in kernels) / 1000
         print(f"  {what:26} {cpu:.3f} s, {sent:.0f} widget messages, {size:.0f} kB")
+    presses = [p for k in kernels for p in k["presses"]]
+    print(
+        f"  one press (Coach or Next)  {statistics.median(p['s'] for p in presses) * 1000:.1f} ms CPU at the median,"
+        f" {statistics.mean(p['messages'] for p in presses):.1f} widget messages and"
+        f" {statistics.mean(p['bytes'] for p in presses) / 1000:.1f} kB a press on average"
+        f" ({len(presses)} presses, seed 3)"
+    )
     print(f"  the kernel's peak memory   {statistics.median(k['rss_mb'] for k in kernels):.0f} MB")
     runs = [run("moves", args.seed, args.moves)["moves_ms"] for _ in range(max(1, args.runs // 2))]
     per_move = [statistics.median(presses) for presses in zip(*runs, strict=False)]  # each press, median of runs

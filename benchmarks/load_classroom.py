@@ -10,7 +10,11 @@ the table redrawn, advice included; for a light client, the intent sent → the 
 learners, each learner's kernel memory, the learners that
 failed (a blank page, a timeout), and the kernels left once every learner has gone.
 
-    python benchmarks/load_classroom.py [--learners 10] [--browsers 5] [--moves 12]
+    python benchmarks/load_classroom.py [--learners 10] [--browsers 5] [--moves 12] [--think 0]
+
+``--think SECONDS``: each learner pauses that long after every answer before the next press (0, the default, is
+the worst case for the table; past the verdict line's 0.4 s pause, every recommendation starts its evaluation, so
+the learners' moves share the server with the evaluations, as in a class that reads the line).
 
 Bounded: a fixed number of learners and moves, every request to 127.0.0.1, a time limit on each wait.
 """
@@ -94,7 +98,7 @@ def kernel_rss(server: Voila, kernel: str | None) -> int | None:
     return status_kb(pid, "VmRSS") if pid else None
 
 
-async def browser_learner(browser: Any, server: Voila, seed: int, moves: int) -> Learner:
+async def browser_learner(browser: Any, server: Voila, seed: int, moves: int, think: float) -> Learner:
     """One learner in a browser context of their own: a seeded deal, then ``moves`` moves, then the page closes."""
     from playwright.async_api import expect
 
@@ -119,6 +123,7 @@ async def browser_learner(browser: Any, server: Voila, seed: int, moves: int) ->
             if value is None:
                 break
             out.moves.append(float(value))
+            await asyncio.sleep(think)
         out.rss_kb = kernel_rss(server, out.kernel)
         await page.close(run_before_unload=True)  # leaving: the page asks the server to shut its kernel down
     except Exception as exc:  # a learner that fails is counted, with its reason, and the class goes on
@@ -191,7 +196,7 @@ def cookie_header(response: Any) -> str:
     return "; ".join(c.split(";", 1)[0] for c in response.headers.get_list("Set-Cookie"))
 
 
-async def socket_learner(server: Voila, seed: int, moves: int) -> Learner:
+async def socket_learner(server: Voila, seed: int, moves: int, think: float) -> Learner:
     """One learner as a light client: the page's HTML, then the widgets over the kernel's websocket."""
     from tornado.httpclient import AsyncHTTPClient, HTTPRequest
     from tornado.websocket import websocket_connect
@@ -228,6 +233,7 @@ async def socket_learner(server: Voila, seed: int, moves: int) -> Learner:
             client.to_widget(game, {"method": "custom", "content": {"type": press}})
             _, status = await client.table_status(time.monotonic() + MOVE_S, re.compile("."))
             out.moves.append((time.perf_counter() - sent) * 1000)
+            await asyncio.sleep(think)
         out.rss_kb = kernel_rss(server, out.kernel)
         socket.close()
         xsrf = re.search(r"(?:^|; )_xsrf=([^;]*)", cookies)
@@ -243,14 +249,14 @@ async def socket_learner(server: Voila, seed: int, moves: int) -> Learner:
     return out
 
 
-async def run(server: Voila, learners: int, browsers: int, moves: int) -> tuple[list[Learner], float]:
+async def run(server: Voila, learners: int, browsers: int, moves: int, think: float) -> tuple[list[Learner], float]:
     from playwright.async_api import async_playwright
 
     async with async_playwright() as p:
         browser = await p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
         start = time.monotonic()
-        everyone = [browser_learner(browser, server, seed, moves) if seed <= browsers
-                    else socket_learner(server, seed, moves) for seed in range(1, learners + 1)]  # fmt: skip
+        everyone = [browser_learner(browser, server, seed, moves, think) if seed <= browsers
+                    else socket_learner(server, seed, moves, think) for seed in range(1, learners + 1)]  # fmt: skip
         results = await asyncio.gather(*everyone)
         wall = time.monotonic() - start
         await browser.close()
@@ -271,6 +277,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--learners", type=int, default=10)
     parser.add_argument("--browsers", type=int, default=5, help="how many of the learners use a real browser")
     parser.add_argument("--moves", type=int, default=12)
+    parser.add_argument("--think", type=float, default=0.0, help="seconds each learner pauses after every answer")
     args = parser.parse_args(argv)
     if CHROMIUM is None:
         print("chromium is not on PATH", file=sys.stderr)
@@ -283,7 +290,7 @@ def main(argv: list[str] | None = None) -> int:
         with servers(server):
             server.wait_pool()
             before = load_average()
-            results, wall = asyncio.run(run(server, args.learners, browsers, args.moves))
+            results, wall = asyncio.run(run(server, args.learners, browsers, args.moves, args.think))
             after = load_average()
             deadline = time.monotonic() + 60  # the kernels of the learners who left are shut down
             while kernels_running(server) > 1 and time.monotonic() < deadline:
@@ -295,7 +302,8 @@ def main(argv: list[str] | None = None) -> int:
         flat = [t for r in results for t in r.moves]
         mb = [r.rss_kb / 1024 for r in results if r.rss_kb]
         print(f"{args.learners} learners at once on one server ({browsers} in Chromium, "
-              f"{args.learners - browsers} over the websocket), {len(flat)} moves in {wall:.0f} s; "
+              f"{args.learners - browsers} over the websocket, {args.think:g} s between moves), "
+              f"{len(flat)} moves in {wall:.0f} s; "
               f"load average {before} before, {after} after")  # fmt: skip
         if pages:
             print(f"  page to table: p50 {statistics.median(pages) / 1000:.1f} s, p95 {pct(pages, 0.95) / 1000:.1f} s,"

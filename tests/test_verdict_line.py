@@ -242,3 +242,29 @@ class TestThePause:
             return cached(first)
 
         assert asyncio.run(left()) is None
+
+
+def test_the_evaluation_waits_while_the_table_answers_and_finds_the_same(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Between its rounds the line's evaluation waits while the kernel answers the page (the jobs' helper steps it
+    back): later, not different, as its seed is the position's."""
+    from cut_tutor.widgets import jobs
+
+    monkeypatch.setattr(jobs, "ANSWER_WAIT", 30.0)  # it waits for the answer's end, long before this
+    free = judged(tmp_path / "free", STANDS_APART)
+    free.coach.wait_verdict()
+    found = free.coach.evaluated()
+    assert found is not None
+    evaluations.forget()
+    with jobs.answering():  # the kernel's thread answers a click all along
+        held = judged(tmp_path / "held", STANDS_APART)
+        job = held.coach.analyses.running()
+        assert job is not None and TUTOR_CHECKING in line(held)
+        job.thread.join(0.3)  # time for many rounds, were it not waiting
+        assert job.thread.is_alive() and held.coach.rollout_progress.value == 0.0  # past no round's end
+    held.coach.wait_verdict()
+    again = held.coach.evaluated()
+    assert again is not None and again is not found
+    assert again.analysis.moves == found.analysis.moves and again.rollouts == found.rollouts
+    assert line(held) == line(free) == "The analysis agrees."

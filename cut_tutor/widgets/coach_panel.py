@@ -31,7 +31,7 @@ from ..coach.words import ANALYSE_LONGER, OPEN_ENDGAME, PLAY_BEST, recommends, s
 from ..engine.rules import CUT
 from ..engine.words import game_of
 from ..review.words import TUTOR_CHECKING
-from .jobs import Jobs
+from .jobs import Jobs, between_rounds
 from .move_table import compare_html, move_rows, move_table_html
 from .shared import YOU, Host
 from .table import IntentError, move_label
@@ -284,6 +284,7 @@ class CoachPanel:
     def _run_rollouts(self, seen: dict[str, object], key: str, seconds: float | None, rollouts: int | None,
                       resume: Analysis | None, focus: Move | str | None, stop: threading.Event) -> None:  # fmt: skip
         def progress(share: float) -> None:
+            between_rounds()
             if stop.is_set():
                 raise _Cancelled
             self.rollout_progress.value = share

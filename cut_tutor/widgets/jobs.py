@@ -4,25 +4,84 @@ A room keeps its jobs in one :class:`Jobs`: one runs at a time, each for a key (
 on), told to stop by its own flag, which it reads between rounds. Before the process exits every running job is
 told to stop and waited for, and none starts any more: a thread torn down by the interpreter's exit in the middle of
 the compiled core's rollouts would abort the process (a kernel shut down, a script's end).
+
+A job steps back for the table twice over: its thread runs at the lowest priority (Linux schedules each thread on
+its own), so on a busy server the kernels' answers come before every kernel's analysis, and while the kernel's own
+thread answers the page (:func:`answering`), and just after, a job waits at its next round (:func:`between_rounds`)
+rather than contend for the interpreter's lock. Neither changes what a job computes: only when.
 """
 
 from __future__ import annotations
 
 import atexit
+import contextlib
 import os
 import sys
 import threading
+import time
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 #: Every room's jobs in this process, whose running job is stopped before the process exits.
 _ALL: weakref.WeakSet[Jobs] = weakref.WeakSet()
 #: Set as the process exits: no job starts any more.
 _EXITING = threading.Event()
-#: How much a job's thread steps back for the table's answers (a nice value): in a class on one server the learners'
-#: clicks come first, and the background analyses and reviews use the CPU the clicks leave.
-BACKGROUND_NICE = 10
+#: How much a job's thread steps back for the table's answers (a nice value, the lowest priority): in a class on one
+#: server the learners' clicks come first, and the background analyses and reviews use the CPU the clicks leave.
+#: With a dozen other kernels analysing, a click's answer took 4.6 to 8.1 ms at the median with jobs at nice 10, 4.1
+#: to 6.2 ms at nice 19 and 3.1 to 4.0 ms under the idle scheduling policy, whose slowest answers were no faster
+#: (95th percentile 22 to 44 ms, against 20 to 32 at nice 19): a thread of it that holds the interpreter's lock can
+#: wait long for a core while the kernel's own threads wait for the lock
+#: (``benchmarks/bench_answer_under_analysis.py``).
+BACKGROUND_NICE = 19
+#: The longest a job waits at a round for the kernel's thread to finish an answer, in seconds: a long twin run from
+#: a notebook (a whole game played by code) does not hold the analysis it started back for good.
+ANSWER_WAIT = 1.0
+#: Seconds a job goes on waiting once an answer has ended: the kernel's messages are sent by a thread of their own
+#: after the answer, and a job holding the interpreter's lock then would hold them back.
+AFTER_ANSWER = 0.1
+#: Set while the kernel's thread answers none of the page's messages.
+_IDLE_TABLE = threading.Event()
+_IDLE_TABLE.set()
+_answers = [0]  # how many answers the kernel's thread is inside (one answer may run another's twin)
+_answered = [0.0]  # when the last answer ended (time.monotonic), or 0 once the kernel's thread waits for a job
+_answers_lock = threading.Lock()
+
+
+@contextlib.contextmanager
+def answering() -> Iterator[None]:
+    """While the kernel's thread answers a message from the page, jobs wait at their next round."""
+    _count(+1)
+    try:
+        yield
+    finally:
+        _count(-1)
+
+
+def _count(step: int) -> None:
+    """Count an answer begun (``+1``) or ended (``-1``); the jobs go on once none is left."""
+    with _answers_lock:
+        _answers[0] += step
+        if step < 0:
+            _answered[0] = time.monotonic()
+        if _answers[0] > 0:
+            _IDLE_TABLE.clear()
+        else:
+            _IDLE_TABLE.set()
+
+
+def between_rounds() -> None:
+    """Called by a job between two rounds of its work: wait while the kernel's thread answers the page and for
+    :data:`AFTER_ANSWER` after (at most :data:`ANSWER_WAIT` in all). The kernel's own thread never waits here."""
+    if threading.current_thread() is threading.main_thread():
+        return
+    until = time.monotonic() + ANSWER_WAIT
+    while _IDLE_TABLE.wait(max(0.0, until - time.monotonic())):
+        rest = min(_answered[0] + AFTER_ANSWER, until) - time.monotonic()
+        if rest <= 0:
+            return
+        time.sleep(rest)
 
 
 def _in_background(work: Callable[[threading.Event], None], stop: threading.Event) -> None:
@@ -99,5 +158,11 @@ class Jobs:
     def wait(self, until: Callable[[], bool] | None = None, job: Job | None = None) -> None:
         """Wait until ``job`` (by default the one running now) ends, or until ``until()`` is true."""
         job = job or self.running()
-        while job is not None and job.thread.is_alive() and not (until is not None and until()):
-            job.thread.join(None if until is None else 0.02)
+        if threading.current_thread() is threading.main_thread():
+            _answered[0] = 0.0  # an answer that waits for a job is not one the job should wait for
+            _IDLE_TABLE.set()
+        try:
+            while job is not None and job.thread.is_alive() and not (until is not None and until()):
+                job.thread.join(None if until is None else 0.02)
+        finally:
+            _count(0)

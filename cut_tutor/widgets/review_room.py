@@ -24,7 +24,7 @@ from cut_tutor.review.hand import DEAL_ROLLOUTS, ROLLOUTS, position_analysis
 from cut_tutor.review.words import REVIEW_STOPPED, REVIEW_TITLE, drills_added, review_status
 
 from .drills_room import DrillsRoom
-from .jobs import Jobs
+from .jobs import Jobs, between_rounds
 from .review_panel import ReviewPanel
 from .shared import YOU, Host
 
@@ -98,6 +98,7 @@ class ReviewRoom:
         """Review the hand (``hand_of``: its game's id and its number) and keep what it found."""
 
         def progress(share: float) -> None:
+            between_rounds()
             if stop.is_set():
                 raise _Cancelled
             self.review_progress.value = round(share, 2)  # heard each round: the bar moves by whole percents

@@ -28,6 +28,7 @@ from cut_tutor.storage import History
 from cut_tutor.storage.saves import Saves
 
 from ..guide_links import RULES_FIELDS, guide_url
+from .jobs import answering
 from .table import COLOURS, IntentError, TableWidget, unexpected
 
 P = ParamSpec("P")
@@ -235,7 +236,8 @@ class Controls:
         if self.syncing:
             return
         try:
-            action(*args)
+            with answering():  # the background jobs wait at their next round
+                action(*args)
         except ValueError as exc:
             self.table.error = str(exc)
         except Exception as exc:  # a fault of the tutor itself: said plainly, the trace kept in the server log

@@ -32,6 +32,7 @@ from cut_tutor.engine.cards import WILD
 from cut_tutor.engine.moves import ADD, CLEAR, FLIP, GAMBLE, PLAY, PUSH, TAKE, TURNUP
 from cut_tutor.engine.words import combo_label
 from cut_tutor.page import page_module
+from cut_tutor.widgets.jobs import answering
 from cut_tutor.widgets.words import adding_list, table_words
 
 _STATIC = pathlib.Path(__file__).parent / "static"
@@ -264,7 +265,8 @@ class TableWidget(anywidget.AnyWidget):
         self.on_msg(self._on_custom_msg)
 
     def _on_custom_msg(self, _widget: Any, content: Any, _buffers: Any) -> None:
-        self.receive(content)
+        with answering():  # the background jobs wait at their next round
+            self.receive(content)
 
     def receive(self, content: Any) -> bool:
         """Check and carry out one message from the page; ``False`` (and :attr:`error` set) if refused."""
