@@ -259,6 +259,8 @@ class TestFullDisk:
         with pytest.raises(IntentError, match="disk is full"):
             app.continue_game()
         assert app.game is None and app.sitting.ai == () and app.setup.to_dict() == setup
+        # the setup screen shows that setup again, not the continued game's two seats
+        assert app.form.players.value == 3 and len(app.form.seat_rows.children) == 3
         assert played.save_path.read_bytes() == saved
 
 

@@ -65,6 +65,7 @@ def _all_or_nothing(change: Callable[Concatenate[PlayLoop, P], R]) -> Callable[C
         try:
             return change(loop, *args, **kwargs)
         except SaveFailed as exc:
+            continued = loop.sitting.setup is not sitting.setup  # a Continue rebuilt the form for its game's setup
             loop.sitting, loop._undo, loop._recorded, loop.pause = before
             for seat, state in zip(loop.sitting.ai, draws, strict=True):
                 seat.rng.setstate(state)
@@ -72,7 +73,10 @@ def _all_or_nothing(change: Callable[Concatenate[PlayLoop, P], R]) -> Callable[C
             if isinstance(exc, TakenOver):
                 loop.end_game()
                 loop.saved.check_resume()
-            loop.host.refresh()
+            if continued:
+                loop.host.refresh_setup(rebuild=True)  # the form shows the setup taken back, then the whole app
+            else:
+                loop.host.refresh()
             raise IntentError(str(exc)) from None
 
     functools.update_wrapper(guarded, change)
