@@ -29,7 +29,7 @@ import sys
 import tempfile
 import textwrap
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -285,7 +285,7 @@ def servers(*items: Voila) -> Iterator[None]:
 # -- 2. one move in Python ------------------------------------------------------------------------------------
 
 
-def engine_reply(state: Any, ai: list[Any], move: Any) -> None:
+def engine_reply(state: Any, ai: Sequence[Any], move: Any) -> None:
     """The baseline: the same move and AI replies on a copy, with no advice, save or redraw."""
     from cut_tutor.engine import view
 

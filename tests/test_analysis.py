@@ -464,6 +464,9 @@ class TestOneEvaluation:
         assert seed_of(one) != seed_of(two)
         moved = dict(one, turns=one["turns"] + 1)
         assert seed_of(moved) != seed_of(one)  # every field of the view counts
+        # but the top run, which the pile already says: a view sent before it, and its figures, keep their seed
+        before = {key: value for key, value in one.items() if key != "top_run"}
+        assert one["top_run"] and seed_of(before) == seed_of(one)
 
     def test_extending_narrows_it_and_keeps_the_earlier_samples_and_seed(self) -> None:
         state = mid_game(7)

@@ -259,7 +259,13 @@ class TestFullDisk:
         with pytest.raises(IntentError, match="disk is full"):
             app.continue_game()
         assert app.game is None and app.sitting.ai == () and app.setup.to_dict() == setup
-        assert played.save_path.read_bytes() == saved
+        # the setup screen shows that setup again, not the continued game's two seats, and the saved game is offered
+        # again, claimed by no tab: once there is space, Continue plays it
+        assert app.form.players.value == 3 and len(app.form.seat_rows.children) == 3
+        assert app.resume_label is not None and app.saves.held is None and played.save_path.read_bytes() == saved
+        monkeypatch.undo()
+        app.continue_game()
+        assert app.game is not None and app.setup.rules.players == 2
 
 
 class TestOneGameManyTabs:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib.util
 import io
+import json
 import re
 import sys
 from contextlib import redirect_stdout
@@ -50,6 +51,15 @@ def paragraph(name: str, start: str) -> str:
         if kind == "markdown" and text.startswith(start):
             return " ".join(text.split())
     raise AssertionError(f"{name} has no paragraph beginning {start!r}")
+
+
+def test_every_notebook_is_written_from_its_source() -> None:
+    """The tests here read the notebooks' source, and ``make_notebooks.py`` writes the notebooks from it: a cell
+    edited in a notebook alone is untested here and lost the next time the notebooks are written."""
+    for name, cells in source.NOTEBOOKS.items():
+        stored = json.loads((NOTEBOOKS / f"{name}.ipynb").read_text(encoding="utf-8"))["cells"]
+        assert [(cell["cell_type"], "".join(cell["source"])) for cell in stored] == list(cells), name
+    assert sorted(source.NOTEBOOKS) == sorted(path.stem for path in NOTEBOOKS.glob("*.ipynb"))
 
 
 @cache

@@ -8,14 +8,11 @@ Positions come from random play on random deals under random rules: CUT with eve
 
 from __future__ import annotations
 
-import random
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from test_native_engine import random_rules
+from test_native_engine import positions
 
-from cut_tutor import RandomPlayer
 from cut_tutor.coach import Knowledge
 from cut_tutor.coach.knowledge import completes_clear
 from cut_tutor.engine import Move, Rules, State, view
@@ -23,22 +20,6 @@ from cut_tutor.engine.games import module_of
 from cut_tutor.engine.moves import ADD, PLAY
 from cut_tutor.engine.outcome import NATURAL, OUT
 from cut_tutor.engine.view import PileCard, SeatFields, ViewFields
-
-
-def random_states(seed: int, count: int) -> Iterator[State]:
-    """``count`` positions met while random seats play random deals under random rules."""
-    rng = random.Random(seed)
-    met = 0
-    while True:
-        rules = random_rules(rng)
-        state = State.deal(rules, rng.getrandbits(32), rng.randrange(rules.players))
-        while not state.over:
-            yield state
-            met += 1
-            if met == count:
-                return
-            state = state.copy()
-            state.apply(RandomPlayer().choose(state, rng))
 
 
 def keys(declared: Any) -> tuple[frozenset[str], frozenset[str]]:
@@ -52,7 +33,7 @@ def test_every_view_has_exactly_the_declared_fields() -> None:
     seat_required, seat_allowed = keys(SeatFields)
     pile_required, pile_allowed = keys(PileCard)
     games = set()
-    for state in random_states(3, 600):
+    for state in positions(3, 600):
         seen = view(state, state.turn)
         assert view_required <= seen.keys() <= view_allowed
         for info in seen["seats"]:
@@ -89,6 +70,18 @@ def test_the_view_sends_the_top_run(game: str, pile: str, run: int) -> None:
     assert Knowledge.from_view(seen).run == run
 
 
+def test_a_view_recorded_without_its_top_run_reads_the_same() -> None:
+    """Views recorded before views sent ``top_run`` (``benchmarks/results/regret-*.jsonl``, which the tuning scripts
+    read) give the coach the same knowledge: the game module counts the run as the view would."""
+    runs = set()
+    for state in positions(3, 600):
+        seen = view(state, state.turn)
+        older = {key: value for key, value in seen.items() if key != "top_run"}
+        assert Knowledge.from_view(older) == Knowledge.from_view(seen)
+        runs.add((state.rules.game, seen["top_run"]))
+    assert {("CUT", 3), ("Clear 4", 3)} <= runs
+
+
 @pytest.mark.parametrize(
     ("game", "pile", "play", "clears"),
     [
@@ -113,7 +106,7 @@ def test_completes_four_is_what_the_engine_clears() -> None:
     """Every play of every position: the game module's answer from the view's fields is the engine's clear once
     the play lands (R10, R22); the coach's and the table's question is this answer."""
     checked = clearing = 0
-    for state in random_states(5, 1500):
+    for state in positions(5, 1500):
         seen = view(state, state.turn)
         know = Knowledge.from_view(seen)
         game = module_of(state.rules)

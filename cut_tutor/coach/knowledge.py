@@ -60,10 +60,14 @@ class Knowledge(NamedTuple):
 
     @classmethod
     def from_view(cls, view: Mapping[str, Any]) -> Knowledge:
-        """The seat's knowledge from its JSON view."""
+        """The seat's knowledge from its JSON view. A view recorded before views sent ``top_run`` (the regret
+        records the benchmarks tune on) has its run counted by its game module, as :func:`~cut_tutor.engine.view`
+        counts it."""
         me, seats, pile = view["seat"], view["seats"], view["pile"]
+        rules = _rules(tuple(sorted(view["rules"].items())))
+        cards = [CODES[entry["card"]] for entry in pile]
         return _knowledge(
-            rules=_rules(tuple(sorted(view["rules"].items()))),
+            rules=rules,
             seat=me,
             phase=view["phase"],
             turns=view["turns"],
@@ -73,9 +77,9 @@ class Knowledge(NamedTuple):
             face_up=[CODES[c] for info in seats for stack in info["stacks"] for c in stack if c is not None],
             public=_counts(chain(view["cleared"], *[info["known"] for info in seats if info["seat"] != me])),
             left=tuple([info["cards_left"] for info in seats]),
-            pile=[CODES[entry["card"]] for entry in pile],
+            pile=cards,
             top=_counts_as(pile[-1]) if pile else 0,
-            run=view["top_run"],
+            run=view["top_run"] if "top_run" in view else module_of(rules).run(cards),
         )
 
     @classmethod

@@ -27,7 +27,7 @@ from typing import Any
 
 from .cards import CLEAR_CARD, PUSH, RANK_MASK, STACKS, UP, WILD, card_name
 from .core import PHASE_ADD, PHASE_PLAY, PHASE_PUSH, Core, face_up_tops, subsets
-from .game_words import Vocabulary, count, pile_number
+from .game_words import ADD_NONE, Vocabulary, count, pile_number
 from .moves import ADD, CLEAR, DONE, FLIP, GAMBLE, PLAY, TAKE, TURNUP, Move
 from .moves import PUSH as PUSH_MOVE
 from .outcome import BUST, LANDED, NATURAL, OUT, PASS, PUSHED, Outcome
@@ -52,7 +52,7 @@ WORDS = Vocabulary(
     passes="Pass",
     took="Passed",
     clear_play=f"Play {_FACES['CL']}",
-    phases={PHASE_ADD: "add matching cards, or Add none", PHASE_PUSH: "your blind PUSH: choose who gets the pile"},
+    phases={PHASE_ADD: f"add matching cards, or {ADD_NONE}", PHASE_PUSH: "your blind PUSH: choose who gets the pile"},
     blurb="CUT's rules preset",
 )
 #: The most cards of one value the pile may hold; the fourth clears it (R22).

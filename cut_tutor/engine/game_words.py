@@ -19,6 +19,8 @@ from typing import NamedTuple
 from .cards import card_name
 
 _NONE: Mapping[str, str] = {}
+#: The button that adds nothing to the cards just laid, ending the turn; a game's Turn Status may name it.
+ADD_NONE = "Add none"
 
 
 class Vocabulary(NamedTuple):

@@ -24,7 +24,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from .cards import JOKER, WILD
-from .game_words import Vocabulary
+from .game_words import ADD_NONE, Vocabulary
 from .game_words import count as count
 from .game_words import pile_number as pile_number
 from .game_words import plural as plural
@@ -194,7 +194,7 @@ def _played(asked: _Asked) -> str:
         rank = move.rank or asked.landed
         return f"Play {move.size + 1}× {face(rank, game) if rank else 'turned card'}{where}{clear}"
     if kind == ADD and not move.size:
-        return "Add none"
+        return ADD_NONE
     jokers = f" + {move.jokers}× {face(WILD, game)}" if move.jokers else ""  # Clear 4's JOKERs joining (R22)
     return f"{kind.capitalize()} {move.size - move.jokers}× {face(move.rank, game)}{jokers}{where}{clear}"
 

@@ -65,14 +65,19 @@ def _all_or_nothing(change: Callable[Concatenate[PlayLoop, P], R]) -> Callable[C
         try:
             return change(loop, *args, **kwargs)
         except SaveFailed as exc:
+            continued = loop.sitting.setup is not sitting.setup  # a Continue: its game's setup, form and claim
             loop.sitting, loop._undo, loop._recorded, loop.pause = before
             for seat, state in zip(loop.sitting.ai, draws, strict=True):
                 seat.rng.setstate(state)
             loop.cancel_tick()  # Auto stops where the refusal says, rather than failing again at every tick
-            if isinstance(exc, TakenOver):
+            if isinstance(exc, TakenOver) or continued:
+                # the game is left (a Continue's claim given up) and the saved games are offered again
                 loop.end_game()
                 loop.saved.check_resume()
-            loop.host.refresh()
+            if continued:
+                loop.host.refresh_setup(rebuild=True)  # the form shows the setup taken back, then the whole app
+            else:
+                loop.host.refresh()
             raise IntentError(str(exc)) from None
 
     functools.update_wrapper(guarded, change)
