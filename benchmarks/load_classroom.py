@@ -10,11 +10,15 @@ the table redrawn, advice included; for a light client, the intent sent → the 
 learners, each learner's kernel memory, the learners that
 failed (a blank page, a timeout), and the kernels left once every learner has gone.
 
-    python benchmarks/load_classroom.py [--learners 10] [--browsers 5] [--moves 12] [--think 0]
+    python benchmarks/load_classroom.py [--learners 10] [--browsers 5] [--moves 12] [--think 0] [--together]
 
 ``--think SECONDS``: each learner pauses that long after every answer before the next press (0, the default, is
 the worst case for the table; past the verdict line's 0.4 s pause, every recommendation starts its evaluation, so
 the learners' moves share the server with the evaluations, as in a class that reads the line).
+
+``--together``: every learner waits, once dealt, until every other learner is dealt (or has failed) before the first
+press, so the moves measure a class playing at once, not learners playing while the last pages still load (without
+it, the first learners' moves meet the kernels that are still starting for the rest).
 
 Bounded: a fixed number of learners and moves, every request to 127.0.0.1, a time limit on each wait.
 """
@@ -93,16 +97,38 @@ class Learner:
     failed: str | None = None
 
 
+class Gate:
+    """Where the learners wait for each other before their first press (``--together``): it opens when every learner
+    has arrived, a learner that fails arriving on its way out; closed only if asked for."""
+
+    def __init__(self, learners: int, together: bool) -> None:
+        self.waiting = learners
+        self.opened = asyncio.Event()
+        if not together:
+            self.opened.set()
+
+    def arrive(self) -> None:
+        self.waiting -= 1
+        if self.waiting <= 0:
+            self.opened.set()
+
+    async def wait(self) -> None:
+        """Arrive, and wait until every learner has."""
+        self.arrive()
+        await asyncio.wait_for(self.opened.wait(), PAGE_S)
+
+
 def kernel_rss(server: Voila, kernel: str | None) -> int | None:
     pid = server.kernel_pid(kernel) if kernel else None
     return status_kb(pid, "VmRSS") if pid else None
 
 
-async def browser_learner(browser: Any, server: Voila, seed: int, moves: int, think: float) -> Learner:
+async def browser_learner(browser: Any, server: Voila, seed: int, moves: int, think: float, gate: Gate) -> Learner:
     """One learner in a browser context of their own: a seeded deal, then ``moves`` moves, then the page closes."""
     from playwright.async_api import expect
 
     out = Learner("browser", seed)
+    waited = False
     context = await browser.new_context(viewport={"width": 1280, "height": 900})
     try:
         page = await context.new_page()
@@ -118,6 +144,8 @@ async def browser_learner(browser: Any, server: Voila, seed: int, moves: int, th
         await page.get_by_role("button", name=DEAL).click()
         status = page.locator(".cut-table .cut-status")
         await expect(status).to_have_text(DEALT, timeout=DEAL_S * 1000)
+        waited = True
+        await gate.wait()
         while len(out.moves) < moves and "over" not in await status.inner_text():
             value = await page.evaluate(STEP_ROUND_TRIP, MOVE_S * 1000)
             if value is None:
@@ -129,6 +157,8 @@ async def browser_learner(browser: Any, server: Voila, seed: int, moves: int, th
     except Exception as exc:  # a learner that fails is counted, with its reason, and the class goes on
         out.failed = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
     finally:
+        if not waited:
+            gate.arrive()
         await context.close()
     return out
 
@@ -196,12 +226,13 @@ def cookie_header(response: Any) -> str:
     return "; ".join(c.split(";", 1)[0] for c in response.headers.get_list("Set-Cookie"))
 
 
-async def socket_learner(server: Voila, seed: int, moves: int, think: float) -> Learner:
+async def socket_learner(server: Voila, seed: int, moves: int, think: float, gate: Gate) -> Learner:
     """One learner as a light client: the page's HTML, then the widgets over the kernel's websocket."""
     from tornado.httpclient import AsyncHTTPClient, HTTPRequest
     from tornado.websocket import websocket_connect
 
     out = Learner("websocket", seed)
+    waited = False
     # a client of its own, as each learner's browser is: tornado's shared client queues past 10 requests at once
     http = AsyncHTTPClient(force_instance=True)
     try:
@@ -227,6 +258,8 @@ async def socket_learner(server: Voila, seed: int, moves: int, think: float) -> 
         client.to_widget(seed_box, {"method": "update", "state": {"value": str(seed)}, "buffer_paths": []})
         client.to_widget(deal, {"method": "custom", "content": {"event": "click"}})
         game, status = await client.table_status(time.monotonic() + DEAL_S, DEALT)
+        waited = True
+        await gate.wait()
         while len(out.moves) < moves and "over" not in status:
             sent = time.perf_counter()  # as the page's Coach (your turn) or Next (an AI seat's) button
             press = "coach_play" if status == "Your turn" else "next"
@@ -245,18 +278,23 @@ async def socket_learner(server: Voila, seed: int, moves: int, think: float) -> 
     except Exception as exc:  # a learner that fails is counted, with its reason, and the class goes on
         out.failed = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
     finally:
+        if not waited:
+            gate.arrive()
         http.close()
     return out
 
 
-async def run(server: Voila, learners: int, browsers: int, moves: int, think: float) -> tuple[list[Learner], float]:
+async def run(server: Voila, learners: int, browsers: int, moves: int, think: float,
+              together: bool) -> tuple[list[Learner], float]:  # fmt: skip
     from playwright.async_api import async_playwright
 
     async with async_playwright() as p:
         browser = await p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
         start = time.monotonic()
-        everyone = [browser_learner(browser, server, seed, moves, think) if seed <= browsers
-                    else socket_learner(server, seed, moves, think) for seed in range(1, learners + 1)]  # fmt: skip
+        gate = Gate(learners, together)
+        everyone = [browser_learner(browser, server, seed, moves, think, gate) if seed <= browsers
+                    else socket_learner(server, seed, moves, think, gate)
+                    for seed in range(1, learners + 1)]  # fmt: skip
         results = await asyncio.gather(*everyone)
         wall = time.monotonic() - start
         await browser.close()
@@ -278,6 +316,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--browsers", type=int, default=5, help="how many of the learners use a real browser")
     parser.add_argument("--moves", type=int, default=12)
     parser.add_argument("--think", type=float, default=0.0, help="seconds each learner pauses after every answer")
+    parser.add_argument("--together", action="store_true", help="the first press waits until every learner is dealt")
     args = parser.parse_args(argv)
     if CHROMIUM is None:
         print("chromium is not on PATH", file=sys.stderr)
@@ -290,7 +329,7 @@ def main(argv: list[str] | None = None) -> int:
         with servers(server):
             server.wait_pool()
             before = load_average()
-            results, wall = asyncio.run(run(server, args.learners, browsers, args.moves, args.think))
+            results, wall = asyncio.run(run(server, args.learners, browsers, args.moves, args.think, args.together))
             after = load_average()
             deadline = time.monotonic() + 60  # the kernels of the learners who left are shut down
             while kernels_running(server) > 1 and time.monotonic() < deadline:
@@ -302,7 +341,8 @@ def main(argv: list[str] | None = None) -> int:
         flat = [t for r in results for t in r.moves]
         mb = [r.rss_kb / 1024 for r in results if r.rss_kb]
         print(f"{args.learners} learners at once on one server ({browsers} in Chromium, "
-              f"{args.learners - browsers} over the websocket, {args.think:g} s between moves), "
+              f"{args.learners - browsers} over the websocket, {args.think:g} s between moves"
+              f"{', the first press once every learner is dealt' if args.together else ''}), "
               f"{len(flat)} moves in {wall:.0f} s; "
               f"load average {before} before, {after} after")  # fmt: skip
         if pages:
@@ -317,6 +357,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  failed learners: {len(failed)}")
         for r in failed:
             print(f"    {r.kind} learner {r.seed}: {r.failed}")
+        if failed:  # the server's own account of what went wrong: its log goes with the folder
+            print(log[-20000:], file=sys.stderr)
         print(f"  kernels left after every learner left: {left} (the pool's preheated kernel is 1);"
               f" refused requests (403) in the server log: {len(re.findall('^403 ', log, re.MULTILINE))},"
               f" IOPub timeouts: {log.count('Timeout waiting for IOPub output')}")  # fmt: skip
