@@ -227,12 +227,15 @@ class Analyser:
 
     def __init__(self, move: str, gap: float, low: float, high: float) -> None:
         self.move, self.gap, self.low, self.high = move, gap, low, high
-        self.runs, self.go = 0, threading.Event()
+        self.runs, self.go, self.started = 0, threading.Event(), threading.Event()
 
     def __call__(self, seen: dict[str, Any], progress: Callable[[float], None], **_: Any) -> Analysis:
         self.runs += 1
-        while not self.go.is_set():
-            progress(0.5)  # raises once Cancel (here: the tutor) stops the run
+        self.started.set()
+        while True:  # a round, then the cancel's check, as the analysis' own rounds end: a run cancelled before
+            progress(0.5)  # ``go`` is set never finishes (``progress`` raises once Cancel, here the tutor, stops it)
+            if self.go.is_set():
+                break
             time.sleep(0.01)
         best = next(m for m in seen["legal"] if m != self.move)
         rows = [MoveValue(Move.parse(best), best, 5.0, 4.0, 6.0, 0.0, 0.0, 0.0, 0.0, 50, "best")]
@@ -263,6 +266,7 @@ def asked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *verdict: float) -> t
     app.set_tutor(True, threshold=12.0)
     assert app.tutor.asks([bad]) and app.tutor.caution is not None and app.tutor.caution.source == "coach"
     assert TUTOR_CHECKING in app.tutor.tutor_said.value
+    assert analyser.started.wait(10)  # the check's run has begun, in its own thread
     return app, analyser
 
 
