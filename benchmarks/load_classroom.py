@@ -52,7 +52,7 @@ from bench_dashboard import (
     servers,
     status_kb,
 )
-from serving import DEALT, cmdline, descendants
+from serving import DEALT, cmdline, descendants, proc_stat
 
 TARGET_P95_MS = 250.0
 TARGET_MB = 150.0
@@ -99,11 +99,14 @@ class Learner:
 
 class Gate:
     """Where the learners wait for each other before their first press (``--together``): it opens when every learner
-    has arrived, a learner that fails arriving on its way out; closed only if asked for."""
+    has arrived, a learner that fails arriving on its way out; closed only if asked for. With ``--together`` the
+    learners also leave together: each that has played (or failed) waits until every learner has, so the CPU the
+    class used playing is counted while every kernel is still up."""
 
     def __init__(self, learners: int, together: bool) -> None:
-        self.waiting = learners
-        self.opened = asyncio.Event()
+        self.waiting = self.playing = learners
+        self.together = together
+        self.opened, self.played = asyncio.Event(), asyncio.Event()
         if not together:
             self.opened.set()
 
@@ -117,6 +120,52 @@ class Gate:
         self.arrive()
         await asyncio.wait_for(self.opened.wait(), PAGE_S)
 
+    def done(self) -> None:
+        self.playing -= 1
+        if self.playing <= 0:
+            self.played.set()
+
+    async def leave(self) -> None:
+        """Done playing; with ``--together``, wait until every learner is."""
+        self.done()
+        if self.together:
+            await asyncio.wait_for(self.played.wait(), PAGE_S + MOVE_S * 100)
+
+
+def cpu_seconds(server: Voila) -> dict[str, float]:
+    """CPU seconds (user + system) used so far by each part of the class on this machine: the Voilà server, the
+    kernels' own threads, the kernels' background jobs (their threads at nice 19, see ``cut_tutor.widgets.jobs``),
+    the light clients (this process) and the browsers (with Playwright's driver)."""
+    assert server.proc is not None
+    tick = os.sysconf("SC_CLK_TCK")
+
+    def used(fields: list[str] | None) -> float:
+        return (int(fields[11]) + int(fields[12])) / tick if fields else 0.0
+
+    served = {server.proc.pid, *descendants(server.proc.pid)}
+    parts = {"server": used(proc_stat(server.proc.pid)), "kernels": 0.0, "jobs": 0.0,
+             "clients": used(proc_stat(os.getpid())), "browsers": 0.0}  # fmt: skip
+    for pid in served - {server.proc.pid}:
+        if "ipykernel_launcher" not in cmdline(pid):
+            continue
+        whole = used(proc_stat(pid))
+        # a job thread may have ended (its time stays in the process's total); the kernel's own threads live on
+        own = sum(used(fields) for task in Path(f"/proc/{pid}/task").glob("*")
+                  if (fields := proc_stat_path(task / "stat")) is not None and int(fields[16]) < 19)  # fmt: skip
+        parts["kernels"] += min(own, whole)
+        parts["jobs"] += max(whole - own, 0.0)
+    parts["browsers"] = sum(used(proc_stat(pid)) for pid in set(descendants(os.getpid())) - served)
+    return parts
+
+
+def proc_stat_path(path: Path) -> list[str] | None:
+    """A thread's ``stat`` fields from the state on, as :func:`proc_stat` reads a process's."""
+    try:
+        text = path.read_text()
+    except OSError:
+        return None
+    return text[text.rindex(")") + 2 :].split()
+
 
 def kernel_rss(server: Voila, kernel: str | None) -> int | None:
     pid = server.kernel_pid(kernel) if kernel else None
@@ -128,7 +177,7 @@ async def browser_learner(browser: Any, server: Voila, seed: int, moves: int, th
     from playwright.async_api import expect
 
     out = Learner("browser", seed)
-    waited = False
+    waited = played = False
     context = await browser.new_context(viewport={"width": 1280, "height": 900})
     try:
         page = await context.new_page()
@@ -153,12 +202,16 @@ async def browser_learner(browser: Any, server: Voila, seed: int, moves: int, th
             out.moves.append(float(value))
             await asyncio.sleep(think)
         out.rss_kb = kernel_rss(server, out.kernel)
+        played = True
+        await gate.leave()
         await page.close(run_before_unload=True)  # leaving: the page asks the server to shut its kernel down
     except Exception as exc:  # a learner that fails is counted, with its reason, and the class goes on
         out.failed = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
     finally:
         if not waited:
             gate.arrive()
+        if not played:
+            gate.done()
         await context.close()
     return out
 
@@ -232,7 +285,7 @@ async def socket_learner(server: Voila, seed: int, moves: int, think: float, gat
     from tornado.websocket import websocket_connect
 
     out = Learner("websocket", seed)
-    waited = False
+    waited = played = False
     # a client of its own, as each learner's browser is: tornado's shared client queues past 10 requests at once
     http = AsyncHTTPClient(force_instance=True)
     try:
@@ -268,6 +321,8 @@ async def socket_learner(server: Voila, seed: int, moves: int, think: float, gat
             out.moves.append((time.perf_counter() - sent) * 1000)
             await asyncio.sleep(think)
         out.rss_kb = kernel_rss(server, out.kernel)
+        played = True
+        await gate.leave()
         socket.close()
         xsrf = re.search(r"(?:^|; )_xsrf=([^;]*)", cookies)
         form = f"_xsrf={xsrf.group(1) if xsrf else ''}"
@@ -280,25 +335,35 @@ async def socket_learner(server: Voila, seed: int, moves: int, think: float, gat
     finally:
         if not waited:
             gate.arrive()
+        if not played:
+            gate.done()
         http.close()
     return out
 
 
 async def run(server: Voila, learners: int, browsers: int, moves: int, think: float,
-              together: bool) -> tuple[list[Learner], float]:  # fmt: skip
+              together: bool) -> tuple[list[Learner], float, dict[str, float] | None]:  # fmt: skip
+    """Every learner at once; with ``together``, also the CPU each part of the class used while it played."""
     from playwright.async_api import async_playwright
+
+    async def while_playing(gate: Gate) -> dict[str, float]:
+        await gate.opened.wait()
+        first = cpu_seconds(server)
+        await gate.played.wait()
+        return {part: spent - first[part] for part, spent in cpu_seconds(server).items()}
 
     async with async_playwright() as p:
         browser = await p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
         start = time.monotonic()
         gate = Gate(learners, together)
+        spent = asyncio.ensure_future(while_playing(gate)) if together else None
         everyone = [browser_learner(browser, server, seed, moves, think, gate) if seed <= browsers
                     else socket_learner(server, seed, moves, think, gate)
                     for seed in range(1, learners + 1)]  # fmt: skip
         results = await asyncio.gather(*everyone)
         wall = time.monotonic() - start
         await browser.close()
-    return list(results), wall
+    return list(results), wall, (spent.result() if spent is not None and spent.done() else None)
 
 
 def kernels_running(server: Voila) -> int:
@@ -329,7 +394,8 @@ def main(argv: list[str] | None = None) -> int:
         with servers(server):
             server.wait_pool()
             before = load_average()
-            results, wall = asyncio.run(run(server, args.learners, browsers, args.moves, args.think, args.together))
+            played = run(server, args.learners, browsers, args.moves, args.think, args.together)
+            results, wall, spent = asyncio.run(played)
             after = load_average()
             deadline = time.monotonic() + 60  # the kernels of the learners who left are shut down
             while kernels_running(server) > 1 and time.monotonic() < deadline:
@@ -354,6 +420,12 @@ def main(argv: list[str] | None = None) -> int:
         if mb:
             print(f"  kernel memory per learner: median {statistics.median(mb):.0f} MB, max {max(mb):.0f} MB"
                   f" (target ≤ {TARGET_MB:.0f} MB)")  # fmt: skip
+        if spent and flat:
+            print(
+                f"  CPU while the class played, ms a move ({len(flat)} moves): "
+                + ", ".join(f"{part} {seconds * 1000 / len(flat):.1f}" for part, seconds in spent.items())
+                + f"; in all {sum(spent.values()) * 1000 / len(flat):.1f} ms a move on {os.cpu_count()} cores"
+            )
         print(f"  failed learners: {len(failed)}")
         for r in failed:
             print(f"    {r.kind} learner {r.seed}: {r.failed}")

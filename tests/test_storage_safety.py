@@ -93,6 +93,40 @@ class TestAtomicWrites:
             save_game(game_in_progress(steps=30), path)
         assert path.read_bytes() == before and [p.name for p in tmp_path.iterdir()] == ["save.json"]
 
+    def test_a_moves_save_is_left_to_the_system_and_every_other_file_synced(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """A game in progress is saved after every move without waiting for the disk; the setup and a finished
+        game waiting for the history are synced before they replace the old file (the guide's *Saving*)."""
+        from cut_tutor.widgets import GameApp
+
+        synced: list[str] = []
+        real = os.fsync
+
+        def fsync(fd: int) -> None:
+            synced.append(Path(os.readlink(f"/proc/self/fd/{fd}")).name)
+            real(fd)
+
+        monkeypatch.setattr(files.os, "fsync", fsync)
+        app = GameApp(tmp_path)
+        app.deal(seed=3)
+        for _ in range(6):
+            state = app.need_game().state
+            app.coach_play() if app.loop.pause is None and state.turn == 0 else app.next()
+        save = app.saves.path(app.need_game().uid)
+        assert save.exists() and load_game(save).state == app.need_game().state  # every move saved
+        assert [name for name in synced if name.startswith(f".{save.name}.")] == []
+        assert any(name.startswith(".setup.json.") for name in synced)
+        history = History(tmp_path / "elsewhere" / "history.sqlite")
+        holder = sqlite3.connect(history.path, isolation_level=None)
+        holder.execute("BEGIN EXCLUSIVE")
+        monkeypatch.setattr(history_module, "LOCK_TIMEOUT", 0.05)
+        monkeypatch.setattr(history_module, "RETRY_PAUSES", (0.01,))
+        assert history.add(_finished(1)) is None
+        holder.execute("ROLLBACK")
+        holder.close()
+        assert any(name.startswith(".history.pending-") for name in synced)
+
 
 class TestStamps:
     def test_saves_and_history_stamp_utc_with_an_offset(self, tmp_path: Path) -> None:

@@ -197,7 +197,7 @@ class SavedGames:
             return
         self.hold(game)
         try:
-            save_game(game, self.host.saves.path(game.uid))
+            save_game(game, self.host.saves.path(game.uid), sync=False)  # after every move: not synced
         except OSError as exc:
             raise SaveFailed(cannot_save(exc, "that was not played")) from None
 
