@@ -52,6 +52,7 @@ from bench_dashboard import (
     servers,
     status_kb,
 )
+from jupyter_server.services.kernels.connection.base import deserialize_msg_from_ws_v1, serialize_msg_to_ws_v1
 from serving import DEALT, cmdline, descendants, proc_stat
 
 TARGET_P95_MS = 250.0
@@ -59,6 +60,8 @@ TARGET_MB = 150.0
 #: The longest wait for the tutor to be drawn, for a deal, or for one move's answer.
 PAGE_S, DEAL_S, MOVE_S = 180.0, 120.0, 30.0
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+#: The websocket protocol the page's kernel connection asks for (JupyterLab's services).
+PROTOCOL = "v1.kernel.websocket.jupyter.org"
 
 #: Step pacing (the dashboard's default): press the table's next move, Next for an AI seat's move, or Coach for yours,
 #: and wait (MutationObserver, then one frame) until the table is redrawn; no deliberate delay is in the answer.
@@ -217,19 +220,21 @@ async def browser_learner(browser: Any, server: Voila, seed: int, moves: int, th
 
 
 class WidgetClient:
-    """The page's side of the widgets' protocol over the kernel's websocket: the states of every widget, updates
-    sent to the kernel, and the table's updates awaited."""
+    """The page's side of the widgets' protocol over the kernel's websocket, in the page's own wire format (Jupyter's
+    ``v1.kernel.websocket.jupyter.org``: the server passes each message through without decoding it): the states of
+    every widget, updates sent to the kernel, and the table's updates awaited."""
 
     def __init__(self, socket: Any) -> None:
+        if socket.selected_subprotocol != PROTOCOL:
+            raise RuntimeError(f"the server did not take the page's websocket protocol {PROTOCOL}")
         self.socket = socket
         self.session = uuid.uuid4().hex
 
     def send(self, msg_type: str, content: dict[str, Any], metadata: dict[str, Any] | None = None) -> None:
         header = {"msg_id": uuid.uuid4().hex, "msg_type": msg_type, "session": self.session, "username": "",
                   "date": "", "version": "5.3"}  # fmt: skip
-        message = {"header": header, "parent_header": {}, "metadata": metadata or {}, "content": content,
-                   "channel": "shell", "buffers": []}  # fmt: skip
-        self.socket.write_message(json.dumps(message))
+        parts = [json.dumps(part).encode() for part in (header, {}, metadata or {}, content)]
+        self.socket.write_message(serialize_msg_to_ws_v1(parts, "shell"), binary=True)
 
     def to_widget(self, comm_id: str, data: dict[str, Any]) -> None:
         self.send("comm_msg", {"comm_id": comm_id, "data": data})
@@ -243,11 +248,10 @@ class WidgetClient:
             raw = await asyncio.wait_for(self.socket.read_message(), left)
             if raw is None:
                 raise ConnectionError("the kernel's websocket closed")
-            if isinstance(raw, bytes):  # a message with binary buffers: none the table needs
-                continue
-            message = json.loads(raw)
-            if message.get("msg_type") == "comm_msg":
-                return message["content"]["comm_id"], message["content"]["data"]
+            _, (header, _parent, _metadata, content, *_buffers) = deserialize_msg_from_ws_v1(raw)
+            if json.loads(header)["msg_type"] == "comm_msg":
+                message = json.loads(content)
+                return message["comm_id"], message["data"]
 
     async def states(self, deadline: float) -> dict[str, dict[str, Any]]:
         """Every widget's state, as the page asks for them on the widgets' control channel."""
@@ -300,7 +304,8 @@ async def socket_learner(server: Voila, seed: int, moves: int, think: float, gat
             raise RuntimeError("blank page: the cell left no widget")
         cookies = cookie_header(response)
         address = server.url.replace("http://", "ws://") + f"api/kernels/{out.kernel}/channels"
-        socket = await websocket_connect(HTTPRequest(address, headers={"Cookie": cookies}, connect_timeout=MOVE_S))
+        request = HTTPRequest(address, headers={"Cookie": cookies}, connect_timeout=MOVE_S)
+        socket = await websocket_connect(request, subprotocols=[PROTOCOL])
         client = WidgetClient(socket)
         states = await client.states(time.monotonic() + PAGE_S)
         out.page_ms = (time.perf_counter() - start) * 1000

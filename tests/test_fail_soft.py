@@ -18,6 +18,7 @@ import ipywidgets as w
 
 from cut_tutor.storage import files
 from cut_tutor.storage import history as history_module
+from cut_tutor.storage import saves as saves_module
 from cut_tutor.widgets import GameApp, saved_games
 from cut_tutor.widgets.table import IntentError
 from tests.test_storage_safety import read_only
@@ -181,10 +182,10 @@ class TestFullDisk:
         assert app.game is not None and app.state is not None
         saved, position, table = app.save_path.read_bytes(), app.state.to_position(), json.dumps(app.table.table)
 
-        def full(*_args: Any) -> None:
+        def full(*_args: Any, **_kwargs: Any) -> None:
             raise OSError(errno.ENOSPC, "No space left on device")
 
-        monkeypatch.setattr(saved_games, "save_game", full)
+        monkeypatch.setattr(saves_module, "save_game", full)
         move = str(app.state.legal_moves()[0])
         assert not app.table.receive({"type": "move", "move": move})
         assert "disk is full" in app.table.error and "was not played" in app.table.error
@@ -207,10 +208,10 @@ class TestFullDisk:
         assert refused.state is not None
         position = refused.state.to_position()
 
-        def full(*_args: Any) -> None:
+        def full(*_args: Any, **_kwargs: Any) -> None:
             raise OSError(errno.ENOSPC, "No space left on device")
 
-        monkeypatch.setattr(saved_games, "save_game", full)
+        monkeypatch.setattr(saves_module, "save_game", full)
         with pytest.raises(IntentError, match="disk is full"):
             refused.next()
         assert refused.state.to_position() == position
@@ -230,7 +231,7 @@ class TestFullDisk:
     def test_a_deal_that_cannot_be_saved_is_refused(self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         app = GameApp(tmp_path)
 
-        def full(*_args: Any) -> None:
+        def full(*_args: Any, **_kwargs: Any) -> None:
             raise OSError(errno.ENOSPC, "No space left on device")
 
         monkeypatch.setattr(saved_games, "write_atomic", full)
@@ -252,10 +253,10 @@ class TestFullDisk:
         setup = app.setup.to_dict()
         assert app.resume_label is not None and len(setup["seats"]) == 3
 
-        def full(*_args: Any) -> None:
+        def full(*_args: Any, **_kwargs: Any) -> None:
             raise OSError(errno.ENOSPC, "No space left on device")
 
-        monkeypatch.setattr(saved_games, "save_game", full)
+        monkeypatch.setattr(saves_module, "save_game", full)
         with pytest.raises(IntentError, match="disk is full"):
             app.continue_game()
         assert app.game is None and app.sitting.ai == () and app.setup.to_dict() == setup
@@ -339,10 +340,10 @@ class TestNoticesNameNoServerPath:
         app.deal(seed=8)
         assert app.state is not None
 
-        def refused(_game: object, path: Path) -> None:
+        def refused(_game: object, path: Path, *_args: Any, **_kwargs: Any) -> None:
             raise PermissionError(errno.EACCES, "Permission denied", str(path))  # str() of it names the file
 
-        monkeypatch.setattr(saved_games, "save_game", refused)
+        monkeypatch.setattr(saves_module, "save_game", refused)
         assert not app.table.receive({"type": "move", "move": str(app.state.legal_moves()[0])})
         assert "permission denied" in app.table.error and str(tmp_path) not in self.shown(app)
 

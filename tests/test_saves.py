@@ -16,6 +16,7 @@ from filelock import FileLock
 pytest.importorskip("anywidget")
 
 from cut_tutor.storage import read_save, save_game, saves
+from cut_tutor.storage.files import write_atomic
 from cut_tutor.storage.saves import ClaimLost, ClaimsBusy, Saves
 from cut_tutor.widgets import GameApp
 from cut_tutor.widgets.table import IntentError
@@ -230,6 +231,28 @@ class TestOneTabPerGame:
         with pytest.raises(IntentError, match="another tab"):
             first.set_automate(True)
         assert len(first.history.games()) == 1 and first.resume_label is None
+
+    def test_a_save_replaced_behind_the_tab_s_back_is_read_before_it_is_written_over(self, tmp_path: Path) -> None:
+        """The tab skips reading back only the save it wrote itself: a file put in its place is checked, and kept
+        aside when it does not resume."""
+        tab = Saves(tmp_path, "one", "kernel a")
+        game = game_in_progress(steps=4)
+        path = tab.save(game, sync=False)
+        tab.save(game, sync=False)  # its own save: not read again
+        write_atomic(path, "{ not a save")
+        tab.save(game, sync=False)
+        kept = sorted(p.name for p in tmp_path.glob("save-*.corrupt-*.json"))
+        assert len(kept) == 1 and read_save(path)["uid"] == game.uid
+
+    def test_a_claim_changed_on_disk_is_read_again_before_the_next_save(self, tmp_path: Path) -> None:
+        """A claim file another tab replaced is read again, so its take-over refuses this tab's next save."""
+        one, two = Saves(tmp_path, "one", "kernel a"), Saves(tmp_path, "two", "kernel b")
+        game = game_in_progress(steps=4)
+        one.save(game)
+        one.save(game)  # the claim as it was: not read again
+        two.claim(game.uid)
+        with pytest.raises(ClaimLost):
+            one.save(game)
 
 
 class TestTheSaveOfEarlierVersions:

@@ -246,6 +246,32 @@ RESULT = {"number": 1, "dealer": 0, "winner": 1, "scores": [3, 0, 5, 2], "busts"
           "automated": [False] * 4, "deal": "4-3-20-0-1", "moves": ["2×9"]}  # fmt: skip
 
 
+class TestTheListOfGames:
+    def test_another_tab_s_finished_game_is_listed_at_the_next_look(self, tmp_path: Path) -> None:
+        mine, other = History(tmp_path / "h.sqlite"), History(tmp_path / "h.sqlite")
+        assert mine.games() == []
+        other.add(_finished(1))
+        assert [g["seed"] for g in mine.games()] == [1]  # the file changed: read again
+        mine.add(_finished(2))
+        assert [g["seed"] for g in mine.games()] == [2, 1]
+        mine.delete([mine.games()[0]["id"]])
+        assert [g["seed"] for g in mine.games()] == [1]
+
+    def test_an_unchanged_file_is_not_read_again_for_a_while(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        history = History(tmp_path / "h.sqlite")
+        history.add(_finished(1))
+        reads: list[int] = []
+        real = history._read
+        monkeypatch.setattr(history, "_read", lambda work: reads.append(1) or real(work))
+        assert history.games() == history.games()
+        assert len(reads) == 1
+        monkeypatch.setattr(history_module, "GAMES_FRESH", 0.0)
+        history.games()
+        assert len(reads) == 2
+
+
 class TestDamagedFiles:
     def test_a_damaged_history_is_kept_and_a_new_one_started(self, tmp_path: Path) -> None:
         path = tmp_path / "history.sqlite"

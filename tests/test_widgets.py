@@ -1467,7 +1467,7 @@ class TestAutoDelay:
     def test_a_tick_that_cannot_be_saved_takes_its_move_back(
         self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     ) -> None:
-        from cut_tutor.widgets import saved_games
+        from cut_tutor.storage import saves as saves_module
 
         async def run() -> None:
             app = self.dealt(tmp_path)
@@ -1476,10 +1476,10 @@ class TestAutoDelay:
             app.play(app.state.legal_moves()[0])
             position, saved = app.state.to_position(), app.save_path.read_bytes()
 
-            def full(*_args: Any) -> None:
+            def full(*_args: Any, **_kwargs: Any) -> None:
                 raise OSError(28, "No space left on device")
 
-            monkeypatch.setattr(saved_games, "save_game", full)
+            monkeypatch.setattr(saves_module, "save_game", full)
             assert app.run_pending(1) == 1
             assert app.state.to_position() == position and app.save_path.read_bytes() == saved
             assert "disk is full" in app.table.error and not app.loop.tick_pending  # stopped, and says why

@@ -58,6 +58,20 @@ def read_stamp(text: str) -> datetime:
 TEMP_SUFFIX, STALE_TEMP = ".tmp", 60.0
 
 
+#: One version of a file, told from another without reading it: its inode, change time (ns) and size.
+Stamp = tuple[int, int, int]
+
+
+def file_stamp(path: str | os.PathLike[str]) -> Stamp | None:
+    """The file's :data:`Stamp`, ``None`` when there is none. A write through :func:`write_atomic` gives it a new
+    inode (the old one stays in use until the rename), so a stamp seen again is the file as it was."""
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return None
+    return stat.st_ino, stat.st_mtime_ns, stat.st_size
+
+
 def write_atomic(path: str | os.PathLike[str], text: str, sync: bool = True) -> Path:
     """Write ``text`` to ``path`` through a temporary file of this writer's own, flushed (and with ``sync`` synced
     to the disk), then renamed over it: concurrent writers never share a temporary file and a reader never sees a
@@ -287,13 +301,15 @@ def load_game(path: str | os.PathLike[str], rules: Rules | None = None) -> Game:
     return game
 
 
-def save_game(game: Game, path: str | os.PathLike[str], sync: bool = True) -> Path:
-    """Write the save atomically; an unreadable file already there is kept beside it, not overwritten. Without
-    ``sync`` (a move's save) the system writes it to the disk in its own time: a power cut may lose the last
-    seconds of play, a closed tab or a stopped kernel nothing."""
+def save_game(game: Game, path: str | os.PathLike[str], sync: bool = True, ours: Stamp | None = None) -> Path:
+    """Write the save atomically; an unreadable file already there is kept beside it, not overwritten (a file that
+    still bears ``ours``, the stamp of the save this writer made last, is not read again). Without ``sync`` (a
+    move's save) the system writes it to the disk in its own time: a power cut may lose the last seconds of play, a
+    closed tab or a stopped kernel nothing."""
     path = Path(path)
     try:
-        read_save(path)
+        if ours is None or file_stamp(path) != ours:
+            read_save(path)
     except SaveError:
         keep_aside(path)
     except FileNotFoundError:

@@ -25,7 +25,9 @@ from ..engine.codes import record
 from ..engine.game import Game
 from .files import (
     SaveError,
+    Stamp,
     disk_reason,
+    file_stamp,
     keep_aside,
     load_game,
     now_stamp,
@@ -78,6 +80,9 @@ CREATE TABLE IF NOT EXISTS records (
 
 #: How long one SQLite call waits for a lock, and the pauses between the tries after it (seconds).
 LOCK_TIMEOUT, RETRY_PAUSES = 2.0, (0.05, 0.2, 0.5)
+#: Seconds a list of games read stays good while the file bears the same stamp: the app redraws it on every move,
+#: and another tab's finished game shows within this time.
+GAMES_FRESH = 2.0
 
 
 @contextmanager
@@ -154,6 +159,8 @@ class History:
         #: Finished games neither the history nor a pending file could hold: kept while this process lives.
         self.unsaved: list[Game] = []
         self.problem = ""
+        #: The last list of games read: the file's stamp then, when, and the list (:meth:`games`).
+        self._games: tuple[Stamp | None, float, list[dict[str, Any]]] | None = None
         self._ready = self._open()
         if self._ready and self._waiting_files():  # games finished while it could not be written, or in a lost tab
             opened = self.problem  # a damaged file kept aside, say
@@ -264,6 +271,7 @@ class History:
     def _write(self, game: Game, finished: str, written: dict[str, int]) -> bool:
         """Insert ``game``, which ended at ``finished``, in one transaction (its id noted in ``written``); ``False``,
         :attr:`problem` set, if it must wait."""
+        self._games = None
         try:
             written[game.uid] = self._retry(lambda db: self._insert(db, game, finished))
         except (sqlite3.Error, OSError) as exc:
@@ -334,7 +342,11 @@ class History:
         return record(json.loads(row[0]), row[1], json.loads(row[2]))
 
     def games(self) -> list[dict[str, Any]]:
-        """One summary per finished game, newest first; none while the file cannot be read (see :attr:`problem`)."""
+        """One summary per finished game, newest first; none while the file cannot be read (see :attr:`problem`).
+        Read again once the file has changed, this history has written, or :data:`GAMES_FRESH` seconds have passed."""
+        stamp, kept = file_stamp(self.path), self._games
+        if kept is not None and kept[0] == stamp and time.monotonic() - kept[1] < GAMES_FRESH:
+            return [dict(game) for game in kept[2]]
         try:
             rows = self._read(
                 lambda db: db.execute(
@@ -343,7 +355,7 @@ class History:
             )
         except HistoryError:
             return []
-        return [
+        games = [
             {
                 "id": row[0],
                 "finished": row[1],
@@ -355,6 +367,8 @@ class History:
             }
             for row in rows
         ]
+        self._games = (stamp, time.monotonic(), games)
+        return [dict(game) for game in games]
 
     def hands(self, game_id: int) -> list[dict[str, Any]]:
         """The hand-by-hand rows of one game; none while the file cannot be read (see :attr:`problem`)."""
@@ -371,6 +385,7 @@ class History:
 
     def delete(self, game_ids: list[int]) -> None:
         """Delete games and their hands."""
+        self._games = None
         self._read(lambda db: db.executemany("DELETE FROM games WHERE id = ?", [(i,) for i in game_ids]))
 
     def export_csv(self, path: str | os.PathLike[str], game_ids: list[int] | None = None) -> Path:

@@ -28,7 +28,17 @@ from typing import Any
 from filelock import FileLock, Timeout
 
 from ..engine.game import Game
-from .files import SaveError, keep_aside, load_game, read_save, save_game, sweep_temps, write_atomic
+from .files import (
+    SaveError,
+    Stamp,
+    file_stamp,
+    keep_aside,
+    load_game,
+    read_save,
+    save_game,
+    sweep_temps,
+    write_atomic,
+)
 
 #: Where the path of a save set aside goes: a learner is told only its name.
 LOG = logging.getLogger(__name__)
@@ -107,6 +117,10 @@ class Saves:
         self.holder, self.kernel = holder, kernel
         #: The game whose claim this tab holds and keeps beating, if any.
         self.held: str | None = None
+        #: The claim on :attr:`held` as this tab last wrote or read it under the lock: its file's stamp and beat.
+        self._seen: tuple[str, Stamp | None, float] | None = None
+        #: The stamp of each save this tab wrote last, by game.
+        self._saved: dict[str, Stamp | None] = {}
         self._lock = threading.RLock()
         self._file_lock = FileLock(str(home / CLAIMS_LOCK), timeout=LOCK_WAIT)
         _beat_in_background(self)
@@ -159,20 +173,33 @@ class Saves:
 
     def check(self, uid: str) -> None:
         """Hold ``uid`` if this tab has not yet (a new game); if it has, a :class:`ClaimLost` when its claim is
-        gone or another tab's: another tab took the game over since, so this tab's copy may be behind its save."""
+        gone or another tab's: another tab took the game over since, so this tab's copy may be behind its save.
+        A claim file that still bears the stamp this tab saw under the lock, with a recent beat, is not read
+        again: every other tab replaces the file to change it (a new stamp)."""
+        seen = self._seen
+        if (
+            self.held == uid
+            and seen is not None
+            and seen[0] == uid
+            and time.time() - seen[2] <= BEAT
+            and file_stamp(self._claim_path(uid)) == seen[1]
+        ):
+            return
         with self._claims():
             if self.held != uid:
                 self.claim(uid)
                 return
             claim = self._read_claim(uid)
             if claim is None or claim["holder"] != self.holder:
-                self.held = None
+                self.held = self._seen = None
                 raise ClaimLost(
                     "another tab took this game over (it plays it now, or has finished it), so it is not played"
                     " here; Continue it here to take it back if it is still waiting"
                 )
             if time.time() - float(claim["beat"]) > BEAT:
                 self.claim(uid)  # ours, but the heartbeat has not run lately
+            else:
+                self._seen = (uid, file_stamp(self._claim_path(uid)), float(claim["beat"]))
 
     def release(self) -> None:
         """Give up the claim held (the tab left the game); the save stays for *Continue*."""
@@ -184,15 +211,17 @@ class Saves:
     def _release(self) -> None:
         if self.held is not None and self._ours(self.held):
             self._claim_path(self.held).unlink(missing_ok=True)
-        self.held = None
+        self.held = self._seen = None
 
     def _ours(self, uid: str) -> bool:
         claim = self._read_claim(uid)
         return claim is not None and claim["holder"] == self.holder
 
     def _write_claim(self, uid: str) -> None:
-        claim = {"holder": self.holder, "kernel": self.kernel, "beat": time.time()}
-        write_atomic(self._claim_path(uid), json.dumps(claim))
+        beat = time.time()
+        claim = {"holder": self.holder, "kernel": self.kernel, "beat": beat}
+        path = write_atomic(self._claim_path(uid), json.dumps(claim))
+        self._seen = (uid, file_stamp(path), beat)
 
     def beat(self) -> None:
         """Renew the claim held, unless another tab has taken it since."""
@@ -204,10 +233,13 @@ class Saves:
 
     # -- saves --------------------------------------------------------------------------------------------
 
-    def save(self, game: Game) -> Path:
-        """Save ``game`` in its own file, checking first that this tab still holds it (:class:`ClaimLost`)."""
+    def save(self, game: Game, sync: bool = True) -> Path:
+        """Save ``game`` in its own file, checking first that this tab still holds it (:class:`ClaimLost`); without
+        ``sync``, a move's save (:func:`~.files.save_game`)."""
         self.check(game.uid)
-        return save_game(game, self.path(game.uid))
+        path = save_game(game, self.path(game.uid), sync, ours=self._saved.get(game.uid))
+        self._saved = {game.uid: file_stamp(path)}  # only the game this tab plays now
+        return path
 
     def finish(self, game: Game) -> None:
         """A finished game: its own save and claim go, every other game's stay, and so does this game's if
@@ -218,7 +250,7 @@ class Saves:
                 self.path(game.uid).unlink(missing_ok=True)
                 self._claim_path(game.uid).unlink(missing_ok=True)
             if self.held == game.uid:
-                self.held = None
+                self.held = self._seen = None
 
     def waiting(self) -> tuple[list[Waiting], list[str]]:
         """The unfinished games that resume, newest first, and a line for each save that does not (moved aside,

@@ -10,14 +10,15 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from html import escape
 from pathlib import Path
 
 import ipywidgets as w
 
 from cut_tutor.engine import Game
-from cut_tutor.storage import SaveError, load_game, save_game
+from cut_tutor.storage import SaveError, load_game
 from cut_tutor.storage.files import disk_reason, write_atomic
 from cut_tutor.storage.saves import LEGACY, ClaimLost, Waiting, set_aside
 
@@ -195,11 +196,8 @@ class SavedGames:
         """Save the game in progress; a save that cannot be written raises :class:`SaveFailed`."""
         if game.over or self.save_problem:
             return
-        self.hold(game)
-        try:
-            save_game(game, self.host.saves.path(game.uid), sync=False)  # after every move: not synced
-        except OSError as exc:
-            raise SaveFailed(cannot_save(exc, "that was not played")) from None
+        with self._this_tab():
+            self.host.saves.save(game, sync=False)  # after every move: not synced (the guide's *Saving*)
 
     def finish(self, game: Game) -> None:
         """A game just over: recorded in the history, and its own save removed once the history holds it (other
@@ -217,8 +215,15 @@ class SavedGames:
         """This tab still plays ``game``: refused (and the tab leaves it) when another tab has taken it over."""
         if self.save_problem:
             return
-        try:
+        with self._this_tab():
             self.host.saves.check(game.uid)
+
+    @contextmanager
+    def _this_tab(self) -> Iterator[None]:
+        """A game another tab has taken over is :class:`TakenOver`; a file that cannot be written, :class:`SaveFailed`
+        (the move was not played)."""
+        try:
+            yield
         except ClaimLost as exc:
             raise TakenOver(str(exc)) from None
         except OSError as exc:
