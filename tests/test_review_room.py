@@ -18,6 +18,7 @@ pytest.importorskip("ipywidgets")
 
 from cut_tutor.analysis import Analysis, MoveValue, evaluations
 from cut_tutor.analysis.search import Search
+from cut_tutor.analysis.stats import MIN_ROLLOUTS
 from cut_tutor.coach import advise
 from cut_tutor.engine import Move, view
 from cut_tutor.engine.view import unseen
@@ -222,18 +223,26 @@ def test_the_tutor_judges_by_the_advice_you_are_shown(tmp_path: Path) -> None:
 
 class Analyser:
     """Stands in for the analysis under your position's evaluation: a constructed verdict on your move, counting its
-    runs; a run lasts until :attr:`go` is set (or the run is cancelled). Its rollouts give every move the same
-    points on every deal, so each gap is known exactly and the verdicts are settled."""
+    runs; a run lasts until :attr:`go` is set (or the run is cancelled), and while :attr:`free` is clear it holds
+    before its next round (:attr:`holding` set). Its rollouts give every move the same points on every deal, so
+    each gap is known exactly and the verdicts are settled — unless not ``settled``: then every move has fewer
+    deals than a verdict needs, as when the budget is spent first."""
 
-    def __init__(self, move: str, gap: float, low: float, high: float) -> None:
+    def __init__(self, move: str, gap: float, low: float, high: float, settled: bool = True) -> None:
         self.move, self.gap, self.low, self.high = move, gap, low, high
+        self.deals = MIN_ROLLOUTS if settled else MIN_ROLLOUTS // 2
         self.runs, self.finished, self.go, self.started = 0, 0, threading.Event(), threading.Event()
+        self.free, self.holding = threading.Event(), threading.Event()
+        self.free.set()
 
     def __call__(self, seen: dict[str, Any], progress: Callable[[float], None], **_: Any) -> Analysis:
         self.runs += 1
         self.started.set()
         while True:  # a round, then the cancel's check, as the analysis' own rounds end: a run cancelled before
-            progress(0.5)  # ``go`` is set never finishes (``progress`` raises once Cancel, here the tutor, stops it)
+            if not self.free.is_set():  # ``go`` is set never finishes (``progress`` raises once Cancel stops it)
+                self.holding.set()
+                assert self.free.wait(10)
+            progress(0.5)
             if self.go.is_set():
                 break
             time.sleep(0.01)
@@ -246,7 +255,8 @@ class Analyser:
                 rows.append(MoveValue(Move.parse(text), text, 5 + gap, 4 + gap, 6 + gap, gap, low, high, 0.0, 50,
                                       "close" if low <= 0 else "worse"))  # fmt: skip
         points = {str(m.move): round(m.expected) for m in rows}
-        search = Search([list(range(16)) for _ in seen["legal"]], [[(points[t], False)] * 16 for t in seen["legal"]],
+        search = Search([list(range(self.deals)) for _ in seen["legal"]],
+                        [[(points[t], False)] * self.deals for t in seen["legal"]],
                         list(range(len(seen["legal"]))), "apart", 0.1)  # fmt: skip
         return Analysis(seen["seat"], rows, 50 * len(rows), 0.1, "budget", 0, "Expert:Balanced", search=search)
 
@@ -256,14 +266,16 @@ def said_label(app: GameApp, move: str) -> str:
     return move_label(Move.parse(move), view(app.state, YOU), app.need_game().names)  # type: ignore[arg-type]
 
 
-def asked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *verdict: float) -> tuple[GameApp, Analyser]:
+def asked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *verdict: float, settled: bool = True
+) -> tuple[GameApp, Analyser]:
     """Your worst move asked about on the coach's word (threshold 12) while the analysis, standing in with
-    ``verdict``, runs (set its ``go`` to let it finish)."""
+    ``verdict`` (``settled`` or not), runs (set its ``go`` to let it finish)."""
     app = small_app(tmp_path, pacing="Step")
     app.coach.verdicts = False  # the verdict line's own run would be a second, timed by its pause: counted apart
     app.deal(seed=SEED)
     bad = worst(app)
-    analyser = Analyser(bad, *verdict)
+    analyser = Analyser(bad, *verdict, settled=settled)
     monkeypatch.setattr(evaluations, "analyse", analyser)
     app.set_tutor(True, threshold=12.0)
     assert app.tutor.asks([bad]) and app.tutor.caution is not None and app.tutor.caution.source == "coach"
@@ -325,14 +337,14 @@ def test_rethink_cancels_the_tutors_analysis(tmp_path: Path, monkeypatch: pytest
     assert check is not None and check.is_alive()
     app.rethink()
     check.join(timeout=10)
-    assert not check.is_alive() and analyser.runs >= 1 and analyser.finished == 0  # cancelled, never finished
+    assert not check.is_alive() and analyser.runs == 1 and analyser.finished == 0  # cancelled, never finished
     assert app.coach.rollouts() is None and app.tutor.caution is None  # nothing kept, nothing asked
 
 
 def test_a_new_move_cancels_the_tutors_analysis_and_checks_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    app, analyser = asked(tmp_path, monkeypatch, 20.0, 10.0, 30.0)
+    app, analyser = asked(tmp_path, monkeypatch, 20.0, 10.0, 30.0, settled=False)
     first = app.tutor._check.thread if app.tutor._check is not None else None
     assert first is not None
     assert app.tutor.asks([analyser.move])  # asked again: the first run gives way
@@ -341,7 +353,66 @@ def test_a_new_move_cancels_the_tutors_analysis_and_checks_again(
     analyser.go.set()
     caution = app.tutor.wait_tutor()
     assert caution is not None and caution.source == "analysis"
-    assert analyser.runs >= 2  # checked again after the first run was cancelled (above: nothing kept from it)
+    assert analyser.runs == 2  # one run a question, whichever ended first: the first run's end or the second check
+    # (above: nothing kept from the first run; its budget spent, the second's word is said as it stands)
+
+
+@pytest.mark.parametrize("ended", [True, False], ids=["cancelled-run-ended", "cancelled-run-ending"])
+def test_a_question_asked_again_after_rethink_runs_the_analysis_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ended: bool
+) -> None:
+    """Asked, *Rethink*, asked again on the same position: the second check runs the analysis once, whether the run
+    *Rethink* cancelled has ended by then or is still ending (its end comes first: the check's first wait is for
+    it), also when that one run spends its budget before the verdict settles — a second would spend it twice."""
+    app, analyser = asked(tmp_path, monkeypatch, 20.0, 10.0, 30.0, settled=False)
+    cancelled = app.coach.analyses.job
+    assert cancelled is not None
+    waiting: list[threading.Thread] = []  # the threads that waited for the coach panel's run, in order
+    waited = threading.Condition()
+    wait_rollouts = app.coach.wait_rollouts
+
+    def spy(until: Callable[[], bool] | None = None) -> None:
+        with waited:
+            waiting.append(threading.current_thread())
+            waited.notify_all()
+        wait_rollouts(until)
+
+    monkeypatch.setattr(app.coach, "wait_rollouts", spy)
+    if not ended:
+        analyser.free.clear()
+        assert analyser.holding.wait(10)  # the first run holds before its next round: it is still going
+    app.rethink()
+    if ended:
+        cancelled.thread.join(timeout=10)
+        assert not cancelled.thread.is_alive()
+    app.play(analyser.move)
+    second = app.tutor._check
+    assert second is not None and second is not cancelled
+    if not ended:
+        with waited:  # the second check found the cancelled run going, and waits for its end
+            assert waited.wait_for(lambda: second.thread in waiting, timeout=10)
+        analyser.free.set()
+    analyser.go.set()
+    caution = app.tutor.wait_tutor()
+    assert caution is not None and caution.source == "analysis"
+    assert (caution.loss, caution.low, caution.high) == (20.0, 10.0, 30.0)
+    assert analyser.runs == 2 and analyser.finished == 1  # one run a question; the cancelled one never finished
+
+
+def test_cancel_in_the_coach_panel_ends_the_tutors_check_with_no_second_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The coach panel's Cancel stops the run the tutor's check waits for: the question stays on the coach's word,
+    no longer checking, and the check starts no run in place of the one cancelled."""
+    app, analyser = asked(tmp_path, monkeypatch, 20.0, 10.0, 30.0)
+    check = app.tutor._check
+    assert check is not None
+    app.coach.cancel_rollouts()
+    check.thread.join(timeout=10)
+    assert not check.thread.is_alive() and analyser.runs == 1 and analyser.finished == 0
+    caution = app.tutor.wait_tutor()
+    assert caution is not None and caution.source == "coach" and app.coach.rollouts() is None
+    assert TUTOR_CHECKING not in app.tutor.tutor_said.value and app.state is not None and not app.state.moves
 
 
 def test_no_analysis_starts_when_tutor_mode_is_off_or_the_play_is_fine(

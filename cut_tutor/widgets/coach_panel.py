@@ -201,16 +201,17 @@ class CoachPanel:
         wait: bool = False,
         until: Callable[[], bool] | None = None,
         focus: Move | str | None = None,
-    ) -> None:
+    ) -> bool:
         """Evaluate your position by Monte-Carlo (every legal move played out on deals re-dealt from your view,
         C2) in the background, until its verdicts are settled with ``focus`` (the move you are about to make)
         priced; the evaluation is kept for this position, and only extended when a focus is not priced yet.
         ``wait`` blocks until it is done (the twin), or until ``until()`` is true (a waiter whose question no
-        longer stands stops waiting)."""
+        longer stands stops waiting). Whether a run was started: not when the evaluation held prices ``focus``
+        already, nor while another runs (whose end a waiter then sees)."""
         seen, key = self._analysed_position()
         held = cached(seen)
         needed = held is None or (focus is not None and not held.decided(focus))
-        self._start(seen if needed else None, key, seconds, rollouts, None, wait, until, focus)
+        return self._start(seen if needed else None, key, seconds, rollouts, None, wait, until, focus)
 
     def wait_verdict(self) -> None:
         """Wait until the verdict line of your position is drawn, or can be no longer (the twin of watching it)."""

@@ -124,28 +124,29 @@ class TutorRoom:
         return True
 
     def _checked(self, asked: tuple[tuple[Move, ...], int], seen: dict[str, Any], _stop: threading.Event) -> None:
-        """Run the evaluation of the learner's view with the move in focus (the coach panel runs it) and, if the
-        question still stands when it is done, put its word in the coach's place. It stops when the question no
-        longer stands (its own flag is not needed: the analysis it waits for is cancelled then)."""
+        """Run the evaluation of the learner's view with the move in focus once (the coach panel runs it) and, if
+        the question still stands when it is done, put its word in the coach's place, settled or not (its budget
+        spent); after the coach panel's Cancel the coach's word stands. It stops when the question no longer stands
+        (its own flag is not needed: the analysis it waits for is cancelled then)."""
         found = None
 
         def void() -> bool:
             """Rethink, Play anyway or another move came first: the question no longer stands."""
             return self._pending is not asked
 
-        for _ in range(2):  # the first wait may only see an older position's analysis end (or give way)
+        for _ in range(2):  # the first wait may be for another run (an older question's, cancelled, or a verdict's)
             with self._tutor_lock:  # started under the lock _forget cancels under: a voided question starts nothing
                 if void():
                     return
                 try:
-                    self.coach.start_rollouts(self.tutor_seconds, self.tutor_rollouts, focus=asked[0][0])
+                    ran = self.coach.start_rollouts(self.tutor_seconds, self.tutor_rollouts, focus=asked[0][0])
                 except IntentError:
                     return  # no longer the learner's turn: nothing to refine
             self.coach.wait_rollouts(until=void)
             held = self.coach.evaluated()
             found = None if held is None else held.analysis
-            if (held is not None and held.decided(asked[0][0])) or void():
-                break
+            if ran or void() or (held is not None and held.decided(asked[0][0])):
+                break  # its own run is over: one run a question, whether the other run ended first or not
         with self._tutor_lock:
             if self._pending is not asked:
                 return  # Rethink, Play anyway or another move came first (and cancelled the analysis)
