@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 import threading
+import time
+from pathlib import Path
 
 import pytest
 
@@ -101,3 +104,109 @@ def test_a_second_job_waits_for_the_first_unless_it_replaces_it() -> None:
     jobs.wait(job=first)
     jobs.wait(job=second)
     assert jobs.running() is None
+
+
+@pytest.fixture
+def one_slot(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A kernel of a server (the parent Jupyter names) whose kernels take turns for one slot."""
+    monkeypatch.setenv("JPY_PARENT_PID", "4242")
+    monkeypatch.setenv("JUPYTER_RUNTIME_DIR", str(tmp_path))
+    monkeypatch.setattr(jobs_module, "SLOTS", 1)
+    jobs_module._turns_folder.cache_clear()
+    yield
+    jobs_module._turns_folder.cache_clear()
+
+
+def _rounds(jobs: Jobs, count: int, took: list[str], name: str, hold: threading.Event | None = None) -> None:
+    """A job of ``count`` rounds, each noted in ``took`` once it has its turn; the last waits for ``hold``."""
+
+    def work(stop: threading.Event) -> None:
+        for number in range(count):
+            between_rounds(stop)
+            took.append(f"{name}{number}")
+        if hold is not None:
+            hold.wait(30)
+
+    jobs.start(name, work)
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="the turns are lock files (fcntl)")
+@pytest.mark.usefixtures("one_slot")
+def test_the_kernels_of_one_server_take_turns_for_their_rounds() -> None:
+    first, second, took = Jobs("first"), Jobs("second"), []
+    hold = threading.Event()
+    _rounds(first, 2, took, "a", hold)  # two rounds in its turn, then it waits holding the slot
+    while took != ["a0", "a1"]:
+        threading.Event().wait(0.01)
+    _rounds(second, 1, took, "b")
+    threading.Event().wait(0.3)  # time for a round that did not wait
+    assert took == ["a0", "a1"]  # the second job's round waits for the turn
+    hold.set()
+    first.wait()
+    second.wait()
+    assert took == ["a0", "a1", "b0"]
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="the turns are lock files (fcntl)")
+@pytest.mark.usefixtures("one_slot")
+def test_a_turn_ends_and_a_waiting_job_takes_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(jobs_module, "TURN", 0.0)  # every round is a turn of its own
+    first, second, took = Jobs("first"), Jobs("second"), []
+    started = threading.Event()
+
+    def work(stop: threading.Event) -> None:
+        between_rounds(stop)
+        took.append("a0")
+        started.set()
+        while "b0" not in took and len(took) < 500:  # its next turns come after the waiting job's
+            between_rounds(stop)
+            took.append("a")
+
+    first.start("a", work)
+    started.wait(10)
+    _rounds(second, 1, took, "b")
+    first.wait()
+    second.wait()
+    assert "b0" in took and took.index("b0") < 100
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="the turns are lock files (fcntl)")
+@pytest.mark.usefixtures("one_slot")
+def test_a_job_told_to_stop_while_it_waits_for_its_turn_stops_waiting() -> None:
+    first, second, took = Jobs("first"), Jobs("second"), []
+    hold = threading.Event()
+    _rounds(first, 1, took, "a", hold)
+    while took != ["a0"]:
+        threading.Event().wait(0.01)
+    _rounds(second, 1, took, "b")
+    second.cancel()
+    deadline = time.monotonic() + 10
+    second.wait(until=lambda: time.monotonic() > deadline)
+    assert second.running() is None  # it stopped waiting while the first job still holds the turn
+    hold.set()
+    first.wait()
+
+
+def test_outside_a_server_s_kernel_jobs_take_no_turns(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("JPY_PARENT_PID", raising=False)
+    jobs_module._turns_folder.cache_clear()
+    assert jobs_module._turns_folder() is None
+    jobs_module._turns_folder.cache_clear()
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="the turns are lock files (fcntl)")
+def test_the_turns_of_a_server_that_has_stopped_are_swept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    stale, live = tmp_path / f"cut-tutor-turns-{gone.pid}", tmp_path / f"cut-tutor-turns-{os.getppid()}"
+    for folder in (stale, live):
+        folder.mkdir()
+        (folder / "slot-0").touch()
+    monkeypatch.setenv("JPY_PARENT_PID", str(os.getpid()))
+    monkeypatch.setenv("JUPYTER_RUNTIME_DIR", str(tmp_path))
+    jobs_module._turns_folder.cache_clear()
+    try:
+        assert jobs_module._turns_folder() == tmp_path / f"cut-tutor-turns-{os.getpid()}"
+    finally:
+        jobs_module._turns_folder.cache_clear()
+    assert not stale.exists() and live.exists()

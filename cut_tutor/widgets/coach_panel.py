@@ -250,9 +250,8 @@ class CoachPanel:
     def _start(self, seen: dict[str, object] | None, key: str, seconds: float | None, rollouts: int | None,
                resume: Analysis | None, wait: bool, until: Callable[[], bool] | None,
                focus: Move | str | None) -> bool:  # fmt: skip
-        """Start the analysis of ``seen`` unless one is running (none when ``seen`` is None), then draw; ``wait``
-        blocks until that analysis, the one started or running now, is done (the twins), or ``until()``. Whether
-        one was started."""
+        """Start the analysis of ``seen`` unless one runs (none when ``seen`` is None), then draw; ``wait`` blocks
+        until that analysis, the one started or running now, is done (the twins), or ``until()``. Whether one was."""
         started = None
         if seen is not None:
             started = self.analyses.start(key, functools.partial(self._run_rollouts, seen, key, seconds, rollouts,
@@ -285,17 +284,18 @@ class CoachPanel:
     def _run_rollouts(self, seen: dict[str, object], key: str, seconds: float | None, rollouts: int | None,
                       resume: Analysis | None, focus: Move | str | None, stop: threading.Event) -> None:  # fmt: skip
         def progress(share: float) -> None:
-            between_rounds()
+            between_rounds(stop)
             if stop.is_set():
                 raise _Cancelled
             self.rollout_progress.value = share
 
         try:
+            progress(0.0)  # the first round waits for its turn too
             if resume is None:
                 evaluation(seen, focus, seconds=seconds, rollouts=rollouts, progress=progress)
             else:  # Analyse longer: every gap measured, on the deals after the evaluation's own
-                evaluation(seen, seconds=seconds, rollouts=None if rollouts is None else resume.rollouts + rollouts,
-                           aim="gaps", precision=_aim(resume), progress=progress)  # fmt: skip
+                more = None if rollouts is None else resume.rollouts + rollouts
+                evaluation(seen, seconds=seconds, rollouts=more, aim="gaps", precision=_aim(resume), progress=progress)
         except _Cancelled:
             self._stopped = key
         state, advice = self._your_turn(), self.advice()

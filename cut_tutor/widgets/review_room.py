@@ -98,12 +98,13 @@ class ReviewRoom:
         """Review the hand (``hand_of``: its game's id and its number) and keep what it found."""
 
         def progress(share: float) -> None:
-            between_rounds()
+            between_rounds(stop)
             if stop.is_set():
                 raise _Cancelled
             self.review_progress.value = round(share, 2)  # heard each round: the bar moves by whole percents
 
         try:
+            progress(0.0)  # the first round waits for its turn too
             hand = review(record, YOU, rollouts=self.rollouts, deal_rollouts=self.deal_rollouts, seed=self.seed,
                           progress=progress, level=self.host.sitting.setup.seats[YOU].level)  # fmt: skip
             if stop.is_set():
