@@ -229,6 +229,17 @@ class WidgetClient:
             raise RuntimeError(f"the server did not take the page's websocket protocol {PROTOCOL}")
         self.socket = socket
         self.session = uuid.uuid4().hex
+        # read all the time, as a page does: tornado's client holds one unread message and then stops reading its
+        # socket, pings included, and the server closes a socket that has not answered its pings for 90 s
+        self.received: asyncio.Queue[bytes | None] = asyncio.Queue()
+        self.reader = asyncio.ensure_future(self._read())
+
+    async def _read(self) -> None:
+        while True:
+            raw = await self.socket.read_message()
+            self.received.put_nowait(raw)
+            if raw is None:
+                return
 
     def send(self, msg_type: str, content: dict[str, Any], metadata: dict[str, Any] | None = None) -> None:
         header = {"msg_id": uuid.uuid4().hex, "msg_type": msg_type, "session": self.session, "username": "",
@@ -245,7 +256,7 @@ class WidgetClient:
             left = deadline - time.monotonic()
             if left <= 0:
                 raise TimeoutError("no answer from the kernel")
-            raw = await asyncio.wait_for(self.socket.read_message(), left)
+            raw = await asyncio.wait_for(self.received.get(), left)
             if raw is None:
                 raise ConnectionError("the kernel's websocket closed")
             _, (header, _parent, _metadata, content, *_buffers) = deserialize_msg_from_ws_v1(raw)

@@ -229,7 +229,9 @@ def voila_command(notebook: Path, port: int, *, browser: bool = False) -> list[s
     """The Voilà command line serving ``notebook`` on 127.0.0.1 only, with the guide (the browser tests use it too).
 
     Voilà's files are served from the notebook's own folder, and its settings (preheated kernel, idle culling,
-    no other files) come from the package's ``voila.json`` whatever the working directory.
+    no other files) come from the package's ``voila.json`` whatever the working directory. Where the system has
+    them (not Windows), the kernels talk to the server over local sockets rather than TCP ports: a class's 30
+    kernels starting at once raced for the same free port, and the one that lost died at start.
     """
     from . import dashboard
 
@@ -237,6 +239,8 @@ def voila_command(notebook: Path, port: int, *, browser: bool = False) -> list[s
     command = [sys.executable, "-m", "cut_tutor.dashboard.server", str(notebook), f"--port={port}",
                "--Voila.ip=127.0.0.1", f"--Voila.root_dir={notebook.parent}", "--template=cut_tutor",
                f"--Voila.config_file_paths={config}"]  # fmt: skip
+    if os.name == "posix":
+        command.append("--KernelManager.transport=ipc")
     if not browser:
         command.append("--no-browser")
     return command

@@ -7,6 +7,7 @@ import asyncio
 import html
 import itertools
 import json
+import os
 import random
 import re
 import threading
@@ -835,6 +836,8 @@ class TestDashboardFiles:
         # a busy server reads the cell's widget messages late: with nbclient's 4 s the cell was given up and its
         # widget never reached the page (a blank page)
         assert config["VoilaExecutor"]["iopub_timeout"] >= 30
+        # kernels on local sockets: 30 kernels starting at once on TCP ports raced for one, and one died at start
+        assert ("--KernelManager.transport=ipc" in voila_command(dashboard.notebook(), 9001)) == (os.name == "posix")
 
     def test_cli_dashboard(self) -> None:
         args = build_parser().parse_args(["dashboard", "--port", "9001", "--no-browser"])
