@@ -210,3 +210,17 @@ def test_the_turns_of_a_server_that_has_stopped_are_swept(tmp_path: Path, monkey
     finally:
         jobs_module._turns_folder.cache_clear()
     assert not stale.exists() and live.exists()
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="the turns are lock files (fcntl)")
+@pytest.mark.usefixtures("one_slot")
+def test_slots_that_cannot_be_opened_leave_the_job_to_run_without_turns() -> None:
+    folder = jobs_module._turns_folder()
+    assert folder is not None
+    folder.rmdir()
+    folder.write_text("not a folder")  # the slots cannot be opened under it
+    jobs, took = Jobs("alone"), []
+    _rounds(jobs, 3, took, "a")
+    deadline = time.monotonic() + 10
+    jobs.wait(until=lambda: time.monotonic() > deadline)
+    assert took == ["a0", "a1", "a2"]

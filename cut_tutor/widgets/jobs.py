@@ -125,7 +125,9 @@ class _Turns:
             self.give()
             time.sleep(TURN_GAP)
         if getattr(held, "files", None) is None:
-            held.files = [os.open(folder / f"slot-{i}", os.O_RDWR | os.O_CREAT, 0o600) for i in range(SLOTS)]
+            held.files = _slot_files(folder)
+        if not held.files:
+            return  # the slots cannot be opened: the job runs without turns
         import fcntl
 
         while stop is None or not stop.is_set():
@@ -174,6 +176,19 @@ def _turns_folder() -> Path | None:
         if pid.isdigit() and other != folder and not _alive(int(pid)):
             shutil.rmtree(other, ignore_errors=True)
     return folder
+
+
+def _slot_files(folder: Path) -> list[int]:
+    """The :data:`SLOTS` lock files of a server's turns, opened; none when they cannot be (the folder gone)."""
+    files: list[int] = []
+    try:
+        for slot in range(SLOTS):
+            files.append(os.open(folder / f"slot-{slot}", os.O_RDWR | os.O_CREAT, 0o600))
+    except OSError:
+        for fd in files:
+            os.close(fd)
+        return []
+    return files
 
 
 def _alive(pid: int) -> bool:
