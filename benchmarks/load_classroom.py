@@ -100,6 +100,18 @@ class Learner:
     failed: str | None = None
 
 
+class Countdown:
+    """An event set once ``count`` learners have been counted."""
+
+    def __init__(self, count: int) -> None:
+        self.left, self.event = count, asyncio.Event()
+
+    def tick(self) -> None:
+        self.left -= 1
+        if self.left <= 0:
+            self.event.set()
+
+
 class Gate:
     """Where the learners wait for each other before their first press (``--together``): it opens when every learner
     has arrived, a learner that fails arriving on its way out; closed only if asked for. With ``--together`` the
@@ -107,16 +119,14 @@ class Gate:
     class used playing is counted while every kernel is still up."""
 
     def __init__(self, learners: int, together: bool) -> None:
-        self.waiting = self.playing = learners
         self.together = together
-        self.opened, self.played = asyncio.Event(), asyncio.Event()
+        self.arrived, self.finished = Countdown(learners), Countdown(learners)
+        self.opened, self.played = self.arrived.event, self.finished.event
         if not together:
             self.opened.set()
 
     def arrive(self) -> None:
-        self.waiting -= 1
-        if self.waiting <= 0:
-            self.opened.set()
+        self.arrived.tick()
 
     async def wait(self) -> None:
         """Arrive, and wait until every learner has."""
@@ -124,9 +134,7 @@ class Gate:
         await asyncio.wait_for(self.opened.wait(), PAGE_S)
 
     def done(self) -> None:
-        self.playing -= 1
-        if self.playing <= 0:
-            self.played.set()
+        self.finished.tick()
 
     async def leave(self) -> None:
         """Done playing; with ``--together``, wait until every learner is."""
@@ -138,7 +146,8 @@ class Gate:
 def cpu_seconds(server: Voila) -> dict[str, float]:
     """CPU seconds (user + system) used so far by each part of the class on this machine: the Voilà server, the
     kernels' own threads, the kernels' background jobs (their threads at nice 19, see ``cut_tutor.widgets.jobs``),
-    the light clients (this process) and the browsers (with Playwright's driver)."""
+    the light clients (this process) and the browsers (with Playwright's driver). The system counts each process and
+    thread in clock ticks (10 ms), so a short run's split between a kernel's own threads and its jobs is rough."""
     assert server.proc is not None
     tick = os.sysconf("SC_CLK_TCK")
 
