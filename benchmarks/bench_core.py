@@ -19,7 +19,8 @@ Figures are medians of RUNS runs. Run: ``python benchmarks/bench_core.py review|
 ``ladder RUNS SHUFFLES`` times both paths on another number of shuffles (default 250).
 
 ``seat``: what a budget of the analysis seat (``bench_seat.py``'s, at most ROLLOUTS rollouts a decision) costs a
-decision on 2 idle cores: its rollouts per CPU-second over RUNS hands. Run: ``bench_core.py seat RUNS ROLLOUTS``.
+decision on 2 idle cores: the rollouts per second of its analyses over RUNS hands. Run:
+``bench_core.py seat RUNS ROLLOUTS``.
 """
 
 from __future__ import annotations
@@ -141,19 +142,22 @@ def bench_ladder(runs: int, shuffles: int = 250) -> None:
 
 
 def bench_seat(runs: int, rollouts: int = 1800) -> None:
-    """The analysis seat's rollouts per CPU-second in this process (deal sampling included), so what a budget of
-    ``rollouts`` costs a decision in wall seconds on 2 idle cores: the figure ``bench_seat.py``'s budget is set by."""
+    """What a budget of ``rollouts`` costs the analysis seat a decision in wall seconds on 2 idle cores: the rate of
+    its own analyses (deal sampling included, the other seats' moves not: they are not its thinking time), the
+    figure ``bench_seat.py``'s budget is set by; and, beside it, the whole hand's rate in this process."""
     from bench_seat import SEED, chair_hand
 
-    rates, per = [], []
+    rates, whole, per = [], [], []
     for deal in range(runs):
         start = time.process_time()
         hand = chair_hand(SEED, deal, deal % 4, rollouts)
-        rates.append(hand["rollouts"] / (time.process_time() - start))
+        whole.append(hand["rollouts"] / (time.process_time() - start))
+        rates.append(hand["rollouts"] / hand["seconds"])
         per.append(hand["rollouts"] / hand["analysed"])
     rate = statistics.median(rates)
     print(f"Analysis seat at most {rollouts} rollouts a decision, {runs} hands (deal k, chair k % 4): median"
-          f" {rate:.0f} rollouts per CPU-second (the three Expert seats' moves included), {statistics.median(per):.0f}"
+          f" {rate:.0f} rollouts per second of its analyses on one core ({statistics.median(whole):.0f} per"
+          f" CPU-second of the whole hand, the three Expert seats' moves included), {statistics.median(per):.0f}"
           f" rollouts per analysed decision: {statistics.median(per) / rate / 2:.2f} s of wall on 2 idle cores, the"
           f" full budget {rollouts / rate / 2:.2f} s")  # fmt: skip
 

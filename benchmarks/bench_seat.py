@@ -97,8 +97,9 @@ def report(rows: list[dict[str, Any]], base: dict[tuple[int, int], dict[str, Any
         f" analysis' best played when it beats {POLICY}'s own move by {count(CONFIDENCE, 'standard error')}, forced"
         f" moves played directly{OPEN_ONLY if rows[0].get('open_only') else ''};"
         f" {played / analysed:.0f} rollouts per analysed decision on average. Measured here:"
-        f" {rate:.0f} rollouts/s on one core, so {rollouts} rollouts are {rollouts / rate / 2:.2f} s of wall on"
-        " 2 cores.",
+        f" {rate:.0f} rollouts/s of the seat's thinking on one core, so an analysed decision took"
+        f" {spent / analysed / 2:.2f} s of wall on 2 cores on average and {rollouts} rollouts"
+        f" {rollouts / rate / 2:.2f} s.",
         "",
         "| seat | points per hand (95%) | went out |",
         "| --- | --- | --- |",

@@ -10,8 +10,8 @@ saves against the policy's move (negative is better) with a 95% interval, the sa
 the search's best, and how often the seat departs from the policy's move. The seat's confidence is chosen on these
 decisions, so ``bench_seat.py`` confirms it on whole hands.
 
-Run: ``.venv/bin/python benchmarks/tune_seat.py [ROLLOUTS] [WORKERS] [JSONL]`` (default the seat's ROLLOUTS, 2,
-the Expert:Balanced file).
+Run: ``.venv/bin/python benchmarks/tune_seat.py [ROLLOUTS] [WORKERS] [JSONL[,JSONL…]]`` (default the seat's
+ROLLOUTS, 2, the Expert:Balanced file).
 """
 
 from __future__ import annotations
@@ -31,11 +31,10 @@ from cut_tutor.analysis.stats import mean_interval, paired
 THRESHOLDS = (0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0)
 RESULTS = Path(__file__).parent / "results"
 #: The searches compared, by name: keyword arguments of :func:`cut_tutor.analysis.analyse`. The first is the seat's.
+#: ``budget`` scales the rollouts a decision (ROLLOUTS) for that search.
 SEARCHES: dict[str, dict[str, Any]] = {
-    "the seat's (aim best)": {"aim": "best"},
-    "aim gaps": {"aim": "gaps"},
-    "aim best, 300 rollouts": {"aim": "best", "max_rollouts": 300},
-    "aim best, a first round of 8": {"aim": "best", "min_rollouts": 8},
+    "the seat's (aim best, reading the pile)": {"aim": "best", "infer": True},
+    "the seat's at 0.7 times the rollouts": {"aim": "best", "infer": True, "budget": 0.7},
 }
 
 
@@ -49,7 +48,7 @@ def decision(row: dict[str, Any], rollouts: int) -> dict[str, Any]:
     chosen = {}
     for name, given in SEARCHES.items():
         options = dict(given)
-        budget = max(options.pop("max_rollouts", rollouts), 2 * len(legal))
+        budget = max(round(options.pop("budget", 1.0) * rollouts), 2 * len(legal))
         found = analyse(seen, seconds=None, seed=seed, max_rollouts=budget, **options).search
         assert found is not None
         chosen[name] = [preferred(found, policy, z) for z in THRESHOLDS]
@@ -74,13 +73,15 @@ def table(found: list[dict[str, Any]], name: str) -> None:
 def main() -> None:
     rollouts = int(sys.argv[1]) if len(sys.argv) > 1 else ROLLOUTS
     workers = int(sys.argv[2]) if len(sys.argv) > 2 else 2
-    path = Path(sys.argv[3]) if len(sys.argv) > 3 else RESULTS / "regret-Expert-Balanced.jsonl"
-    rows = [json.loads(line) for line in path.read_text().splitlines() if line]
+    given = sys.argv[3].split(",") if len(sys.argv) > 3 else [str(RESULTS / "regret-Expert-Balanced.jsonl")]
+    paths = [Path(name) for name in given]
+    rows = [json.loads(line) for path in paths for line in path.read_text().splitlines() if line]
     began = time.perf_counter()
     with ProcessPoolExecutor(workers) as pool:
         found = list(pool.map(decision, rows, [rollouts] * len(rows)))
     seconds = time.perf_counter() - began
-    print(f"# tune_seat: {len(rows)} decisions of {path.name}, {rollouts} rollouts each, {seconds:.0f} s")
+    names = ", ".join(path.name for path in paths)
+    print(f"# tune_seat: {len(rows)} decisions of {names}, {rollouts} rollouts each, {seconds:.0f} s")
     for name in SEARCHES:
         table(found, name)
     seat, *others = SEARCHES

@@ -16,6 +16,7 @@ The budget is a number of rollouts, not seconds, so the same deal and seed give 
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Mapping
 from typing import Any
 
@@ -25,18 +26,19 @@ from .run import POLICY, analyse
 from .search import Search, players
 from .stats import mean_se
 
-#: Rollouts per decision, at most: about half a second of wall on 2 cores at the 2,860 rollouts per CPU-second the
-#: seat makes on the compiled core (``benchmarks/bench_core.py seat``, ``benchmarks/results/core.md``). On the Python
-#: path (``CUT_TUTOR_PURE=1``) the same budget takes about 12 times longer: 225 rollouts, half a second there, are
-#: 0.04 s on the core. A count, not a time, so that the seat's play and the benchmark's figure do not depend on the
-#: machine.
-ROLLOUTS = 2900
+#: Rollouts per decision, at most: half a second of the seat's thinking a decision on average, on 2 idle cores on the
+#: compiled core. Its analyses make about 3,100 rollouts a second on one core and stop early once one move is left,
+#: so at this cap they average 2,780 rollouts, 0.45 s of wall on 2 cores, and the longest take 0.66 s
+#: (``benchmarks/bench_core.py seat 4 4100``, ``benchmarks/results/core.md``). On the Python path
+#: (``CUT_TUTOR_PURE=1``) the same budget takes about 12 times longer. A count, not a time, so that the seat's play
+#: and the benchmark's figure do not depend on the machine.
+ROLLOUTS = 4100
 #: How many standard errors of their paired difference the analysis' best must beat the policy's own move by before
-#: the seat plays it. A best picked from noisy rollouts is often a lucky draw: on the 372 decisions of
-#: ``benchmarks/tune_seat.py`` at 225 rollouts this saves 0.14 points a decision more than always playing the best
-#: (paired 95% interval −0.41 to +0.13; chosen on those decisions), and leaves the policy's move in 34% of decisions
-#: rather than 56%.
-CONFIDENCE = 1.0
+#: the seat plays it. A best picked from noisy rollouts is often a lucky draw: on the 1,206 decisions of
+#: ``benchmarks/tune_seat.py`` at ROLLOUTS, half a standard error saves 0.01 points a decision more than always
+#: playing the best and 0.04 more than one standard error (chosen on those decisions, within their noise), and
+#: leaves the policy's move in 66% of decisions (always the best: 59%; ``benchmarks/results/tune-seat.md``).
+CONFIDENCE = 0.5
 #: How a simulation names an analysis seat (:meth:`AnalysisSeat.from_spec`).
 SPEC = "Analysis"
 
@@ -64,7 +66,8 @@ class AnalysisSeat:
 
     ``seed`` and the view's turn count give each decision's analysis seed, so the seat is reproducible and two
     tables that look the same from its chair get the same move. ``analysed``, ``rollouts`` and ``seconds`` count
-    the decisions it analysed, the rollouts they played and the time they took.
+    the decisions it analysed, the rollouts they played and the wall time they took (all of each, not only the
+    rollouts).
     """
 
     def __init__(
@@ -117,6 +120,7 @@ class AnalysisSeat:
         legal = seen["legal"]
         if len(legal) == 1:
             return Move.parse(legal[0])
+        began = time.perf_counter()
         own = players(self.policy, [0])[0].choose_view(dict(seen))
         if self.open_only and not hands_open(seen):
             return own
@@ -126,9 +130,10 @@ class AnalysisSeat:
                          infer=self.infer)  # fmt: skip
         self.analysed += 1
         self.rollouts += result.rollouts
-        self.seconds += result.seconds
         assert result.search is not None  # a fresh analysis keeps its rollouts
-        return Move.parse(legal[preferred(result.search, legal.index(str(own)), self.confidence)])
+        chosen = Move.parse(legal[preferred(result.search, legal.index(str(own)), self.confidence)])
+        self.seconds += time.perf_counter() - began  # the whole decision: its policy's move, its deals, its rollouts
+        return chosen
 
 
 def hands_open(seen: Mapping[str, Any]) -> bool:
