@@ -49,7 +49,8 @@ class _Policy:
     ) -> None: ...
 
 class _Deals:
-    """Where an analysis' hidden cards go (``cut_tutor.analysis.deals.Deals.plan``), dealt per sample in the core."""
+    """Where an analysis' hidden cards go and the turns on the pile they agree with
+    (``cut_tutor.analysis.deals.Deals.plan``), dealt per sample in the core."""
 
     def __init__(
         self,
@@ -57,8 +58,10 @@ class _Deals:
         pool: Sequence[int],
         first: Sequence[tuple[int, int, Sequence[bool]]],
         slots: Sequence[tuple[int, bool]],
+        reads: Sequence[tuple[int, int, Sequence[int], Sequence[tuple[Sequence[int], Sequence[int], int]]]] = (),
+        tries: int = 1,
     ) -> None: ...
-    def sample(self, stream: str, i: int) -> tuple[list[int], list[int]]: ...
+    def sample(self, stream: str, i: int, reader: _Policy | None = None) -> tuple[list[int], list[int]]: ...
 
 class _Coach:
     """The AI seat's decision (CUT and Clear 4) and rollouts of AI seats on packed positions."""

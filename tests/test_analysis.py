@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_native_coach import ai_play
 
 from cut_tutor.analysis import Analysis, Deals, analyse, evaluation
 from cut_tutor.analysis.evaluations import cached, forget, seed_of
@@ -257,6 +258,19 @@ class TestHonesty:
         assert Deals(seat_view, READER).reads
         assert not Deals(seat_view, players("Experienced:Balanced", [0])[0]).reads
         assert not Deals(seat_view | {"turns": LONG_HAND + 1}, READER).reads
+
+    @pytest.mark.parametrize(("seed", "met"), [(1, 595), (2, 1000)], ids=["add", "gamble"])
+    def test_a_turn_is_read_from_its_start_whatever_phase_the_seat_to_move_is_in(self, seed: int, met: int) -> None:
+        """A seat adding matching cards after a blind card (R13) or deciding on its Risk cards (R17) reads the turns
+        below its own as they were made: from the start of that player's turn, in the play phase with no Risk card
+        exposed, so the reader is asked what it would have played there (not what it would add to a pile emptied of
+        the cards it is asked about). The seats here play at random Levels, so the real hands need not agree."""
+        state = next(s for k, (s, _) in enumerate(ai_play(seed, met + 1)) if k == met)
+        assert state.phase in ("add", "gamble")
+        deals = Deals(view(state, state.turn), READER)
+        assert deals.reads and all(before.phase == "play" and not before.exposed
+                                   for turns in deals.reads.values() for before, _, _ in turns)  # fmt: skip
+        assert view(deals.sample(random.Random(1)), state.turn) == view(state, state.turn)
 
     def test_hidden_cards_come_evenly_from_the_unseen_pool(self) -> None:
         state = mid_game(2)

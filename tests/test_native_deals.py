@@ -22,11 +22,30 @@ from cut_tutor.analysis import search as S
 from cut_tutor.analysis.deals import Deals
 from cut_tutor.engine import Rules, State, view
 from cut_tutor.engine import packed as P
-from cut_tutor.engine.cards import CODES
+from cut_tutor.engine.cards import CODES, NCODES
 from cut_tutor.engine.packed import hand_at
 
 NATIVE = native.NATIVE
 pytestmark = pytest.mark.skipif(NATIVE is None, reason="the compiled core (cut_tutor._native) is not built")
+#: The seat the deals read the pile by: the rollouts' policy, as an analysis seat reads it.
+READER = "Expert:Balanced"
+
+
+def sample_packed(deals: Deals, seed: int, i: int) -> tuple[list[int], list[int]]:
+    """The Python path's sample ``i`` of an analysis with ``seed`` (search.sample), its deal packed as the core deals
+    it (Deals.packed) and the seats' seeds."""
+    rng = S._draws(seed, i)
+    start = deals.packed(rng)
+    return start, [rng.getrandbits(32) for _ in deals.hidden_hands]
+
+
+def reading_positions(seed: int, count: int) -> list[Deals]:
+    """Deals of positions met in AI play under random rules whose turns on the pile are read by :data:`READER`
+    (CUT only: Clear 4 has none to read)."""
+    reader = S.players(READER, [0])[0]
+    found = [Deals(view(state, state.turn), reader) for state, _ in ai_play(seed, count)
+             if state.rules.game == "CUT" and len(state.legal_moves()) > 1]  # fmt: skip
+    return [deals for deals in found if deals.reads]
 
 
 def test_a_str_seed_gives_the_generator_python_gives() -> None:
@@ -63,8 +82,70 @@ def test_the_core_deals_each_sample_as_python_does() -> None:
         games += state.rules.game == "Clear 4"
         for seed in (0, state.turns, 2**64 - 1):
             for i in (0, 1, 17):
-                assert plan.sample(S._stream(seed), i) == S.sample_packed(deals, seed, i)
+                assert plan.sample(S._stream(seed), i) == sample_packed(deals, seed, i)
     assert dealt_first > 5 and games > 5
+
+
+def test_the_core_reads_the_pile_as_python_does() -> None:
+    """Deals that read the turns on the pile (the guide's *Reading the pile*) are dealt the same by the core: every
+    hand drawn again until the reader, rebuilt before each turn, would have made them, up to deals.TRIES draws, the
+    best kept past that; bare takes' hands (R11) read as well, under random CUT rules."""
+    assert NATIVE is not None
+    read = bare = longest = 0
+    for deals in reading_positions(31, 700):
+        policy = native.policy(READER, deals.rules)
+        plan = deals.plan()
+        read += 1
+        bare += bool(deals.bare)
+        for seed in (0, 2**64 - 1):
+            for i in (0, 3):
+                assert plan.sample(S._stream(seed), i, policy) == sample_packed(deals, seed, i)
+        longest = max(longest, *map(len, deals.reads.values()))
+    assert read > 40 and longest >= 3 and bare > 0, (read, longest, bare)
+
+
+def test_play_out_reading_the_pile_is_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An analysis that reads the pile (``infer``) plays out the same matrix with or without the core."""
+    deals = reading_positions(8, 300)[3]
+    seen = dict(deals.view)
+    moves = seen["legal"][:3]
+    compiled = S.play_out(seen, READER, 4, [0, 2, 11], moves, infer=True)
+    monkeypatch.setattr(native, "NATIVE", None)
+    assert S.play_out(seen, READER, 4, [0, 2, 11], moves, infer=True) == compiled
+
+
+def test_a_malformed_read_is_refused() -> None:
+    """Reads that name no first hand or seat, tables under other rules or with another seat to move, bad counts
+    or moves, and a reading plan sampled without a reader: each a ValueError that says what was wrong."""
+    assert NATIVE is not None
+    deals = reading_positions(5, 300)[0]
+    plan = deals.plan()
+    base = plan.sample("x", 0, native.policy(READER, deals.rules))[0]
+    seat, turns = next(iter(deals.reads.items()))
+    before, _, move = turns[0]
+    j = next(j for j, (k, _) in enumerate(deals.first) if k == seat)
+    first = [(hand_at(k, 0), deals.hidden_hands[k], fits or [True] * len(deals.pool)) for k, fits in deals.first]
+    parts = (base, [CODES[name] for name in deals.pool], first, deals.slots)
+    table, code, counts = P.pack(before), P.code_of(move), [0] * NCODES
+    other = P.pack(State.deal(Rules(players=2 if deals.rules.players > 2 else 3), 1))
+    elsewhere = [*table[:13], (table[13] + 1) % deals.rules.players, *table[14:]]
+    for reads, tries, words in [
+        ([(len(first), seat, counts, [])], 64, "first hand"),
+        ([(j, deals.rules.players, counts, [])], 64, "seat"),
+        ([(j, seat, counts[1:], [])], 64, "18 counts"),
+        ([(j, seat, [-1, *counts[1:]], [])], 64, "bad count"),
+        ([(j, seat, counts, [(other, counts, code)])], 64, "other rules"),
+        ([(j, seat, counts, [(elsewhere, counts, code)])], 64, "to move"),
+        ([(j, seat, counts, [(table, [0, 999, *counts[2:]], code)])], 64, "bad count"),
+        ([(j, seat, [0, 250, *counts[2:]], [(table, [0, 10, *counts[2:]], code)])], 64, "too many"),
+        ([(j, seat, counts, [(table, counts, -1)])], 64, "out of range"),
+        ([(j, seat, counts, []), (j, seat, counts, [])], 64, "two reads"),
+        ([], 0, "tries"),
+    ]:
+        with pytest.raises(ValueError, match=words):
+            NATIVE.Deals(*parts, reads, tries)
+    with pytest.raises(ValueError, match="the policy that reads them"):
+        plan.sample("x", 0)
 
 
 def test_a_clear4_deal_is_the_same_on_the_core() -> None:
@@ -74,7 +155,7 @@ def test_a_clear4_deal_is_the_same_on_the_core() -> None:
         state = State.deal(rules, seed)
         deals = Deals(view(state, state.turn))
         for i in range(5):
-            assert deals.plan().sample(S._stream(seed), i) == S.sample_packed(deals, seed, i)
+            assert deals.plan().sample(S._stream(seed), i) == sample_packed(deals, seed, i)
 
 
 @pytest.mark.parametrize("seed", [3, 8])

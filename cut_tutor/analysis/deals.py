@@ -36,9 +36,9 @@ from typing import TYPE_CHECKING, Any
 from ..coach import AIPlayer, Knowledge
 from ..coach.advice import LONG_HAND
 from ..engine import Rules, State
-from ..engine.cards import CODES, card_name, cards_of
+from ..engine.cards import CODES, NCODES, card_name, cards_of
 from ..engine.moves import Move
-from ..engine.packed import hand_at, pack, stack_at, undealt_at
+from ..engine.packed import code_of, hand_at, pack, stack_at, undealt_at
 from ..engine.rules import CUT
 from ..engine.view import sight
 from . import native
@@ -139,17 +139,21 @@ class Deals:
 
     def plan(self) -> _Deals:
         """The compiled core's copy of how a draw is dealt (:mod:`.native`): the packed position without the hidden
-        cards, the pool, the hands dealt first and :attr:`slots`, so that the core deals each sample as
-        :meth:`packed` does. Without turns to read only: reading them is the reader's (Python) decision."""
-        if native.NATIVE is None or self.reads:
-            raise ValueError("the compiled core deals only without turns to read, and only where it is built")
+        cards, the pool, the hands dealt first, :attr:`slots`, and the turns read with each table before them, so
+        that the core deals each sample as :meth:`packed` does (the turns judged by the reader's compiled policy,
+        which the core is handed with the plan)."""
+        if native.NATIVE is None:
+            raise ValueError("the compiled core is not built here")
         if self._plan is None:
             if self._template is None:
                 self.packed(random.Random(0))
             assert self._template is not None
             first = [(hand_at(k, 0), self.hidden_hands[k], fits or [True] * len(self.pool)) for k, fits in self.first]
             codes = [CODES[name] for name in self.pool]
-            self._plan = native.NATIVE.Deals(self._template, codes, first, self.slots)
+            reads = [(j, k, _counts(self.known[k]), [(pack(before), _counts(back), code_of(move))
+                                                      for before, back, move in self.reads[k]])
+                     for j, (k, _) in enumerate(self.first) if k in self.reads]  # fmt: skip
+            self._plan = native.NATIVE.Deals(self._template, codes, first, self.slots, reads, TRIES)
         return self._plan
 
     def _place(self, packed: list[int], dealt: dict[int, list[str]], cards: list[str], sign: int) -> list[int]:
@@ -213,6 +217,14 @@ class Deals:
             "seats": seats, "cleared": " ".join(v["cleared"]), "undealt": " ".join(it),
         }  # fmt: skip
         return position
+
+
+def _counts(codes: Sequence[int]) -> list[int]:
+    """How many of each card code ``codes`` hold, as the core takes a hand."""
+    counts = [0] * NCODES
+    for code in codes:
+        counts[code] += 1
+    return counts
 
 
 def _check_to_move(view: Mapping[str, Any]) -> None:

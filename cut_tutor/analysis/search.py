@@ -63,11 +63,7 @@ def play_out(
     core = native.policy(policy, deals.rules)
     if core is not None and native.NATIVE is not None:  # the compiled seats: the same rollouts in one call
         codes = [code_of(move) for move in parsed]
-        if not deals.reads:  # the core deals the samples too
-            rows = native.NATIVE.sampled_rollouts(core, deals.plan(), _stream(seed), list(samples), codes, me)
-        else:
-            packed = [sample_packed(deals, seed, i) for i in samples]
-            rows = native.NATIVE.rollouts(core, [p for p, _ in packed], [s for _, s in packed], codes, me)
+        rows = native.NATIVE.sampled_rollouts(core, deals.plan(), _stream(seed), list(samples), codes, me)
         return [list(row) for row in rows]
     results: list[list[Result]] = [[] for _ in parsed]
     for i in samples:
@@ -86,13 +82,6 @@ def sample(deals: Deals, seed: int, i: int) -> tuple[State, list[int]]:
     rng = _draws(seed, i)
     start = deals.sample(rng)
     return start, [rng.getrandbits(32) for _ in range(start.players)]
-
-
-def sample_packed(deals: Deals, seed: int, i: int) -> tuple[list[int], list[int]]:
-    """:func:`sample`'s deal and seeds, the deal packed for the compiled core (:meth:`Deals.packed`)."""
-    rng = _draws(seed, i)
-    start = deals.packed(rng)
-    return start, [rng.getrandbits(32) for _ in deals.hidden_hands]
 
 
 def _draws(seed: int, i: int) -> random.Random:

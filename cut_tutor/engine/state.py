@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .cards import JOKER, WILD, card_name, names
-from .core import Core
+from .core import PHASE_PLAY, Core
 from .deals import deal_code
 from .games import GameModule, module_of
 from .moves import CLEAR, PUSH, Move
@@ -152,14 +152,16 @@ class State(Core):
 
     def taken_back(self, seat: int, rank: int, n: int) -> State:
         """A copy from before ``seat`` laid the pile's top ``n`` cards, of ``rank``, from its hand: the cards back in
-        that hand, its turn, one turn earlier. How a reader of the pile rebuilds a seat's turn (the analysis' deals);
+        that hand, its turn from its start (the play phase, no Risk cards exposed), one turn earlier (the first turn
+        at the earliest: a position set up with cards on the pile may count none before them). How a reader of the
+        pile rebuilds a seat's turn (the analysis' deals);
         the caller knows the cards came from the hand (R7). Whether they were cards the table knew it held is not
         restored: the pile does not say."""
         new = self.copy()
         del new.pile[-n:], new.pile_by[-n:]
         new.hands[seat][rank] += n
         new.hand_count[seat] += n
-        new.turn, new.turns = seat, self.turns - 1
+        new.turn, new.turns, new.phase, new.exposed = seat, max(1, self.turns - 1), PHASE_PLAY, []
         new._legal = new._legal_set = None
         return new
 

@@ -254,11 +254,65 @@ std::vector<std::vector<std::pair<int64_t, bool>>> play(const PolicyObject& poli
 
 // A deal plan from Python's Deals (deals.py, Deals.plan), checked whole: every slot inside the position, every
 // card a code, as many places as pool cards.
+using TurnRead = std::tuple<std::vector<int64_t>, std::vector<int>, int64_t>;
+using HandRead = std::tuple<int64_t, int64_t, std::vector<int>, std::vector<TurnRead>>;
+
+// Counts of each card code, checked: NCODES of them, none negative or past what one hand may hold.
+void counts(const std::vector<int>& values, const char* what, int (&out)[NCODES]) {
+    if (values.size() != NCODES)
+        throw py::value_error(std::string(what) + " must hold " + std::to_string(NCODES) + " counts, not " +
+                              std::to_string(values.size()));
+    for (int c = 0; c < NCODES; ++c) {
+        if (values[c] < 0 || values[c] > MAX_CARDS)
+            throw py::value_error(std::string(what) + " holds a bad count " + std::to_string(values[c]));
+        out[c] = values[c];
+    }
+}
+
+// A hand's turns to read (Deals.reads), checked: which first hand, whose, the cards of it known, and each turn's
+// table before it (under the plan's rules, that seat to move), the cards laid back to it and the move.
+DealPlan::Read make_read(const DealPlan& plan, const std::vector<int64_t>& base, const HandRead& hand) {
+    const auto& [first, seat, known, turns] = hand;
+    if (first < 0 || first >= static_cast<int64_t>(plan.first.size()))
+        throw py::value_error("a read names first hand " + std::to_string(first) + ", not one of the " +
+                              std::to_string(plan.first.size()));
+    if (seat < 0 || seat >= plan.seats) throw py::value_error("a read names seat " + std::to_string(seat));
+    DealPlan::Read read;
+    read.first = static_cast<size_t>(first);
+    read.seat = static_cast<int>(seat);
+    counts(known, "a read's known cards", read.known);
+    int most[NCODES] = {};  // what the pool could add to the hand, at most
+    for (int code : plan.pool) most[code] += 1;
+    for (const auto& [before, back, move] : turns) {
+        DealPlan::Turn turn;
+        if (before.size() < 12 || !std::equal(base.begin(), base.begin() + 12, before.begin()))
+            throw py::value_error("a read turn's table is under other rules than the plan's");
+        turn.before = state_from(plan.rules, before);
+        if (turn.before.over() || turn.before.turn != read.seat)
+            throw py::value_error("a read turn's table does not have seat " + std::to_string(seat) + " to move");
+        counts(back, "a read turn's cards laid back", turn.back);
+        int held = 0;
+        for (int c = 0; c < NCODES; ++c) {
+            if (read.known[c] + turn.back[c] + most[c] > UINT8_MAX)
+                throw py::value_error("a read turn's hand would hold too many cards of one code");
+            held += read.known[c] + turn.back[c] + most[c];
+        }
+        if (held > MAX_CARDS) throw py::value_error("a read turn's hand would hold more cards than the decks");
+        turn.move = move_of(move).code;
+        read.turns.push_back(turn);
+    }
+    return read;
+}
+
 DealPlan make_plan(const std::vector<int64_t>& base, const std::vector<int>& pool,
                    const std::vector<std::tuple<int64_t, int64_t, std::vector<bool>>>& first,
-                   const std::vector<std::pair<int64_t, bool>>& slots) {
+                   const std::vector<std::pair<int64_t, bool>>& slots, const std::vector<HandRead>& reads,
+                   int64_t tries) {
     DealPlan plan;
-    plan.seats = rules_from(base).players;
+    plan.rules = rules_from(base);
+    plan.seats = plan.rules.players;
+    if (tries < 1 || tries > 4096) throw py::value_error("tries must be from 1 to 4096, not " + std::to_string(tries));
+    plan.tries = static_cast<int>(tries);
     plan.base = base;
     const auto size = static_cast<int64_t>(base.size());
     for (int code : pool)
@@ -281,14 +335,28 @@ DealPlan make_plan(const std::vector<int64_t>& base, const std::vector<int>& poo
     }
     if (places != pool.size())
         throw py::value_error(std::to_string(places) + " places for " + std::to_string(pool.size()) + " pool cards");
+    for (const HandRead& hand : reads) {
+        plan.reads.push_back(make_read(plan, base, hand));
+        for (size_t j = 0; j + 1 < plan.reads.size(); ++j)
+            if (plan.reads[j].first == plan.reads.back().first)
+                throw py::value_error("two reads of first hand " + std::to_string(plan.reads.back().first));
+    }
     return plan;
+}
+
+// The reader of a plan's reads: the policy, under the plan's rules (none needed where nothing is read).
+const Policy* reader_of(const DealPlan& plan, const PolicyObject* policy) {
+    if (policy == nullptr) return nullptr;
+    if (!std::equal(policy->rules.begin(), policy->rules.end(), plan.base.begin()))
+        throw py::value_error("the reader is under other rules than the plan's");
+    return &policy->policy;
 }
 
 // Sample ``i`` of a stream: its packed deal and seats' seeds (search.sample_packed).
 std::pair<std::vector<int64_t>, std::vector<int64_t>> sample_of(const DealPlan& plan, const std::string& stream,
-                                                                int64_t i) {
+                                                                int64_t i, const PolicyObject* reader) {
     std::pair<std::vector<int64_t>, std::vector<int64_t>> out;
-    deal(plan, stream + std::to_string(i), out.first, out.second);
+    deal(plan, stream + std::to_string(i), out.first, out.second, reader_of(plan, reader));
     return out;
 }
 
@@ -298,7 +366,9 @@ std::vector<std::vector<std::pair<int64_t, bool>>> sampled(const PolicyObject& p
                                                            const std::vector<int64_t>& samples,
                                                            const std::vector<int64_t>& moves, int64_t which) {
     std::vector<std::vector<int64_t>> starts(samples.size()), seeds(samples.size());
-    for (size_t i = 0; i < samples.size(); ++i) deal(plan, stream + std::to_string(samples[i]), starts[i], seeds[i]);
+    const Policy* reader = reader_of(plan, &policy);
+    for (size_t i = 0; i < samples.size(); ++i)
+        deal(plan, stream + std::to_string(samples[i]), starts[i], seeds[i], reader);
     return play(policy, starts, seeds, moves, which);
 }
 
@@ -345,13 +415,15 @@ void bind_coach(py::module_& m) {
                          "Where an analysis' hidden cards go (cut_tutor.analysis.deals.Deals.plan): the packed position"
                          " without them, the pool's codes, the hands dealt first (place, count, fits) and the slots"
                          " of the shuffled rest (place, counted).")
-        .def(py::init(&make_plan), py::arg("base"), py::arg("pool"), py::arg("first"), py::arg("slots"))
-        .def("sample", &sample_of, py::arg("stream"), py::arg("i"),
-             "Sample ``i``: the packed deal and one seed per seat, from random.Random(stream + str(i)).");
+        .def(py::init(&make_plan), py::arg("base"), py::arg("pool"), py::arg("first"), py::arg("slots"),
+             py::arg("reads") = std::vector<HandRead>{}, py::arg("tries") = 1)
+        .def("sample", &sample_of, py::arg("stream"), py::arg("i"), py::arg("reader") = nullptr,
+             "Sample ``i``: the packed deal and one seed per seat, from random.Random(stream + str(i)); a plan that"
+             " reads turns on the pile needs their ``reader`` policy.");
     c.def("sampled_rollouts", &sampled, py::arg("policy"), py::arg("deals"), py::arg("stream"), py::arg("samples"),
           py::arg("moves"), py::arg("seat"),
-          "Each move played out on each sample the plan deals (Deals.sample): per move, per sample, (``seat``'s points,"
-          " whether it went out first). The rollouts run without the GIL.");
+          "Each move played out on each sample the plan deals (Deals.sample, ``policy`` reading its turns on the pile):"
+          " per move, per sample, (``seat``'s points, whether it went out first). The rollouts run without the GIL.");
     c.def("round2", &round2, py::arg("x"),
           "Python's round(x, 2), as every part and total of a move's value is rounded.");
     c.def("knowledge", &knowledge, py::arg("policy"), py::arg("position"), py::arg("seat"),
