@@ -34,7 +34,8 @@ RESULTS = Path(__file__).parent / "results"
 #: ``budget`` scales the rollouts a decision (ROLLOUTS) for that search.
 SEARCHES: dict[str, dict[str, Any]] = {
     "the seat's (aim best, reading the pile)": {"aim": "best", "infer": True},
-    "the seat's at 0.7 times the rollouts": {"aim": "best", "infer": True, "budget": 0.7},
+    "the seat's at half the rollouts": {"aim": "best", "infer": True, "budget": 0.5},
+    "the seat's at a quarter of the rollouts": {"aim": "best", "infer": True, "budget": 0.25},
 }
 
 

@@ -3,7 +3,8 @@ rollouts cannot tell it from the move their own policy would play.
 
 It sees only its view (C2): :meth:`AnalysisSeat.choose` builds ``view(state, seat)`` and nothing else is read.
 The budget is a number of rollouts, not seconds, so the same deal and seed give the same hand on any machine;
-:data:`ROLLOUTS` is about half a second of wall time on 2 cores on the compiled core (the guide's *Analysis* section).
+:data:`ROLLOUTS` is well within half a second of wall time on 2 cores on the compiled core (the guide's *Analysis*
+section).
 
 >>> from cut_tutor.engine import Rules, State
 >>> state = State.from_position({"rules": {"players": 2}, "turn": 0, "pile": "Q@1",
@@ -26,18 +27,20 @@ from .run import POLICY, analyse
 from .search import Search, players
 from .stats import mean_se
 
-#: Rollouts per decision, at most: half a second of the seat's thinking a decision on average, on 2 idle cores on the
-#: compiled core. Its analyses make about 3,100 rollouts a second on one core and stop early once one move is left,
-#: so at this cap they average 2,780 rollouts, 0.45 s of wall on 2 cores, and the longest take 0.66 s
-#: (``benchmarks/bench_core.py seat 4 4100``, ``benchmarks/results/core.md``). On the Python path
-#: (``CUT_TUTOR_PURE=1``) the same budget takes about 12 times longer. A count, not a time, so that the seat's play
-#: and the benchmark's figure do not depend on the machine.
-ROLLOUTS = 4100
+#: Rollouts per decision, at most: well within half a second of the seat's thinking a decision on 2 idle cores on the
+#: compiled core. Its analyses, reading the pile there too, make about 17,000 rollouts a second on one core and stop
+#: early once one move is left, so at this cap they average 4,760 rollouts, 0.14 s of wall on 2 cores, and the
+#: longest take 0.24 s (``benchmarks/bench_core.py seat 4 8200``, ``benchmarks/results/core.md``). Twice the cap
+#: still fits the longest decision in 0.48 s, and chooses no better on the recorded decisions of
+#: ``benchmarks/tune_seat.py`` (0.02 points a decision, within the noise); a quarter of it chooses worse (by 0.09). On
+#: the Python path (``CUT_TUTOR_PURE=1``) the same budget takes far longer. A count, not a time, so that the seat's
+#: play and the benchmark's figure do not depend on the machine.
+ROLLOUTS = 8200
 #: How many standard errors of their paired difference the analysis' best must beat the policy's own move by before
 #: the seat plays it. A best picked from noisy rollouts is often a lucky draw: on the 1,206 decisions of
-#: ``benchmarks/tune_seat.py`` at ROLLOUTS, half a standard error saves 0.01 points a decision more than always
-#: playing the best and 0.04 more than one standard error (chosen on those decisions, within their noise), and
-#: leaves the policy's move in 66% of decisions (always the best: 59%; ``benchmarks/results/tune-seat.md``).
+#: ``benchmarks/tune_seat.py`` at 4,100, 8,200 and 16,400 rollouts, half a standard error saves the most points a
+#: decision of the thresholds tried (0.01 to 0.03 more than always playing the best, within their noise), and at
+#: ROLLOUTS leaves the policy's move in 66% of decisions (``benchmarks/results/tune-seat.md``).
 CONFIDENCE = 0.5
 #: How a simulation names an analysis seat (:meth:`AnalysisSeat.from_spec`).
 SPEC = "Analysis"
