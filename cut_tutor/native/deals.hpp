@@ -80,6 +80,7 @@ inline size_t agreed(const DealPlan& plan, const DealPlan::Read& read, const int
     }
     return read.turns.size();
 }
+
 // One sample: the deal Deals.packed(rng) gives and the seats' seeds (one getrandbits(32) each), with ``rng`` seeded
 // from the sample's text (random.Random(text)); ``reader`` (the plan's reads need one) judges the hands that read
 // turns on the pile.
