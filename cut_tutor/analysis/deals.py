@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 from ..coach import AIPlayer, Knowledge
 from ..coach.advice import LONG_HAND
 from ..engine import Rules, State
-from ..engine.cards import CODES, NCODES, card_name, cards_of
+from ..engine.cards import CODES, NCODES, card_name, cards_of, counts_of
 from ..engine.moves import Move
 from ..engine.packed import code_of, hand_at, pack, stack_at, undealt_at
 from ..engine.rules import CUT
@@ -150,7 +150,7 @@ class Deals:
             assert self._template is not None
             first = [(hand_at(k, 0), self.hidden_hands[k], fits or [True] * len(self.pool)) for k, fits in self.first]
             codes = [CODES[name] for name in self.pool]
-            reads = [(j, k, _counts(self.known[k]), [(pack(before), _counts(back), code_of(move))
+            reads = [(j, k, counts_of(self.known[k], NCODES), [(pack(before), counts_of(back, NCODES), code_of(move))
                                                       for before, back, move in self.reads[k]])
                      for j, (k, _) in enumerate(self.first) if k in self.reads]  # fmt: skip
             self._plan = native.NATIVE.Deals(self._template, codes, first, self.slots, reads, TRIES)
@@ -217,14 +217,6 @@ class Deals:
             "seats": seats, "cleared": " ".join(v["cleared"]), "undealt": " ".join(it),
         }  # fmt: skip
         return position
-
-
-def _counts(codes: Sequence[int]) -> list[int]:
-    """How many of each card code ``codes`` hold, as the core takes a hand."""
-    counts = [0] * NCODES
-    for code in codes:
-        counts[code] += 1
-    return counts
 
 
 def _check_to_move(view: Mapping[str, Any]) -> None:

@@ -252,8 +252,6 @@ std::vector<std::vector<std::pair<int64_t, bool>>> play(const PolicyObject& poli
     return out;
 }
 
-// A deal plan from Python's Deals (deals.py, Deals.plan), checked whole: every slot inside the position, every
-// card a code, as many places as pool cards.
 using TurnRead = std::tuple<std::vector<int64_t>, std::vector<int>, int64_t>;
 using HandRead = std::tuple<int64_t, int64_t, std::vector<int>, std::vector<TurnRead>>;
 
@@ -276,7 +274,7 @@ DealPlan::Read make_read(const DealPlan& plan, const std::vector<int64_t>& base,
     if (first < 0 || first >= static_cast<int64_t>(plan.first.size()))
         throw py::value_error("a read names first hand " + std::to_string(first) + ", not one of the " +
                               std::to_string(plan.first.size()));
-    if (seat < 0 || seat >= plan.seats) throw py::value_error("a read names seat " + std::to_string(seat));
+    if (seat < 0 || seat >= plan.rules.players) throw py::value_error("a read names seat " + std::to_string(seat));
     DealPlan::Read read;
     read.first = static_cast<size_t>(first);
     read.seat = static_cast<int>(seat);
@@ -304,13 +302,14 @@ DealPlan::Read make_read(const DealPlan& plan, const std::vector<int64_t>& base,
     return read;
 }
 
+// A deal plan from Python's Deals (deals.py, Deals.plan), checked whole: every slot inside the position, every
+// card a code, as many places as pool cards, every read's table a position of the plan's rules.
 DealPlan make_plan(const std::vector<int64_t>& base, const std::vector<int>& pool,
                    const std::vector<std::tuple<int64_t, int64_t, std::vector<bool>>>& first,
                    const std::vector<std::pair<int64_t, bool>>& slots, const std::vector<HandRead>& reads,
                    int64_t tries) {
     DealPlan plan;
     plan.rules = rules_from(base);
-    plan.seats = plan.rules.players;
     if (tries < 1 || tries > 4096) throw py::value_error("tries must be from 1 to 4096, not " + std::to_string(tries));
     plan.tries = static_cast<int>(tries);
     plan.base = base;

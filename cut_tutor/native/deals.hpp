@@ -50,8 +50,7 @@ struct DealPlan {
     std::vector<Slot> slots;
     std::vector<Read> reads;
     int tries = 1;  // draws of a hand that reads turns, at most (deals.TRIES)
-    Rules rules;
-    int seats = 0;
+    Rules rules;  // the base position's
 };
 
 // How many of a read hand's turns, latest first, ``reader`` would have made with ``hidden`` as the cards it hides
@@ -135,7 +134,7 @@ inline void deal(const DealPlan& plan, const std::string& text, std::vector<int6
         }
     }
     seeds.clear();
-    for (int k = 0; k < plan.seats; ++k) seeds.push_back(static_cast<int64_t>(rng.getrandbits(32)));
+    for (int k = 0; k < plan.rules.players; ++k) seeds.push_back(static_cast<int64_t>(rng.getrandbits(32)));
 }
 
 }  // namespace cut_native
