@@ -36,7 +36,7 @@ from cut_tutor.analysis.run import POLICY
 from cut_tutor.analysis.seat import CONFIDENCE, ROLLOUTS
 from cut_tutor.analysis.stats import mean_interval, paired
 from cut_tutor.coach import AIPlayer, Knowledge
-from cut_tutor.engine.view import sight
+from cut_tutor.engine.view import sight, view
 from cut_tutor.engine.words import count
 from cut_tutor.sim import hand_seed, seat_seed, simulate
 
@@ -63,6 +63,7 @@ def chair_hand(seed: int, deal: int, chair: int, rollouts: int, open_only: bool 
             decisions += 1
         else:
             move = others[state.turn].choose(Knowledge.from_sight(sight(state, state.turn)))
+        seat.observe(view(state, chair), move)  # it watches every move from its chair
         state.apply(move)
     return {
         "deal": deal, "chair": chair, "points": state.scores()[chair], "went_out": state.winner == chair,

@@ -15,15 +15,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_native_coach import ai_play
+from test_native_engine import random_rules
 from test_native_fuzz import values
 
 from cut_tutor.analysis import native, run
 from cut_tutor.analysis import search as S
 from cut_tutor.analysis.deals import Deals
+from cut_tutor.analysis.memory import Memory
+from cut_tutor.coach import Knowledge
 from cut_tutor.engine import Rules, State, view
 from cut_tutor.engine import packed as P
 from cut_tutor.engine.cards import CODES, NCODES
 from cut_tutor.engine.packed import hand_at
+from cut_tutor.engine.view import sight
 
 NATIVE = native.NATIVE
 pytestmark = pytest.mark.skipif(NATIVE is None, reason="the compiled core (cut_tutor._native) is not built")
@@ -46,6 +50,30 @@ def reading_positions(seed: int, count: int) -> list[Deals]:
     found = [Deals(view(state, state.turn), reader) for state, _ in ai_play(seed, count)
              if state.rules.game == "CUT" and len(state.legal_moves()) > 1]  # fmt: skip
     return [deals for deals in found if deals.reads]
+
+
+def remembering_positions(seed: int, count: int) -> list[Deals]:
+    """Deals of CUT positions under random rules whose seat to move watched every move of the hand
+    (:class:`~cut_tutor.analysis.memory.Memory`) and reads, by :data:`READER`, turns it remembers: ``count`` hands
+    of :data:`READER` seats, one position a hand at most every few turns."""
+    rng, reader, found = random.Random(seed), S.players(READER, [0])[0], []
+    for _ in range(count):
+        rules = random_rules(rng)
+        if rules.game != "CUT":
+            continue
+        state = State.deal(rules, rng.getrandbits(32), rng.randrange(rules.players))
+        seats, memories = S.players(READER, range(rules.players)), [Memory(k) for k in range(rules.players)]
+        while not state.over and state.turns < 200:
+            seen = view(state, state.turn)
+            if len(seen["legal"]) > 1 and memories[state.turn].follows(seen) and rng.random() < 0.2:
+                deals = Deals({**seen, "memory": memories[state.turn].entries()}, reader)
+                if deals.reads:
+                    found.append(deals)
+            move = seats[state.turn].choose(Knowledge.from_sight(sight(state, state.turn)))
+            for k, memory in enumerate(memories):
+                memory.observe(view(state, k), move)
+            state.apply(move)
+    return found
 
 
 def test_a_str_seed_gives_the_generator_python_gives() -> None:
@@ -108,6 +136,26 @@ def test_play_out_reading_the_pile_is_the_same(monkeypatch: pytest.MonkeyPatch) 
     """An analysis that reads the pile (``infer``) plays out the same matrix with or without the core."""
     deals = reading_positions(8, 300)[3]
     seen = dict(deals.view)
+    moves = seen["legal"][:3]
+    compiled = S.play_out(seen, READER, 4, [0, 2, 11], moves, infer=True)
+    monkeypatch.setattr(native, "NATIVE", None)
+    assert S.play_out(seen, READER, 4, [0, 2, 11], moves, infer=True) == compiled
+
+
+def test_the_core_reads_remembered_turns_as_python_does(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Turns a seat remembers from before the pile's last clear are read the same by the core, sample for sample,
+    and an analysis reading them plays out the same matrix on both paths."""
+    assert NATIVE is not None
+    found = remembering_positions(5, 40)
+    reader, beyond = S.players(READER, [0])[0], 0
+    for deals in found:
+        plan, policy = deals.plan(), native.policy(READER, deals.rules)
+        for i in (0, 7):
+            assert plan.sample(S._stream(9), i, policy) == sample_packed(deals, 9, i)
+        pile = Deals({k: v for k, v in deals.view.items() if k != "memory"}, reader)
+        beyond += sum(map(len, deals.reads.values())) > sum(map(len, pile.reads.values()))
+    assert len(found) > 30 and beyond > 10, (len(found), beyond)
+    seen = dict(found[len(found) // 2].view)
     moves = seen["legal"][:3]
     compiled = S.play_out(seen, READER, 4, [0, 2, 11], moves, infer=True)
     monkeypatch.setattr(native, "NATIVE", None)

@@ -55,8 +55,9 @@ Read = tuple[State, list[int], Move]
 class Deals:
     """Every full state the seat to move in ``view`` cannot tell apart from the real one, to sample uniformly."""
 
-    def __init__(self, view: Mapping[str, Any], reader: AIPlayer | None = None) -> None:
-        _check_to_move(view)
+    def __init__(self, view: Mapping[str, Any], reader: AIPlayer | None = None, *, to_move: bool = True) -> None:
+        if to_move:  # else a view from before another seat's turn, to deal its table once (:func:`_table`)
+            _check_to_move(view)
         self.view = view
         self.seat: int = view["seat"]
         knowledge = Knowledge.from_view(view)
@@ -80,7 +81,7 @@ class Deals:
         #: The hands dealt before the rest, in this order, each with the pool cards it may hold (None: any).
         self.first: list[tuple[int, list[bool] | None]] = [(k, self.fits[top]) for k, top, _ in self.bare]
         if reader is not None and not reader.level.noise and rules.game == CUT and view["turns"] <= LONG_HAND:
-            self.reads = self._reads(_turns(view))
+            self.reads = self._remembered(view["memory"]) if "memory" in view else self._reads(_turns(view))
             bare = {k for k, _, _ in self.bare}
             self.first += [(k, None) for k in self.reads if k not in bare]
         #: Where the rest of a draw goes, card by card after the shuffle, as :meth:`_compose` deals it: each seat's
@@ -126,6 +127,20 @@ class Deals:
             back.setdefault(k, []).extend([CODES[rank]] * n)
             if k != self.seat and self.hidden_hands[k]:
                 reads.setdefault(k, []).append((state, list(back[k]), Move.parse(f"{n}×{rank}")))
+        return reads
+
+    def _remembered(self, entries: Sequence[Mapping[str, Any]]) -> dict[int, list[Read]]:
+        """The turns the seat remembers (:mod:`.memory`), for the seats whose hidden hands they tell about, each with
+        a table that its view as the turn began cannot tell from the real one."""
+        reads: dict[int, list[Read]] = {}
+        try:
+            for entry in entries:
+                k = entry["seat"]
+                if k != self.seat and self.hidden_hands[k]:
+                    laid = [CODES[name] for name in entry["laid"]]
+                    reads.setdefault(k, []).append((_table(entry["view"]), laid, Move.parse(entry["move"])))
+        except (KeyError, TypeError, IndexError, ValueError) as e:
+            raise ValueError(f"view of seat {self.seat}: its memory of the turns it saw is malformed ({e!r})") from e
         return reads
 
     def packed(self, rng: random.Random) -> list[int]:
@@ -217,6 +232,13 @@ class Deals:
             "seats": seats, "cleared": " ".join(v["cleared"]), "undealt": " ".join(it),
         }  # fmt: skip
         return position
+
+
+def _table(view: Mapping[str, Any]) -> State:
+    """A full state the seat whose view this is cannot tell from the real one, its hidden cards dealt once as
+    :class:`Deals` deals them: enough for a reader to ask what the seat to move would play, which depends on its own
+    hand and the open cards alone."""
+    return Deals(view, to_move=False).sample(random.Random(0))
 
 
 def _check_to_move(view: Mapping[str, Any]) -> None:

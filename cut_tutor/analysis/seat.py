@@ -23,6 +23,7 @@ from typing import Any
 
 from ..engine import State, view
 from ..engine.moves import Move
+from .memory import Memory
 from .run import POLICY, analyse
 from .search import Search, players
 from .stats import mean_se
@@ -91,6 +92,7 @@ class AnalysisSeat:
         self.analysed = 0
         self.rollouts = 0
         self.seconds = 0.0
+        self._memory: Memory | None = None
 
     def __repr__(self) -> str:
         return f"AnalysisSeat({self.label}, {self.policy})"
@@ -118,6 +120,13 @@ class AnalysisSeat:
         """The move for the seat to move in ``state``, from that seat's view only."""
         return self.choose_view(view(state, state.turn))
 
+    def observe(self, seen: Mapping[str, Any], move: Move) -> None:
+        """Watch ``move`` being made, ``seen`` being this seat's view just before it: a seat that watched every move
+        of the hand reads the turns it remembers (:class:`~cut_tutor.analysis.memory.Memory`), not only the pile's."""
+        if self._memory is None or self._memory.seat != seen["seat"]:
+            self._memory = Memory(seen["seat"])
+        self._memory.observe(seen, move)
+
     def choose_view(self, seen: Mapping[str, Any]) -> Move:
         """The move for the seat whose view this is."""
         legal = seen["legal"]
@@ -129,6 +138,9 @@ class AnalysisSeat:
             return own
         seed = random.Random(f"seat:{self.seed}:{seen['turns']}").getrandbits(32)
         budget = max(self.max_rollouts, 2 * len(legal))  # the analysis's first round needs 2 rollouts a move
+        memory = self._memory
+        if self.infer and memory is not None and memory.follows(seen):
+            seen = {**seen, "memory": memory.entries()}
         result = analyse(seen, seconds=None, seed=seed, policy=self.policy, max_rollouts=budget, aim="best",
                          infer=self.infer)  # fmt: skip
         self.analysed += 1

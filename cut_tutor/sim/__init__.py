@@ -20,7 +20,7 @@ from ..analysis.stats import mean_interval, paired
 from ..coach import AIPlayer, Knowledge
 from ..engine import RandomPlayer, Rules, State
 from ..engine.moves import Move
-from ..engine.view import sight
+from ..engine.view import sight, view
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -51,8 +51,6 @@ def _is_analysis(spec: str) -> bool:
 
 
 def _chooser(spec: str, seed: int) -> Callable[[State], Move]:
-    if _is_analysis(spec):  # it reads its own view of the state (C2)
-        return AnalysisSeat.from_spec(spec, seed).choose
     level, style = parse_seat(spec)
     rng = random.Random(seed)
     if level == "Random":
@@ -98,11 +96,17 @@ def play_one(seats: Sequence[str], rules: Rules, seed: int, hand: int, rotation:
     if policies is not None:  # every seat an AI seat the core plays: one call
         state, decisions = native.play(policies, state, [seat_seed(seed, hand, rotation, s) for s in range(n)])
     else:
-        choosers = [_chooser(seats[at[s]], seat_seed(seed, hand, rotation, s)) for s in range(n)]
+        specs, seeds = [seats[at[s]] for s in range(n)], [seat_seed(seed, hand, rotation, s) for s in range(n)]
+        # an analysis seat reads its own view of the state (C2), and watches every move from its chair
+        analysts = {s: AnalysisSeat.from_spec(specs[s], seeds[s]) for s in range(n) if _is_analysis(specs[s])}
+        choosers = [analysts[s].choose if s in analysts else _chooser(specs[s], seeds[s]) for s in range(n)]
         decisions = [0] * n
         while not state.over:
             seat = state.turn
-            state.apply(choosers[seat](state))
+            move = choosers[seat](state)
+            for s, analyst in analysts.items():
+                analyst.observe(view(state, s), move)
+            state.apply(move)
             decisions[seat] += 1
     scores = state.scores()
     rows = []
