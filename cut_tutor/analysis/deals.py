@@ -15,7 +15,9 @@ the reader, holding it plus the cards the seat's turns laid, would not have made
 seats play like the reader, so that seat's hand is dealt again (up to :data:`TRIES` times; past that, the hand that
 agrees with the most recent turns is kept). The hands read are dealt one seat at a time from the cards left, so
 every deal that agrees is nearly equally likely. Only turns played from the hand are read, so taking the pile's
-cards back rebuilds the hand that made them; the seat's own turns are taken back but not read.
+cards back rebuilds the hand that made them; the seat's own turns are taken back but not read. A seat that watched
+the whole hand remembers more than the pile shows: a view with its ``memory`` (:mod:`.memory`) is read by the turns
+remembered instead, back past the pile's last clear, each from a table dealt once from the view as it began.
 
 >>> import random
 >>> from cut_tutor.engine import Rules, State, view

@@ -29,10 +29,10 @@ from .search import Search, players
 from .stats import mean_se
 
 #: Rollouts per decision, at most: well within half a second of the seat's thinking a decision on 2 idle cores on the
-#: compiled core. Its analyses, reading the pile there too, make about 17,000 rollouts a second on one core and stop
-#: early once one move is left, so at this cap they average 4,760 rollouts, 0.14 s of wall on 2 cores, and the
-#: longest take 0.24 s (``benchmarks/bench_core.py seat 4 8200``, ``benchmarks/results/core.md``). Twice the cap
-#: still fits the longest decision in 0.48 s, and chooses no better on the recorded decisions of
+#: compiled core. Its analyses, reading the turns it remembers there too, make about 12,500 rollouts a second on one
+#: core and stop early once one move is left, so at this cap they average 4,940 rollouts, 0.20 s of wall on 2 cores,
+#: and the longest take 0.33 s (``benchmarks/bench_core.py seat 4 8200``, ``benchmarks/results/core.md``). Twice the
+#: cap chooses no better on the recorded decisions of
 #: ``benchmarks/tune_seat.py`` (0.02 points a decision, within the noise); a quarter of it chooses worse (by 0.09). On
 #: the Python path (``CUT_TUTOR_PURE=1``) the same budget takes far longer. A count, not a time, so that the seat's
 #: play and the benchmark's figure do not depend on the machine.
@@ -56,12 +56,13 @@ class AnalysisSeat:
     ``benchmarks/tune_seat.py`` that saves 0.19 points a decision against rounds that measure every gap (paired 95%
     interval −0.38 to +0.01), at no more rollouts.
 
-    With ``infer`` (the default) it reads the turns on the pile: its deals give the other seats only hands from which
-    a ``policy`` seat would have played them (:class:`~cut_tutor.analysis.deals.Deals`). Right when they play like
-    ``policy``: against three Expert:Balanced seats on ``benchmarks/bench_seat.py``'s 100 deals × 4 chairs, reading
+    With ``infer`` (the default) it reads the turns on the pile: its deals give the other seats only hands from which a
+    ``policy`` seat would have played them (:class:`~cut_tutor.analysis.deals.Deals`). Shown every move of the hand
+    (:meth:`observe`), it reads the turns it remembers instead, back past the pile's last clear. Right when they play
+    like ``policy``: against three Expert:Balanced seats on ``benchmarks/bench_seat.py``'s 100 deals × 4 chairs, reading
     saves 3.99 points per hand (paired 95% interval 0.89 to 7.09), though ``benchmarks/bench_reading.py``, judging
-    single decisions on the real deal, finds its changed choices worse; that judge finds three times the rollouts
-    worse still, so it is no evidence against reading. Against seats that play otherwise it reads their turns as that
+    single decisions on the real deal, finds its changed choices worse; that judge finds three times the rollouts worse
+    still, so it is no evidence against reading. Against seats that play otherwise it reads their turns as that
     policy's, and can be misled.
 
     With ``open_only`` it analyses only an open endgame (:func:`hands_open`: it has seen every card the other
