@@ -65,15 +65,12 @@ def test_a_seat_that_picks_cards_up_is_forgotten() -> None:
     assert memory.entries() == []
 
 
-def test_only_the_latest_turns_are_kept() -> None:
+def test_only_the_latest_turns_are_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seat 1 plays two turns from its hand; with room for one, the later is kept, its cards laid counted."""
+    monkeypatch.setattr(M, "MEMORY", 1)
     memory = Memory(0)
-    state = State.deal(Rules(players=2), seed=4)
-    while not state.over and state.turns < 60:
-        move = state.legal_moves()[0]
-        memory.observe(view(state, 0), move)
-        state.play(move)
-    assert all(len([e for e in memory.entries() if e["seat"] == k]) <= M.MEMORY for k in (0, 1))
-    assert all(e["seat"] == 1 for e in memory.entries())
+    watched(MOVES, memory)
+    assert [(e["seat"], e["move"], e["laid"]) for e in memory.entries()] == [(1, "1×5", ["5"])]
 
 
 def test_a_memory_that_missed_the_start_or_a_move_is_not_read() -> None:
